@@ -1,0 +1,415 @@
+// Func definitions and the checks that turn user mistakes into clear errors.
+#include "Func.h"
+
+#include <algorithm>
+#include <set>
+#include <sstream>
+
+#include "IRPrinter.h"
+#include "Param.h"
+#include <cmath>
+
+namespace halo {
+
+std::atomic<uint64_t> definition_generation{0};
+
+namespace {
+
+// The names of the pure Vars, RVars and Funcs an Expr refers to.
+struct FreeNames : IRVisitor {
+    std::vector<std::string> vars;
+    std::vector<const Variable *> rvars;
+    std::vector<const Call *> func_calls;
+    void visit(const Variable *op) override {
+        if (op->param) return;
+        if (op->rdom) {
+            rvars.push_back(op);
+        } else if (std::find(vars.begin(), vars.end(), op->name) == vars.end()) {
+            vars.push_back(op->name);
+        }
+    }
+    void visit(const Call *op) override {
+        if (op->call_type == Call::Halo) func_calls.push_back(op);
+        IRVisitor::visit(op);
+    }
+    void visit(const Let *op) override {
+        op->value.accept(this);
+        op->body.accept(this);
+        vars.erase(std::remove(vars.begin(), vars.end(), op->name), vars.end());
+    }
+};
+
+std::string join(const std::vector<std::string> &v) {
+    std::string s;
+    for (size_t i = 0; i < v.size(); i++) s += (i ? ", " : "") + v[i];
+    return s;
+}
+
+void check_calls(const FunctionContents &f, const FreeNames &names, const char *what) {
+    for (const Call *c : names.func_calls) {
+        user_assert(c->func.get() != &f || what != std::string("pure definition"))
+            << "Func '" << f.name << "': its pure definition refers to itself (" << f.name
+            << "(...) on the right side). A pure definition cannot be recursive; define " << f.name
+            << " first and use an update definition (" << f.name << "(x) = ...; " << f.name
+            << "(r) = " << f.name << "(r - 1) + ...) for a recurrence";
+        if (c->func.get() == &f) continue;
+        user_assert(c->func->has_pure_definition)
+            << "Func '" << f.name << "': its " << what << " calls Func '" << c->name
+            << "', which has no definition. Define " << c->name << " (" << c->name
+            << "(x, ...) = ...) before using it";
+        user_assert(int(c->args.size()) == c->func->dimensions())
+            << "Func '" << c->name << "' is called with " << c->args.size()
+            << " arguments in the " << what << " of '" << f.name << "', but it is defined over "
+            << c->func->dimensions() << " (" << join(c->func->args) << ")";
+    }
+}
+
+}  // namespace
+
+Func::Func() : Func(unique_name('f')) {}
+
+Func::Func(const std::string &name) : f_(std::make_shared<FunctionContents>()) {
+    f_->name = name;
+    f_->schedule.compute_level = LoopLevel::inlined();
+    f_->schedule.store_level = LoopLevel::inlined();
+}
+
+Func::Func(const Expr &e) : Func() {
+    FreeNames names;
+    e.accept(&names);
+    std::vector<Expr> args;
+    for (auto &v : names.vars) args.push_back(Var(v));
+    (*this)(args) = e;
+}
+
+Type Func::output_type() const {
+    user_assert(defined()) << "Func '" << name() << "' has no definition, so it has no type";
+    return f_->type();
+}
+
+std::vector<Var> Func::args() const {
+    std::vector<Var> r;
+    for (auto &a : f_->args) r.push_back(Var(a));
+    return r;
+}
+
+FuncRef Func::operator()(std::vector<Expr> args) const {
+    for (size_t i = 0; i < args.size(); i++) {
+        user_assert(args[i].defined()) << "Func '" << name() << "' called with an undefined Expr as argument " << i;
+        user_assert(!args[i].type().is_float())
+            << "Func '" << name() << "' called with a " << args[i].type().to_string()
+            << " Expr as argument " << i << ": Func arguments must be integers (use cast<int>())";
+        if (args[i].type() != Int(32)) args[i] = Cast::make(Int(32), args[i]);
+    }
+    if (defined()) {
+        user_assert(int(args.size()) == dimensions())
+            << "Func '" << name() << "' is called with " << args.size()
+            << " arguments, but it is defined over " << dimensions() << " (" << join(f_->args) << ")";
+    }
+    return FuncRef(f_, std::move(args));
+}
+
+FuncRef::operator Expr() const {
+    Type t = f_->has_pure_definition ? f_->type() : Int(32);
+    return Call::make(t, f_->name, args_, Call::Halo, f_);
+}
+
+Stage FuncRef::operator=(const Expr &value) {
+    user_assert(value.defined()) << "Func '" << f_->name << "' defined with an undefined Expr";
+    FreeNames names;
+    value.accept(&names);
+    FunctionContents::changed();
+    if (!f_->has_pure_definition) {
+        std::vector<std::string> arg_names;
+        for (size_t i = 0; i < args_.size(); i++) {
+            const Variable *v = args_[i].as<Variable>();
+            user_assert(v && !v->rdom && !v->param)
+                << "Func '" << f_->name << "': argument " << i << " of its pure definition is "
+                << args_[i] << ", but the left side of a pure definition must be distinct Vars, "
+                << "as in " << f_->name << "(x, y) = .... Define it that way first; other "
+                << "left sides are allowed in update definitions";
+            user_assert(std::find(arg_names.begin(), arg_names.end(), v->name) == arg_names.end())
+                << "Func '" << f_->name << "': Var '" << v->name
+                << "' appears twice on the left side of its pure definition";
+            arg_names.push_back(v->name);
+        }
+        check_calls(*f_, names, "pure definition");
+        user_assert(names.rvars.empty())
+            << "Func '" << f_->name << "': its pure definition uses RVar '" << names.rvars[0]->name
+            << "' of an RDom. RVars may only appear in update definitions, as in " << f_->name
+            << "(x) = 0; " << f_->name << "(x) += g(x, " << names.rvars[0]->name
+            << "), or inside an inline reduction such as sum(...)";
+        for (auto &v : names.vars) {
+            user_assert(std::find(arg_names.begin(), arg_names.end(), v) != arg_names.end())
+                << "Func '" << f_->name << "': its pure definition uses Var '" << v
+                << "', which is not one of its arguments (" << join(arg_names)
+                << "). Add it to the left side or replace it";
+        }
+        f_->args = arg_names;
+        f_->pure.args = args_;
+        f_->pure.value = value;
+        f_->has_pure_definition = true;
+        for (auto &a : arg_names) f_->pure.schedule.dims.push_back(Dim{a, ForType::Serial, false});
+        return Stage(f_, 0);
+    }
+
+    // An update definition.
+    int n = int(f_->updates.size()) + 1;
+    std::string what = "update definition " + std::to_string(n - 1);
+    user_assert(int(args_.size()) == f_->dimensions())
+        << "Func '" << f_->name << "': " << what << " has " << args_.size()
+        << " arguments on its left side, but the Func is defined over " << f_->dimensions();
+    user_assert(value.type() == f_->type())
+        << "Func '" << f_->name << "': " << what << " has type " << value.type().to_string()
+        << ", but its pure definition has type " << f_->type().to_string()
+        << ". Every definition of a Func must have the same type; wrap the value in cast<"
+        << f_->type().to_string() << ">(...)";
+    check_calls(*f_, names, what.c_str());
+    FreeNames lhs;
+    for (auto &a : args_) a.accept(&lhs);
+    check_calls(*f_, lhs, what.c_str());
+    std::vector<std::string> pure_used;
+    for (size_t i = 0; i < args_.size(); i++) {
+        const Variable *v = args_[i].as<Variable>();
+        if (v && !v->rdom && !v->param) {
+            user_assert(v->name == f_->args[i])
+                << "Func '" << f_->name << "': " << what << " uses Var '" << v->name
+                << "' as argument " << i << ", but pure Vars in an update must keep their "
+                << "position from the pure definition (" << join(f_->args) << ")";
+            pure_used.push_back(v->name);
+        }
+    }
+    for (auto &v : names.vars) {
+        user_assert(std::find(pure_used.begin(), pure_used.end(), v) != pure_used.end())
+            << "Func '" << f_->name << "': " << what << " uses Var '" << v
+            << "', which is not a pure Var on its left side. Use it on the left side in its "
+            << "own position, or replace it with an RVar";
+    }
+    for (auto &v : lhs.vars) {
+        user_assert(std::find(pure_used.begin(), pure_used.end(), v) != pure_used.end())
+            << "Func '" << f_->name << "': " << what << " uses Var '" << v
+            << "' inside an expression on its left side; only RVars may appear there";
+    }
+    std::shared_ptr<ReductionDomainContents> rdom;
+    for (auto *list : {&names.rvars, &lhs.rvars}) {
+        for (const Variable *r : *list) {
+            user_assert(!rdom || rdom == r->rdom)
+                << "Func '" << f_->name << "': " << what << " uses RVars of two different RDoms ('"
+                << rdom->name << "' and '" << r->rdom->name
+                << "'); combine them into one multi-dimensional RDom";
+            rdom = r->rdom;
+        }
+    }
+    Definition def;
+    def.args = args_;
+    def.value = value;
+    def.rdom = rdom;
+    if (rdom) {
+        for (auto &rv : rdom->vars) def.schedule.dims.push_back(Dim{rv.name, ForType::Serial, true});
+    }
+    for (auto &p : pure_used) def.schedule.dims.push_back(Dim{p, ForType::Serial, false});
+    f_->updates.push_back(def);
+    return Stage(f_, n);
+}
+
+namespace {
+Expr self_call(const std::shared_ptr<FunctionContents> &f, const std::vector<Expr> &args) {
+    return Call::make(f->type(), f->name, args, Call::Halo, f);
+}
+}  // namespace
+
+Stage FuncRef::operator+=(const Expr &e) {
+    if (!f_->has_pure_definition) *this = make_zero(e.type());
+    return *this = cast(f_->type(), self_call(f_, args_) + e);
+}
+Stage FuncRef::operator-=(const Expr &e) {
+    if (!f_->has_pure_definition) *this = make_zero(e.type());
+    return *this = cast(f_->type(), self_call(f_, args_) - e);
+}
+Stage FuncRef::operator*=(const Expr &e) {
+    if (!f_->has_pure_definition) *this = make_one(e.type());
+    return *this = cast(f_->type(), self_call(f_, args_) * e);
+}
+Stage FuncRef::operator/=(const Expr &e) {
+    if (!f_->has_pure_definition) *this = make_one(e.type());
+    return *this = cast(f_->type(), self_call(f_, args_) / e);
+}
+
+// ---------------------------------------------------------------- inline reductions
+
+namespace {
+
+Func inline_reduction(const Expr &e, const std::string &name, Expr init,
+                      Expr (*combine)(Expr acc, Expr value)) {
+    user_assert(e.defined()) << name << "() of an undefined Expr";
+    FreeNames names;
+    e.accept(&names);
+    user_assert(!names.rvars.empty())
+        << name << "(" << e << "): the expression uses no RVar, so there is nothing to reduce "
+        << "over. Use an RDom inside it, as in " << name << "(f(x + r.x))";
+    std::vector<Expr> args;
+    for (auto &v : names.vars) args.push_back(Var(v));
+    Func f(unique_name('r') + "_" + name);
+    f(args) = init;
+    f(args) = combine(f(args), e);
+    return f;
+}
+
+}  // namespace
+
+Expr sum(Expr e, const std::string &name) {
+    Func f = inline_reduction(e, name, e.defined() ? make_zero(e.type()) : Expr(),
+                              [](Expr a, Expr v) { return a + v; });
+    FreeNames n;
+    e.accept(&n);
+    std::vector<Expr> args;
+    for (auto &v : n.vars) args.push_back(Var(v));
+    return f(args);
+}
+
+namespace {
+Expr reduce_call(const Expr &e, const std::string &name, Expr init, Expr (*combine)(Expr, Expr)) {
+    Func f = inline_reduction(e, name, std::move(init), combine);
+    FreeNames n;
+    e.accept(&n);
+    std::vector<Expr> args;
+    for (auto &v : n.vars) args.push_back(Var(v));
+    return f(args);
+}
+Expr lowest(Type t) { return t.is_float() ? make_const(t, -INFINITY) : make_const(t, t.min_int()); }
+Expr highest(Type t) {
+    if (t.is_float()) return make_const(t, INFINITY);
+    if (t.is_uint() && t.bits == 64) return UIntImm::make(t, UINT64_MAX);
+    return make_const(t, t.max_int());
+}
+}  // namespace
+
+Expr product(Expr e, const std::string &name) {
+    user_assert(e.defined()) << name << "() of an undefined Expr";
+    return reduce_call(e, name, make_one(e.type()), [](Expr a, Expr v) { return a * v; });
+}
+Expr maximum(Expr e, const std::string &name) {
+    user_assert(e.defined()) << name << "() of an undefined Expr";
+    return reduce_call(e, name, lowest(e.type()), [](Expr a, Expr v) { return max(a, v); });
+}
+Expr minimum(Expr e, const std::string &name) {
+    user_assert(e.defined()) << name << "() of an undefined Expr";
+    return reduce_call(e, name, highest(e.type()), [](Expr a, Expr v) { return min(a, v); });
+}
+
+namespace {
+// The first point (in iteration order) where e reaches its extreme value `best`.
+std::vector<Expr> arg_extreme(const Expr &e, const std::string &name, bool is_max) {
+    user_assert(e.defined()) << name << "() of an undefined Expr";
+    Expr best = is_max ? maximum(e, name + "_value") : minimum(e, name + "_value");
+    FreeNames n;
+    e.accept(&n);
+    auto dom = n.rvars[0]->rdom;
+    // Linearise the RDom position in iteration order (dimension 0 fastest).
+    Expr linear = 0, stride = 1;
+    for (auto &rv : dom->vars) {
+        Expr r = Variable::make(Int(32), rv.name, nullptr, dom);
+        linear = linear + (r - rv.min) * stride;
+        stride = stride * rv.extent;
+    }
+    Expr first = minimum(select(e == best, linear, Int(32).max_int()), name + "_index");
+    std::vector<Expr> coords;
+    stride = 1;
+    for (auto &rv : dom->vars) {
+        coords.push_back(rv.min + (first / stride) % rv.extent);
+        stride = stride * rv.extent;
+    }
+    return coords;
+}
+}  // namespace
+
+std::vector<Expr> argmax(Expr e, const std::string &name) { return arg_extreme(e, name, true); }
+std::vector<Expr> argmin(Expr e, const std::string &name) { return arg_extreme(e, name, false); }
+
+// ---------------------------------------------------------------- RDom and ImageParam
+
+RDom::RDom(const std::vector<std::pair<Expr, Expr>> &ranges, const std::string &name) {
+    dom_ = std::make_shared<ReductionDomainContents>();
+    dom_->name = name.empty() ? unique_name('r') : name;
+    static const char *suffix[] = {"x", "y", "z", "w"};
+    for (size_t i = 0; i < ranges.size(); i++) {
+        Expr mn = ranges[i].first, ex = ranges[i].second;
+        user_assert(mn.defined() && ex.defined()) << "RDom '" << dom_->name << "' given an undefined bound";
+        user_assert(!mn.type().is_float() && !ex.type().is_float())
+            << "RDom '" << dom_->name << "' bounds must be integers";
+        mn = cast(Int(32), mn);
+        ex = cast(Int(32), ex);
+        std::string vn = dom_->name + "." + (i < 4 ? suffix[i] : std::to_string(i));
+        dom_->vars.push_back({vn, mn, ex});
+    }
+    RVar *fields[] = {&x, &y, &z, &w};
+    for (size_t i = 0; i < ranges.size() && i < 4; i++) *fields[i] = RVar(dom_, int(i));
+}
+
+RVar RDom::operator[](int i) const {
+    user_assert(dom_ && i >= 0 && i < dimensions())
+        << "RDom has " << dimensions() << " dimensions; no dimension " << i;
+    return RVar(dom_, i);
+}
+
+std::vector<std::pair<Expr, Expr>> RDom::ranges_of(const std::shared_ptr<BufferContents> &b) {
+    std::vector<std::pair<Expr, Expr>> r;
+    for (auto &d : b->dims) r.push_back({Expr(d.min), Expr(d.extent)});
+    return r;
+}
+
+ImageParam::ImageParam(Type t, int dimensions, const std::string &name)
+    : p_(std::make_shared<ParameterContents>()) {
+    p_->name = name.empty() ? unique_name('i') : name;
+    p_->type = t;
+    p_->is_buffer = true;
+    p_->dimensions = dimensions;
+}
+
+void ImageParam::set(const Buffer<> &b) {
+    user_assert(b.defined()) << "ImageParam '" << name() << "' set to an undefined Buffer";
+    user_assert(b.type() == type())
+        << "ImageParam '" << name() << "' has type " << type().to_string()
+        << " but was set to Buffer '" << b.name() << "' of type " << b.type().to_string();
+    user_assert(b.dimensions() == dimensions())
+        << "ImageParam '" << name() << "' has " << dimensions() << " dimensions but was set to Buffer '"
+        << b.name() << "' with " << b.dimensions();
+    p_->buffer = b.contents;
+}
+
+Buffer<> ImageParam::get() const {
+    Buffer<> b;
+    b.contents = p_->buffer;
+    return b;
+}
+
+Expr ImageParam::operator()(std::vector<Expr> args) const {
+    user_assert(p_) << "Use of an undefined ImageParam";
+    user_assert(int(args.size()) == dimensions())
+        << "ImageParam '" << name() << "' has " << dimensions() << " dimensions but is called with "
+        << args.size() << " arguments";
+    for (auto &a : args) {
+        user_assert(a.defined() && !a.type().is_float())
+            << "ImageParam '" << name() << "' must be indexed with integer Exprs";
+        if (a.type() != Int(32)) a = Cast::make(Int(32), a);
+    }
+    return Call::make(type(), name(), std::move(args), Call::Image, nullptr, p_);
+}
+
+Expr buffer_field(const std::shared_ptr<ParameterContents> &p, const char *field, int d) {
+    return Variable::make(Int(32), p->name + "." + field + "." + std::to_string(d), p);
+}
+
+ImageParam::DimExprs ImageParam::dim(int i) const {
+    user_assert(i >= 0 && i < dimensions())
+        << "ImageParam '" << name() << "' has " << dimensions() << " dimensions; no dimension " << i;
+    return DimExprs{buffer_field(p_, "min", i), buffer_field(p_, "extent", i)};
+}
+
+std::string LoopLevel::to_string() const {
+    if (kind == Inlined) return "inline";
+    if (kind == Root) return "root";
+    return func + "." + var;
+}
+
+}  // namespace halo

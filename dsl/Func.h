@@ -1,0 +1,164 @@
+// Func: a pipeline stage defined over an infinite integer domain, and its schedule.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "Buffer.h"
+#include "Function.h"
+#include "IROperator.h"
+#include "Var.h"
+
+namespace halo {
+
+class Func;
+
+// A loop variable name in a schedule: a pure Var or an RVar.
+struct VarOrRVar {
+    VarOrRVar(const Var &v) : name(v.name()) {}
+    VarOrRVar(const RVar &r) : name(r.name()), is_rvar(true) {}
+    VarOrRVar(const RDom &r) : name(r[0].name()), is_rvar(true) {}
+    std::string name;
+    bool is_rvar = false;
+};
+
+// One definition of a Func (pure or update), to schedule its loops.
+class Stage {
+public:
+    Stage(std::shared_ptr<FunctionContents> f, int index) : f_(std::move(f)), index_(index) {}
+
+    Stage &split(const VarOrRVar &old, const VarOrRVar &outer, const VarOrRVar &inner, Expr factor,
+                 TailStrategy tail = TailStrategy::Auto);
+    Stage &fuse(const VarOrRVar &inner, const VarOrRVar &outer, const VarOrRVar &fused);
+    Stage &reorder(const std::vector<VarOrRVar> &vars);  // innermost first
+    template <typename... Vs>
+    Stage &reorder(const VarOrRVar &v0, const VarOrRVar &v1, Vs &&...rest) {
+        return reorder(std::vector<VarOrRVar>{v0, v1, VarOrRVar(rest)...});
+    }
+    Stage &tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &xo, const VarOrRVar &yo,
+                const VarOrRVar &xi, const VarOrRVar &yi, Expr xfactor, Expr yfactor,
+                TailStrategy tail = TailStrategy::Auto);
+    Stage &vectorize(const VarOrRVar &v);
+    Stage &vectorize(const VarOrRVar &v, int width, TailStrategy tail = TailStrategy::Auto);
+    Stage &unroll(const VarOrRVar &v);
+    Stage &unroll(const VarOrRVar &v, int factor, TailStrategy tail = TailStrategy::Auto);
+    Stage &parallel(const VarOrRVar &v);
+    Stage &parallel(const VarOrRVar &v, Expr task_size, TailStrategy tail = TailStrategy::Auto);
+    Stage &serial(const VarOrRVar &v);
+
+    const std::string &func_name() const { return f_->name; }
+    int index() const { return index_; }
+
+private:
+    Definition &def() const { return f_->stage(index_); }
+    Dim &find_dim(const std::string &var, const char *directive) const;
+    std::string describe() const;
+    void set_for_type(const VarOrRVar &v, ForType t, const char *directive);
+    std::shared_ptr<FunctionContents> f_;
+    int index_;
+};
+
+// f(x, y) on either side of an assignment.
+class FuncRef {
+public:
+    FuncRef(std::shared_ptr<FunctionContents> f, std::vector<Expr> args)
+        : f_(std::move(f)), args_(std::move(args)) {}
+    // Defines the Func: the pure definition the first time, an update after that.
+    Stage operator=(const Expr &e);
+    Stage operator=(const FuncRef &e) { return *this = Expr(e); }
+    Stage operator+=(const Expr &e);
+    Stage operator-=(const Expr &e);
+    Stage operator*=(const Expr &e);
+    Stage operator/=(const Expr &e);
+    operator Expr() const;
+
+private:
+    std::shared_ptr<FunctionContents> f_;
+    std::vector<Expr> args_;
+};
+
+class Pipeline;
+
+class Func {
+public:
+    Func();
+    explicit Func(const std::string &name);
+    // A Func holding one Expr, defined over the Vars that appear in it.
+    explicit Func(const Expr &e);
+    explicit Func(std::shared_ptr<FunctionContents> f) : f_(std::move(f)) {}
+
+    const std::string &name() const { return f_->name; }
+    bool defined() const { return f_->has_pure_definition; }
+    int dimensions() const { return f_->dimensions(); }
+    Type output_type() const;
+    std::vector<Var> args() const;
+    int num_update_definitions() const { return int(f_->updates.size()); }
+
+    FuncRef operator()(std::vector<Expr> args) const;
+    template <typename... Args>
+    FuncRef operator()(Args &&...args) const { return (*this)(std::vector<Expr>{Expr(args)...}); }
+
+    // ---- schedule: where it is computed
+    Func &compute_root();
+    Func &compute_inline();
+    Func &compute_at(const Func &consumer, const VarOrRVar &var);
+    Func &store_root();
+    Func &store_at(const Func &consumer, const VarOrRVar &var);
+    // ---- schedule: the loops of the pure definition (see Stage)
+    Func &split(const VarOrRVar &old, const VarOrRVar &outer, const VarOrRVar &inner, Expr factor,
+                TailStrategy tail = TailStrategy::Auto);
+    Func &fuse(const VarOrRVar &inner, const VarOrRVar &outer, const VarOrRVar &fused);
+    Func &reorder(const std::vector<VarOrRVar> &vars);
+    template <typename... Vs>
+    Func &reorder(const VarOrRVar &v0, const VarOrRVar &v1, Vs &&...rest) {
+        return reorder(std::vector<VarOrRVar>{v0, v1, VarOrRVar(rest)...});
+    }
+    Func &tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &xo, const VarOrRVar &yo,
+               const VarOrRVar &xi, const VarOrRVar &yi, Expr xfactor, Expr yfactor,
+               TailStrategy tail = TailStrategy::Auto);
+    Func &vectorize(const VarOrRVar &v);
+    Func &vectorize(const VarOrRVar &v, int width, TailStrategy tail = TailStrategy::Auto);
+    Func &unroll(const VarOrRVar &v);
+    Func &unroll(const VarOrRVar &v, int factor, TailStrategy tail = TailStrategy::Auto);
+    Func &parallel(const VarOrRVar &v);
+    Func &parallel(const VarOrRVar &v, Expr task_size, TailStrategy tail = TailStrategy::Auto);
+    Func &serial(const VarOrRVar &v);
+    // Promises that only [min, min+extent) of dimension var is ever needed (checked at run time).
+    Func &bound(const Var &var, Expr min, Expr extent);
+    Stage update(int i = 0);
+
+    // ---- running it
+    // Computes the Func over [0, sizes) in each dimension.
+    Buffer<> realize(const std::vector<int> &sizes);
+    // Computes the Func over the buffer's region (its mins may be anything).
+    void realize(Buffer<> &dst);
+    template <typename T>
+    void realize(Buffer<T> &dst) {
+        Buffer<> d(dst);
+        realize(d);
+    }
+    // Compiles now, so that later realizations do not.
+    void compile_jit();
+    // The lowered loop nest, as text.
+    std::string lowered_stmt();
+    // The optimised LLVM IR of the compiled pipeline.
+    std::string llvm_ir();
+
+    const std::shared_ptr<FunctionContents> &function() const { return f_; }
+
+private:
+    Pipeline &pipeline();
+    std::shared_ptr<FunctionContents> f_;
+};
+
+// Inline reductions over the RDom(s) in e (Halide's names).
+Expr sum(Expr e, const std::string &name = "sum");
+Expr product(Expr e, const std::string &name = "product");
+Expr maximum(Expr e, const std::string &name = "maximum");
+Expr minimum(Expr e, const std::string &name = "minimum");
+// The coordinates (in RDom dimension order) of the first maximum / minimum of e over its RDom.
+std::vector<Expr> argmax(Expr e, const std::string &name = "argmax");
+std::vector<Expr> argmin(Expr e, const std::string &name = "argmin");
+
+}  // namespace halo

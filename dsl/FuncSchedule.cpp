@@ -1,0 +1,271 @@
+// The scheduling directives of Func and Stage. They only record what the user asked for,
+// after checking what can be checked locally; lowering applies them.
+#include <algorithm>
+
+#include "Func.h"
+
+namespace halo {
+
+namespace {
+std::string loop_names(const StageSchedule &s) {
+    std::string r;
+    for (auto it = s.dims.rbegin(); it != s.dims.rend(); ++it) r += (r.empty() ? "" : ", ") + it->var;
+    return r;
+}
+}  // namespace
+
+std::string Stage::describe() const {
+    return index_ == 0 ? "Func '" + f_->name + "'"
+                       : "Func '" + f_->name + "' update " + std::to_string(index_ - 1);
+}
+
+Dim &Stage::find_dim(const std::string &var, const char *directive) const {
+    auto &dims = def().schedule.dims;
+    for (auto &d : dims) {
+        if (d.var == var) return d;
+    }
+    bool was_split = false;
+    for (auto &s : def().schedule.splits) was_split |= s.old_var == var;
+    user_error << describe() << ": " << directive << "(" << var << "): there is no loop '" << var
+               << "'" << (was_split ? " any more (it was already split or fused away)" : "")
+               << ". Its loops, outermost first, are: " << loop_names(def().schedule);
+    return dims[0];
+}
+
+Stage &Stage::split(const VarOrRVar &old, const VarOrRVar &outer, const VarOrRVar &inner,
+                    Expr factor, TailStrategy tail) {
+    FunctionContents::changed();
+    Dim &d = find_dim(old.name, "split");
+    user_assert(factor.defined() && !factor.type().is_float())
+        << describe() << ": split(" << old.name << ") needs an integer factor";
+    if (auto c = as_const_int(factor)) {
+        user_assert(*c > 0) << describe() << ": split(" << old.name << ") by " << *c
+                            << ": the factor must be a positive integer";
+    }
+    factor = cast(Int(32), factor);
+    auto &dims = def().schedule.dims;
+    for (auto &o : dims) {
+        user_assert(&o == &d || (o.var != outer.name && o.var != inner.name) ||
+                    outer.name == old.name || inner.name == old.name)
+            << describe() << ": split(" << old.name << ", " << outer.name << ", " << inner.name
+            << ") reuses the name of the existing loop '" << o.var << "'; pick new names";
+    }
+    user_assert(outer.name != inner.name) << describe() << ": split(" << old.name
+                                          << ") needs different names for the outer and inner loops";
+    bool is_rvar = d.is_rvar;
+    Split s;
+    s.kind = Split::SplitVar;
+    s.old_var = old.name;
+    s.outer = outer.name;
+    s.inner = inner.name;
+    s.factor = factor;
+    s.tail = tail;
+    def().schedule.splits.push_back(s);
+    size_t pos = &d - dims.data();
+    ForType ft = d.for_type;
+    dims[pos] = Dim{inner.name, ft, is_rvar};
+    dims.insert(dims.begin() + pos + 1, Dim{outer.name, ForType::Serial, is_rvar});
+    return *this;
+}
+
+Stage &Stage::fuse(const VarOrRVar &inner, const VarOrRVar &outer, const VarOrRVar &fused) {
+    FunctionContents::changed();
+    Dim &di = find_dim(inner.name, "fuse");
+    Dim &dout = find_dim(outer.name, "fuse");
+    auto &dims = def().schedule.dims;
+    size_t pi = &di - dims.data(), po = &dout - dims.data();
+    user_assert(po == pi + 1) << describe() << ": fuse(" << inner.name << ", " << outer.name
+                              << "): the two loops must be adjacent, " << outer.name
+                              << " directly outside " << inner.name << "; reorder them first";
+    Split s;
+    s.kind = Split::FuseVars;
+    s.old_var = fused.name;
+    s.inner = inner.name;
+    s.outer = outer.name;
+    def().schedule.splits.push_back(s);
+    bool is_rvar = di.is_rvar || dout.is_rvar;
+    dims[pi] = Dim{fused.name, ForType::Serial, is_rvar};
+    dims.erase(dims.begin() + po);
+    return *this;
+}
+
+Stage &Stage::reorder(const std::vector<VarOrRVar> &vars) {
+    FunctionContents::changed();
+    auto &dims = def().schedule.dims;
+    std::vector<size_t> positions;
+    for (auto &v : vars) {
+        Dim &d = find_dim(v.name, "reorder");
+        size_t p = &d - dims.data();
+        user_assert(std::find(positions.begin(), positions.end(), p) == positions.end())
+            << describe() << ": reorder names loop '" << v.name << "' twice";
+        positions.push_back(p);
+    }
+    std::vector<Dim> chosen;
+    for (size_t p : positions) chosen.push_back(dims[p]);
+    std::vector<size_t> sorted = positions;
+    std::sort(sorted.begin(), sorted.end());
+    // RVars must keep their relative order: reordering them would change the result of
+    // a reduction whose iterations depend on each other.
+    std::vector<std::string> rv_before, rv_after;
+    for (size_t p : sorted)
+        if (dims[p].is_rvar) rv_before.push_back(dims[p].var);
+    for (auto &d : chosen)
+        if (d.is_rvar) rv_after.push_back(d.var);
+    user_assert(rv_before == rv_after)
+        << describe() << ": reorder would change the order of its RVars ("
+        << (rv_before.empty() ? "" : rv_before[0]) << " ...), which can change the result of the "
+        << "reduction. Keep RVars in their order (innermost first as in the RDom); reorder "
+        << "pure Vars around them instead";
+    for (size_t i = 0; i < sorted.size(); i++) dims[sorted[i]] = chosen[i];
+    return *this;
+}
+
+Stage &Stage::tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &xo, const VarOrRVar &yo,
+                   const VarOrRVar &xi, const VarOrRVar &yi, Expr xfactor, Expr yfactor,
+                   TailStrategy tail) {
+    split(x, xo, xi, xfactor, tail);
+    split(y, yo, yi, yfactor, tail);
+    return reorder({xi, yi, xo, yo});
+}
+
+void Stage::set_for_type(const VarOrRVar &v, ForType t, const char *directive) {
+    FunctionContents::changed();
+    Dim &d = find_dim(v.name, directive);
+    user_assert(!d.is_rvar || t == ForType::Serial || t == ForType::Unrolled)
+        << describe() << ": " << directive << "(" << v.name << ") over an RVar: the iterations of "
+        << "a reduction depend on each other, so they cannot run in " << directive
+        << ". Apply " << directive << " to a pure Var of the update instead";
+    d.for_type = t;
+}
+
+Stage &Stage::vectorize(const VarOrRVar &v) {
+    set_for_type(v, ForType::Vectorized, "vectorize");
+    return *this;
+}
+Stage &Stage::vectorize(const VarOrRVar &v, int width, TailStrategy tail) {
+    user_assert(width > 0) << describe() << ": vectorize(" << v.name << ", " << width
+                           << "): the vector width must be a positive integer";
+    find_dim(v.name, "vectorize");
+    std::string inner = v.name + "_vi", outer = v.name + "_vo";
+    split(v, VarOrRVar(Var(outer)), VarOrRVar(Var(inner)), width, tail);
+    if (v.is_rvar) find_dim(inner, "vectorize").is_rvar = true;
+    return vectorize(VarOrRVar(Var(inner)));
+}
+Stage &Stage::unroll(const VarOrRVar &v) {
+    set_for_type(v, ForType::Unrolled, "unroll");
+    return *this;
+}
+Stage &Stage::unroll(const VarOrRVar &v, int factor, TailStrategy tail) {
+    user_assert(factor > 0) << describe() << ": unroll(" << v.name << ", " << factor
+                            << "): the factor must be a positive integer";
+    std::string inner = v.name + "_ui", outer = v.name + "_uo";
+    split(v, VarOrRVar(Var(outer)), VarOrRVar(Var(inner)), factor, tail);
+    return unroll(VarOrRVar(Var(inner)));
+}
+Stage &Stage::parallel(const VarOrRVar &v) {
+    set_for_type(v, ForType::Parallel, "parallel");
+    return *this;
+}
+Stage &Stage::parallel(const VarOrRVar &v, Expr task_size, TailStrategy tail) {
+    std::string inner = v.name + "_pi", outer = v.name + "_po";
+    split(v, VarOrRVar(Var(outer)), VarOrRVar(Var(inner)), task_size, tail);
+    return parallel(VarOrRVar(Var(outer)));
+}
+Stage &Stage::serial(const VarOrRVar &v) {
+    set_for_type(v, ForType::Serial, "serial");
+    return *this;
+}
+
+// ---------------------------------------------------------------- Func forwards to stage 0
+
+#define HALO_FORWARD(...)                             \
+    user_assert(defined()) << "Func '" << name()      \
+        << "' is scheduled before it has a definition; define it first"; \
+    Stage(f_, 0).__VA_ARGS__;                         \
+    return *this;
+
+Func &Func::split(const VarOrRVar &old, const VarOrRVar &outer, const VarOrRVar &inner, Expr factor,
+                  TailStrategy tail) { HALO_FORWARD(split(old, outer, inner, factor, tail)) }
+Func &Func::fuse(const VarOrRVar &inner, const VarOrRVar &outer, const VarOrRVar &fused) {
+    HALO_FORWARD(fuse(inner, outer, fused))
+}
+Func &Func::reorder(const std::vector<VarOrRVar> &vars) { HALO_FORWARD(reorder(vars)) }
+Func &Func::tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &xo, const VarOrRVar &yo,
+                 const VarOrRVar &xi, const VarOrRVar &yi, Expr xfactor, Expr yfactor,
+                 TailStrategy tail) { HALO_FORWARD(tile(x, y, xo, yo, xi, yi, xfactor, yfactor, tail)) }
+Func &Func::vectorize(const VarOrRVar &v) { HALO_FORWARD(vectorize(v)) }
+Func &Func::vectorize(const VarOrRVar &v, int width, TailStrategy tail) {
+    HALO_FORWARD(vectorize(v, width, tail))
+}
+Func &Func::unroll(const VarOrRVar &v) { HALO_FORWARD(unroll(v)) }
+Func &Func::unroll(const VarOrRVar &v, int factor, TailStrategy tail) { HALO_FORWARD(unroll(v, factor, tail)) }
+Func &Func::parallel(const VarOrRVar &v) { HALO_FORWARD(parallel(v)) }
+Func &Func::parallel(const VarOrRVar &v, Expr task_size, TailStrategy tail) {
+    HALO_FORWARD(parallel(v, task_size, tail))
+}
+Func &Func::serial(const VarOrRVar &v) { HALO_FORWARD(serial(v)) }
+#undef HALO_FORWARD
+
+Stage Func::update(int i) {
+    user_assert(i >= 0 && i < num_update_definitions())
+        << "Func '" << name() << "' has " << num_update_definitions()
+        << " update definitions; there is no update(" << i << ")";
+    return Stage(f_, i + 1);
+}
+
+Func &Func::bound(const Var &var, Expr min, Expr extent) {
+    FunctionContents::changed();
+    user_assert(std::find(f_->args.begin(), f_->args.end(), var.name()) != f_->args.end())
+        << "Func '" << name() << "': bound(" << var.name() << ") names a Var that is not one of its "
+        << "pure arguments";
+    f_->schedule.bounds.push_back(Bound{var.name(), cast(Int(32), min), cast(Int(32), extent)});
+    return *this;
+}
+
+Func &Func::compute_root() {
+    FunctionContents::changed();
+    f_->schedule.compute_level = LoopLevel::root();
+    if (!f_->schedule.store_level_set) f_->schedule.store_level = LoopLevel::root();
+    return *this;
+}
+
+Func &Func::compute_inline() {
+    FunctionContents::changed();
+    f_->schedule.compute_level = LoopLevel::inlined();
+    f_->schedule.store_level = LoopLevel::inlined();
+    f_->schedule.store_level_set = false;
+    return *this;
+}
+
+Func &Func::compute_at(const Func &consumer, const VarOrRVar &var) {
+    FunctionContents::changed();
+    user_assert(consumer.f_ != f_) << "Func '" << name() << "': compute_at(" << name() << ", "
+                                   << var.name << ") places a Func inside its own loops; pick a consumer";
+    LoopLevel l;
+    l.kind = LoopLevel::At;
+    l.func = consumer.name();
+    l.var = var.name;
+    f_->schedule.compute_level = l;
+    if (!f_->schedule.store_level_set) f_->schedule.store_level = l;
+    return *this;
+}
+
+Func &Func::store_root() {
+    FunctionContents::changed();
+    f_->schedule.store_level = LoopLevel::root();
+    f_->schedule.store_level_set = true;
+    return *this;
+}
+
+Func &Func::store_at(const Func &consumer, const VarOrRVar &var) {
+    FunctionContents::changed();
+    LoopLevel l;
+    l.kind = LoopLevel::At;
+    l.func = consumer.name();
+    l.var = var.name;
+    f_->schedule.store_level = l;
+    f_->schedule.store_level_set = true;
+    return *this;
+}
+
+}  // namespace halo

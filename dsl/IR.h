@@ -1,0 +1,359 @@
+// The IR: expression nodes (what users build through Expr) and statement nodes (what lowering
+// builds). Nodes are immutable and shared; passes rebuild what they change.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "Type.h"
+
+namespace halo {
+
+enum class IRNodeType {
+    // Expressions
+    IntImm, UIntImm, FloatImm, StringImm, Cast, Variable, Add, Sub, Mul, Div, Mod, Min, Max,
+    EQ, NE, LT, LE, GT, GE, And, Or, Not, Select, Load, Ramp, Broadcast, Call, Let,
+    // Statements
+    LetStmt, AssertStmt, ProducerConsumer, For, Store, Provide, Allocate, Realize, Block,
+    IfThenElse, Evaluate,
+};
+
+class IRVisitor;
+class IRMutator;
+struct Expr;
+struct Stmt;
+
+struct IRNode : std::enable_shared_from_this<IRNode> {
+    explicit IRNode(IRNodeType t) : node_type(t) {}
+    virtual ~IRNode() = default;
+    const IRNodeType node_type;
+};
+
+struct BaseExprNode : IRNode {
+    BaseExprNode(IRNodeType t, Type ty) : IRNode(t), type(ty) {}
+    virtual void accept(IRVisitor *v) const = 0;
+    virtual Expr mutate(IRMutator *m) const = 0;
+    Type type;
+};
+
+struct BaseStmtNode : IRNode {
+    explicit BaseStmtNode(IRNodeType t) : IRNode(t) {}
+    virtual void accept(IRVisitor *v) const = 0;
+    virtual Stmt mutate(IRMutator *m) const = 0;
+};
+
+// A handle to an immutable expression node. Converts implicitly from C++ scalars.
+struct Expr {
+    std::shared_ptr<const BaseExprNode> node;
+
+    Expr() = default;
+    Expr(std::shared_ptr<const BaseExprNode> n) : node(std::move(n)) {}
+    Expr(int8_t v);
+    Expr(int16_t v);
+    Expr(int32_t v);
+    Expr(int64_t v);
+    Expr(uint8_t v);
+    Expr(uint16_t v);
+    Expr(uint32_t v);
+    Expr(uint64_t v);
+    Expr(bool v);
+    Expr(float v);
+    Expr(double v);
+
+    bool defined() const { return node != nullptr; }
+    Type type() const { return node->type; }
+    const BaseExprNode *get() const { return node.get(); }
+    template <typename T>
+    const T *as() const {
+        return node && node->node_type == T::static_type ? static_cast<const T *>(node.get())
+                                                         : nullptr;
+    }
+    bool same_as(const Expr &o) const { return node == o.node; }
+    void accept(IRVisitor *v) const { node->accept(v); }
+};
+
+struct Stmt {
+    std::shared_ptr<const BaseStmtNode> node;
+
+    Stmt() = default;
+    Stmt(std::shared_ptr<const BaseStmtNode> n) : node(std::move(n)) {}
+    bool defined() const { return node != nullptr; }
+    const BaseStmtNode *get() const { return node.get(); }
+    template <typename T>
+    const T *as() const {
+        return node && node->node_type == T::static_type ? static_cast<const T *>(node.get())
+                                                         : nullptr;
+    }
+    bool same_as(const Stmt &o) const { return node == o.node; }
+    void accept(IRVisitor *v) const { node->accept(v); }
+};
+
+struct FunctionContents;   // a Func's definitions and schedule (dsl/Function.h)
+struct ParameterContents;  // a Param, ImageParam or bound Buffer (dsl/Parameter.h)
+struct ReductionDomainContents;
+
+template <typename T, IRNodeType NT>
+struct ExprNode : BaseExprNode {
+    static constexpr IRNodeType static_type = NT;
+    explicit ExprNode(Type t) : BaseExprNode(NT, t) {}
+    void accept(IRVisitor *v) const override;
+    Expr mutate(IRMutator *m) const override;
+};
+
+template <typename T, IRNodeType NT>
+struct StmtNode : BaseStmtNode {
+    static constexpr IRNodeType static_type = NT;
+    StmtNode() : BaseStmtNode(NT) {}
+    void accept(IRVisitor *v) const override;
+    Stmt mutate(IRMutator *m) const override;
+};
+
+// ---------------------------------------------------------------- expressions
+
+struct IntImm : ExprNode<IntImm, IRNodeType::IntImm> {
+    int64_t value;
+    IntImm(Type t, int64_t v) : ExprNode(t), value(v) {}
+    static Expr make(Type t, int64_t v);
+};
+
+struct UIntImm : ExprNode<UIntImm, IRNodeType::UIntImm> {
+    uint64_t value;
+    UIntImm(Type t, uint64_t v) : ExprNode(t), value(v) {}
+    static Expr make(Type t, uint64_t v);
+};
+
+struct FloatImm : ExprNode<FloatImm, IRNodeType::FloatImm> {
+    double value;
+    FloatImm(Type t, double v) : ExprNode(t), value(v) {}
+    static Expr make(Type t, double v);
+};
+
+struct StringImm : ExprNode<StringImm, IRNodeType::StringImm> {
+    std::string value;
+    explicit StringImm(std::string v) : ExprNode(UInt(8)), value(std::move(v)) {}
+    static Expr make(const std::string &v);
+};
+
+struct Cast : ExprNode<Cast, IRNodeType::Cast> {
+    Expr value;
+    Cast(Type t, Expr v) : ExprNode(t), value(std::move(v)) {}
+    static Expr make(Type t, Expr v);
+};
+
+// A named value: a loop variable, a let binding, a pure Var, an RVar or a scalar Param.
+struct Variable : ExprNode<Variable, IRNodeType::Variable> {
+    std::string name;
+    std::shared_ptr<ParameterContents> param;           // set for scalar Params
+    std::shared_ptr<ReductionDomainContents> rdom;      // set for RVars
+    Variable(Type t, std::string n) : ExprNode(t), name(std::move(n)) {}
+    static Expr make(Type t, const std::string &n,
+                     std::shared_ptr<ParameterContents> param = nullptr,
+                     std::shared_ptr<ReductionDomainContents> rdom = nullptr);
+};
+
+template <typename T, IRNodeType NT>
+struct BinaryOpNode : ExprNode<T, NT> {
+    Expr a, b;
+    BinaryOpNode(Type t, Expr a_, Expr b_) : ExprNode<T, NT>(t), a(std::move(a_)), b(std::move(b_)) {}
+    // Builds the node; a and b must already have matching types.
+    static Expr make(Expr a, Expr b);
+};
+
+#define HALO_BINARY_NODE(NAME) \
+    struct NAME : BinaryOpNode<NAME, IRNodeType::NAME> { using BinaryOpNode::BinaryOpNode; };
+HALO_BINARY_NODE(Add)
+HALO_BINARY_NODE(Sub)
+HALO_BINARY_NODE(Mul)
+HALO_BINARY_NODE(Div)  // integers: rounds toward negative infinity (Euclidean with Mod)
+HALO_BINARY_NODE(Mod)  // integers: result in [0, |b|)
+HALO_BINARY_NODE(Min)
+HALO_BINARY_NODE(Max)
+HALO_BINARY_NODE(EQ)
+HALO_BINARY_NODE(NE)
+HALO_BINARY_NODE(LT)
+HALO_BINARY_NODE(LE)
+HALO_BINARY_NODE(GT)
+HALO_BINARY_NODE(GE)
+HALO_BINARY_NODE(And)
+HALO_BINARY_NODE(Or)
+#undef HALO_BINARY_NODE
+
+struct Not : ExprNode<Not, IRNodeType::Not> {
+    Expr a;
+    Not(Type t, Expr a_) : ExprNode(t), a(std::move(a_)) {}
+    static Expr make(Expr a);
+};
+
+struct Select : ExprNode<Select, IRNodeType::Select> {
+    Expr condition, true_value, false_value;
+    Select(Type t, Expr c, Expr tv, Expr fv)
+        : ExprNode(t), condition(std::move(c)), true_value(std::move(tv)), false_value(std::move(fv)) {}
+    static Expr make(Expr c, Expr t, Expr f);
+};
+
+// A load from a flat buffer (after storage flattening).
+struct Load : ExprNode<Load, IRNodeType::Load> {
+    std::string name;
+    Expr index;
+    Load(Type t, std::string n, Expr i) : ExprNode(t), name(std::move(n)), index(std::move(i)) {}
+    static Expr make(Type t, const std::string &name, Expr index);
+};
+
+// base, base+stride, ..., base+(lanes-1)*stride
+struct Ramp : ExprNode<Ramp, IRNodeType::Ramp> {
+    Expr base, stride;
+    int lanes;
+    Ramp(Type t, Expr b, Expr s, int l) : ExprNode(t), base(std::move(b)), stride(std::move(s)), lanes(l) {}
+    static Expr make(Expr base, Expr stride, int lanes);
+};
+
+struct Broadcast : ExprNode<Broadcast, IRNodeType::Broadcast> {
+    Expr value;
+    int lanes;
+    Broadcast(Type t, Expr v, int l) : ExprNode(t), value(std::move(v)), lanes(l) {}
+    static Expr make(Expr value, int lanes);
+};
+
+struct Call : ExprNode<Call, IRNodeType::Call> {
+    enum CallType {
+        Halo,       // a call to a Func
+        Image,      // a read of an input buffer (ImageParam or Buffer)
+        Intrinsic,  // an operation codegen knows (bitwise ops, math functions, ...)
+        Extern,     // a C function of the runtime
+    };
+    std::string name;
+    std::vector<Expr> args;
+    CallType call_type;
+    std::shared_ptr<FunctionContents> func;    // for Halo calls
+    std::shared_ptr<ParameterContents> param;  // for Image calls
+    Call(Type t, std::string n, std::vector<Expr> a, CallType ct)
+        : ExprNode(t), name(std::move(n)), args(std::move(a)), call_type(ct) {}
+    static Expr make(Type t, const std::string &name, std::vector<Expr> args, CallType ct,
+                     std::shared_ptr<FunctionContents> func = nullptr,
+                     std::shared_ptr<ParameterContents> param = nullptr);
+
+    bool is_intrinsic(const char *n) const { return call_type == Intrinsic && name == n; }
+
+    // Intrinsic names
+    static constexpr const char *bitwise_and = "bitwise_and";
+    static constexpr const char *bitwise_or = "bitwise_or";
+    static constexpr const char *bitwise_xor = "bitwise_xor";
+    static constexpr const char *bitwise_not = "bitwise_not";
+    static constexpr const char *shift_left = "shift_left";
+    static constexpr const char *shift_right = "shift_right";
+    static constexpr const char *abs = "abs";
+    static constexpr const char *likely = "likely";
+};
+
+struct Let : ExprNode<Let, IRNodeType::Let> {
+    std::string name;
+    Expr value, body;
+    Let(Type t, std::string n, Expr v, Expr b) : ExprNode(t), name(std::move(n)), value(std::move(v)), body(std::move(b)) {}
+    static Expr make(const std::string &name, Expr value, Expr body);
+};
+
+// ---------------------------------------------------------------- statements
+
+struct LetStmt : StmtNode<LetStmt, IRNodeType::LetStmt> {
+    std::string name;
+    Expr value;
+    Stmt body;
+    static Stmt make(const std::string &name, Expr value, Stmt body);
+};
+
+// If condition is false, evaluates message (an Extern call returning the error code) and
+// returns that code from the pipeline.
+struct AssertStmt : StmtNode<AssertStmt, IRNodeType::AssertStmt> {
+    Expr condition, message;
+    static Stmt make(Expr condition, Expr message);
+};
+
+struct ProducerConsumer : StmtNode<ProducerConsumer, IRNodeType::ProducerConsumer> {
+    std::string name;
+    bool is_producer;
+    Stmt body;
+    static Stmt make(const std::string &name, bool is_producer, Stmt body);
+};
+
+enum class ForType { Serial, Parallel, Vectorized, Unrolled };
+
+struct For : StmtNode<For, IRNodeType::For> {
+    std::string name;
+    Expr min, extent;
+    ForType for_type;
+    Stmt body;
+    static Stmt make(const std::string &name, Expr min, Expr extent, ForType t, Stmt body);
+};
+
+struct Store : StmtNode<Store, IRNodeType::Store> {
+    std::string name;
+    Expr value, index;
+    static Stmt make(const std::string &name, Expr value, Expr index);
+};
+
+// A multi-dimensional store to a Func, before storage flattening.
+struct Provide : StmtNode<Provide, IRNodeType::Provide> {
+    std::string name;
+    Expr value;
+    std::vector<Expr> args;
+    static Stmt make(const std::string &name, Expr value, std::vector<Expr> args);
+};
+
+// Storage for a buffer for the duration of body (freed on every exit path).
+struct Allocate : StmtNode<Allocate, IRNodeType::Allocate> {
+    std::string name;
+    Type type;
+    std::vector<Expr> extents;
+    Stmt body;
+    static Stmt make(const std::string &name, Type t, std::vector<Expr> extents, Stmt body);
+};
+
+struct Range {
+    Expr min, extent;
+    Range() = default;
+    Range(Expr m, Expr e) : min(std::move(m)), extent(std::move(e)) {}
+};
+
+// A multi-dimensional region of a Func, before storage flattening.
+struct Realize : StmtNode<Realize, IRNodeType::Realize> {
+    std::string name;
+    Type type;
+    std::vector<Range> bounds;
+    Stmt body;
+    static Stmt make(const std::string &name, Type t, std::vector<Range> bounds, Stmt body);
+};
+
+struct Block : StmtNode<Block, IRNodeType::Block> {
+    Stmt first, rest;
+    static Stmt make(Stmt first, Stmt rest);
+    static Stmt make(const std::vector<Stmt> &stmts);
+};
+
+struct IfThenElse : StmtNode<IfThenElse, IRNodeType::IfThenElse> {
+    Expr condition;
+    Stmt then_case, else_case;
+    static Stmt make(Expr condition, Stmt then_case, Stmt else_case = Stmt());
+};
+
+struct Evaluate : StmtNode<Evaluate, IRNodeType::Evaluate> {
+    Expr value;
+    static Stmt make(Expr value);
+};
+
+// Helpers
+const int64_t *as_const_int(const Expr &e);
+bool is_const(const Expr &e);
+bool is_const(const Expr &e, int64_t v);
+inline bool is_zero(const Expr &e) { return is_const(e, 0); }
+inline bool is_one(const Expr &e) { return is_const(e, 1); }
+// A constant of type t with value v (broadcast if t is a vector).
+Expr make_const(Type t, int64_t v);
+Expr make_const(Type t, double v);
+Expr make_zero(Type t);
+Expr make_one(Type t);
+
+}  // namespace halo
+
+#include "IRVisitor.h"

@@ -1,0 +1,72 @@
+// Scalar parameters and input images whose values are given at run time.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "Buffer.h"
+#include "IROperator.h"
+#include "Parameter.h"
+
+namespace halo {
+
+template <typename T>
+class Param {
+public:
+    Param() : Param(unique_name('p')) {}
+    explicit Param(const std::string &name) : p_(std::make_shared<ParameterContents>()) {
+        p_->name = name;
+        p_->type = type_of<T>();
+    }
+    Param(const std::string &name, T value) : Param(name) { set(value); }
+    void set(T v) { p_->set_scalar(v); }
+    T get() const {
+        T v;
+        std::memcpy(&v, p_->scalar, sizeof v);
+        return v;
+    }
+    const std::string &name() const { return p_->name; }
+    operator Expr() const { return Variable::make(p_->type, p_->name, p_); }
+    const std::shared_ptr<ParameterContents> &parameter() const { return p_; }
+
+private:
+    std::shared_ptr<ParameterContents> p_;
+};
+
+// A buffer input of a given element type and dimensionality, bound with set() before realize.
+class ImageParam {
+public:
+    ImageParam() = default;
+    ImageParam(Type t, int dimensions, const std::string &name = "");
+
+    void set(const Buffer<> &b);
+    Buffer<> get() const;
+    const std::string &name() const { return p_->name; }
+    Type type() const { return p_->type; }
+    int dimensions() const { return p_->dimensions; }
+
+    Expr operator()(std::vector<Expr> args) const;
+    template <typename... Args>
+    Expr operator()(Args &&...args) const { return (*this)(std::vector<Expr>{Expr(args)...}); }
+
+    // The bounds of the bound buffer, as Exprs evaluated at run time.
+    struct DimExprs {
+        Expr min_, extent_;
+        Expr min() const { return min_; }
+        Expr extent() const { return extent_; }
+        Expr max() const { return min_ + extent_ - 1; }
+    };
+    DimExprs dim(int i) const;
+    Expr width() const { return dim(0).extent(); }
+    Expr height() const { return dim(1).extent(); }
+    Expr channels() const { return dim(2).extent(); }
+    const std::shared_ptr<ParameterContents> &parameter() const { return p_; }
+
+private:
+    std::shared_ptr<ParameterContents> p_;
+};
+
+// The Variable that stands for field ("min", "extent", "stride") of a buffer's dimension d.
+Expr buffer_field(const std::shared_ptr<ParameterContents> &p, const char *field, int d);
+
+}  // namespace halo

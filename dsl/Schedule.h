@@ -1,0 +1,72 @@
+// How a Func is computed: where (LoopLevel) and with which loop structure (StageSchedule).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "IR.h"
+
+namespace halo {
+
+enum class TailStrategy {
+    Auto,          // ShiftInwards for pure definitions, GuardWithIf for updates
+    ShiftInwards,  // the last tile moves inwards to overlap the previous one (recomputes)
+    GuardWithIf,   // the last tile skips points past the end
+    RoundUp,       // the last tile runs past the end (the realization is grown to fit)
+};
+
+struct Split {
+    enum Kind { SplitVar, FuseVars, RenameVar };
+    Kind kind = SplitVar;
+    std::string old_var, outer, inner;  // FuseVars: inner and outer fuse into old_var
+    Expr factor;
+    TailStrategy tail = TailStrategy::Auto;
+};
+
+// One loop of a stage, innermost first in StageSchedule::dims.
+struct Dim {
+    std::string var;
+    ForType for_type = ForType::Serial;
+    bool is_rvar = false;
+};
+
+struct StageSchedule {
+    std::vector<Split> splits;
+    std::vector<Dim> dims;
+};
+
+// A loop at which a Func is stored or computed.
+struct LoopLevel {
+    enum Kind { Inlined, Root, At };
+    Kind kind = Inlined;
+    std::string func;  // the consumer, for At
+    std::string var;   // the consumer's loop variable, for At
+    int stage = -1;    // the consumer's stage; -1 means its last stage that uses the producer
+
+    static LoopLevel inlined() { return LoopLevel(); }
+    static LoopLevel root() {
+        LoopLevel l;
+        l.kind = Root;
+        return l;
+    }
+    bool is_inline() const { return kind == Inlined; }
+    bool is_root() const { return kind == Root; }
+    bool operator==(const LoopLevel &o) const {
+        return kind == o.kind && func == o.func && var == o.var && stage == o.stage;
+    }
+    std::string to_string() const;
+};
+
+// An explicit bound on a pure dimension, from Func::bound.
+struct Bound {
+    std::string var;
+    Expr min, extent;
+};
+
+struct FuncSchedule {
+    LoopLevel compute_level, store_level;
+    bool store_level_set = false;  // store_at given explicitly
+    std::vector<Bound> bounds;
+};
+
+}  // namespace halo

@@ -1,0 +1,69 @@
+// Scalar and vector element types of Halo expressions.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+#include "../runtime/HaloRuntime.h"
+
+namespace halo {
+
+struct Type {
+    enum Code : uint8_t { Int = halo_type_int, UInt = halo_type_uint, Float = halo_type_float };
+    Code code = Int;
+    uint8_t bits = 32;
+    uint16_t lanes = 1;
+
+    constexpr Type() = default;
+    constexpr Type(Code c, int b, int l = 1)
+        : code(c), bits(static_cast<uint8_t>(b)), lanes(static_cast<uint16_t>(l)) {}
+
+    bool is_int() const { return code == Int; }
+    bool is_uint() const { return code == UInt; }
+    bool is_float() const { return code == Float; }
+    bool is_bool() const { return code == UInt && bits == 1; }
+    bool is_scalar() const { return lanes == 1; }
+    bool is_vector() const { return lanes > 1; }
+    int bytes() const { return (bits + 7) / 8; }
+    Type element_of() const { return Type(code, bits, 1); }
+    Type with_lanes(int l) const { return Type(code, bits, l); }
+    Type with_bits(int b) const { return Type(code, b, lanes); }
+    Type with_code(Code c) const { return Type(c, bits, lanes); }
+
+    bool operator==(const Type &o) const {
+        return code == o.code && bits == o.bits && lanes == o.lanes;
+    }
+    bool operator!=(const Type &o) const { return !(*this == o); }
+
+    // Range of representable integer values (for saturating casts and literal checks).
+    int64_t min_int() const;
+    int64_t max_int() const;
+    uint64_t max_uint() const;
+    bool can_represent(int64_t v) const;
+    bool can_represent(double v) const;
+
+    std::string to_string() const;
+};
+
+inline Type Int(int bits, int lanes = 1) { return Type(Type::Int, bits, lanes); }
+inline Type UInt(int bits, int lanes = 1) { return Type(Type::UInt, bits, lanes); }
+inline Type Float(int bits, int lanes = 1) { return Type(Type::Float, bits, lanes); }
+inline Type Bool(int lanes = 1) { return Type(Type::UInt, 1, lanes); }
+
+// The Halo type of a C++ scalar type.
+template <typename T>
+Type type_of() {
+    if constexpr (std::is_same_v<T, bool>) {
+        return Bool();
+    } else if constexpr (std::is_floating_point_v<T>) {
+        return Float(8 * sizeof(T));
+    } else if constexpr (std::is_signed_v<T>) {
+        return Int(8 * sizeof(T));
+    } else {
+        static_assert(std::is_unsigned_v<T>, "type_of<T>: T must be an arithmetic type");
+        return UInt(8 * sizeof(T));
+    }
+}
+
+}  // namespace halo

@@ -1,0 +1,80 @@
+// Var (a pure dimension) and RVar/RDom (a reduction domain).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "Function.h"
+#include "IROperator.h"
+#include "Parameter.h"
+
+namespace halo {
+
+class Var {
+public:
+    Var() : name_(unique_name('v')) {}
+    explicit Var(const std::string &name) : name_(name) {}
+    const std::string &name() const { return name_; }
+    operator Expr() const { return Variable::make(Int(32), name_); }
+    bool same_as(const Var &o) const { return name_ == o.name_; }
+
+private:
+    std::string name_;
+};
+
+class RDom;
+
+// One dimension of an RDom.
+class RVar {
+public:
+    RVar() = default;
+    RVar(std::shared_ptr<ReductionDomainContents> dom, int index) : dom_(std::move(dom)), index_(index) {}
+    // A named loop variable made by splitting an RVar (see Stage::split).
+    explicit RVar(const std::string &name) : name_(name) {}
+    const std::string &name() const { return dom_ ? dom_->vars[index_].name : name_; }
+    Expr min() const { return dom_->vars[index_].min; }
+    Expr extent() const { return dom_->vars[index_].extent; }
+    operator Expr() const { return Variable::make(Int(32), name(), nullptr, dom_); }
+    const std::shared_ptr<ReductionDomainContents> &domain() const { return dom_; }
+
+private:
+    std::shared_ptr<ReductionDomainContents> dom_;
+    int index_ = 0;
+    std::string name_;
+};
+
+// A multi-dimensional box to reduce over, iterated with dimension 0 innermost.
+class RDom {
+public:
+    RDom() = default;
+    // RDom(min0, extent0, min1, extent1, ...)
+    explicit RDom(const std::vector<std::pair<Expr, Expr>> &ranges, const std::string &name = "");
+    RDom(Expr min0, Expr extent0, const std::string &name = "") : RDom({{min0, extent0}}, name) {}
+    RDom(Expr min0, Expr extent0, Expr min1, Expr extent1, const std::string &name = "")
+        : RDom({{min0, extent0}, {min1, extent1}}, name) {}
+    RDom(Expr min0, Expr extent0, Expr min1, Expr extent1, Expr min2, Expr extent2,
+         const std::string &name = "")
+        : RDom({{min0, extent0}, {min1, extent1}, {min2, extent2}}, name) {}
+    RDom(Expr min0, Expr extent0, Expr min1, Expr extent1, Expr min2, Expr extent2, Expr min3,
+         Expr extent3, const std::string &name = "")
+        : RDom({{min0, extent0}, {min1, extent1}, {min2, extent2}, {min3, extent3}}, name) {}
+    // Iterates over the whole of a buffer.
+    template <typename T>
+    explicit RDom(const class Buffer<T> &b) : RDom(ranges_of(b.contents)) {}
+
+    int dimensions() const { return dom_ ? int(dom_->vars.size()) : 0; }
+    RVar operator[](int i) const;
+    operator RVar() const { return (*this)[0]; }
+    operator Expr() const { return Expr((*this)[0]); }
+    const std::shared_ptr<ReductionDomainContents> &domain() const { return dom_; }
+    bool defined() const { return dom_ != nullptr; }
+
+    RVar x, y, z, w;
+
+private:
+    static std::vector<std::pair<Expr, Expr>> ranges_of(const std::shared_ptr<struct BufferContents> &b);
+    std::shared_ptr<ReductionDomainContents> dom_;
+};
+
+}  // namespace halo

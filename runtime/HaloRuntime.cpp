@@ -1,0 +1,118 @@
+// The small runtime that generated code calls: errors, allocation, parallel loops.
+#include "HaloRuntime.h"
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+namespace {
+
+void default_error_handler(void *, const char *message) {
+    std::fprintf(stderr, "halo error: %s\n", message);
+}
+
+std::atomic<halo_error_handler_t> error_handler{&default_error_handler};
+
+const char *type_name(int code, int bits, char *out, size_t n) {
+    const char *base = code == halo_type_int ? "int" : code == halo_type_uint ? "uint" : "float";
+    if (code == halo_type_uint && bits == 1) {
+        std::snprintf(out, n, "bool");
+    } else {
+        std::snprintf(out, n, "%s%d", base, bits);
+    }
+    return out;
+}
+
+}  // namespace
+
+extern "C" {
+
+halo_error_handler_t halo_set_error_handler(halo_error_handler_t handler) {
+    return error_handler.exchange(handler ? handler : &default_error_handler);
+}
+
+void halo_error(void *user_context, const char *message) {
+    error_handler.load()(user_context, message);
+}
+
+int32_t halo_error_null_buffer(void *user_context, const char *buffer_name) {
+    std::string msg = std::string("buffer '") + buffer_name +
+                      "' is null (or has no host memory): pass a buffer with allocated memory";
+    halo_error(user_context, msg.c_str());
+    return halo_error_code_null_buffer;
+}
+
+int32_t halo_error_bad_type(void *user_context, const char *buffer_name, int32_t got_code,
+                            int32_t got_bits, int32_t want_code, int32_t want_bits) {
+    char got[32], want[32], msg[256];
+    std::snprintf(msg, sizeof msg, "buffer '%s' has element type %s, but the pipeline expects %s",
+                  buffer_name, type_name(got_code, got_bits, got, sizeof got),
+                  type_name(want_code, want_bits, want, sizeof want));
+    halo_error(user_context, msg);
+    return halo_error_code_bad_type;
+}
+
+int32_t halo_error_bad_dimensions(void *user_context, const char *buffer_name, int32_t got,
+                                  int32_t want) {
+    char msg[256];
+    std::snprintf(msg, sizeof msg, "buffer '%s' has %d dimensions, but the pipeline expects %d",
+                  buffer_name, got, want);
+    halo_error(user_context, msg);
+    return halo_error_code_bad_dimensions;
+}
+
+int32_t halo_error_bounds(void *user_context, const char *buffer_name, const char *output_name,
+                          int32_t dim, int32_t have_min, int32_t have_max, int32_t out_min,
+                          int32_t out_max, int32_t need_min, int32_t need_max) {
+    static const char *dim_names[] = {"x", "y", "c", "w"};
+    char dn[16];
+    if (dim < 4) {
+        std::snprintf(dn, sizeof dn, "%s", dim_names[dim]);
+    } else {
+        std::snprintf(dn, sizeof dn, "dim %d", dim);
+    }
+    char msg[512];
+    std::snprintf(msg, sizeof msg,
+                  "input '%s' covers %s in [%d, %d], but producing output '%s' %s in [%d, %d] "
+                  "needs [%d, %d]: pass a larger input or request a smaller output",
+                  buffer_name, dn, have_min, have_max, output_name, dn, out_min, out_max,
+                  need_min, need_max);
+    halo_error(user_context, msg);
+    return halo_error_code_access_out_of_bounds;
+}
+
+int32_t halo_error_out_of_memory(void *user_context, const char *func_name, int64_t bytes) {
+    char msg[256];
+    std::snprintf(msg, sizeof msg, "out of memory allocating %lld bytes for '%s'",
+                  static_cast<long long>(bytes), func_name);
+    halo_error(user_context, msg);
+    return halo_error_code_out_of_memory;
+}
+
+void *halo_malloc(void *, int64_t bytes) {
+    // 64-byte alignment suits AVX-512 loads; round the size up as aligned_alloc requires.
+    size_t size = static_cast<size_t>((bytes + 63) / 64 * 64);
+    if (size == 0) size = 64;
+    return std::aligned_alloc(64, size);
+}
+
+void halo_free(void *, void *ptr) { std::free(ptr); }
+
+int32_t halo_parallel_for(void *user_context, halo_task_t body, int32_t min, int32_t extent,
+                          void *closure) {
+    (void)user_context;
+    std::atomic<int32_t> result{0};
+#pragma omp parallel for schedule(dynamic, 1)
+    for (int32_t i = min; i < min + extent; i++) {
+        if (result.load(std::memory_order_relaxed) != 0) continue;
+        int32_t r = body(closure, i);
+        if (r != 0) {
+            int32_t expected = 0;
+            result.compare_exchange_strong(expected, r);
+        }
+    }
+    return result.load();
+}
+
+}  // extern "C"

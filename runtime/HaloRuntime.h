@@ -1,0 +1,76 @@
+// The C ABI shared by generated code (JIT and ahead-of-time) and its callers.
+// Kept plain C so that AOT headers and user programs need nothing else from Halo.
+#ifndef HALO_RUNTIME_H
+#define HALO_RUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum halo_type_code_t {
+    halo_type_int = 0,
+    halo_type_uint = 1,
+    halo_type_float = 2,
+} halo_type_code_t;
+
+// One dimension of a buffer: coordinates min .. min+extent-1, stride in elements.
+typedef struct halo_dimension_t {
+    int32_t min, extent, stride, flags;
+} halo_dimension_t;
+
+// A strided view of memory, in the spirit of halide_buffer_t.
+typedef struct halo_buffer_t {
+    uint8_t *host;
+    uint8_t type_code;   // a halo_type_code_t
+    uint8_t type_bits;   // 1 (bool), 8, 16, 32 or 64
+    uint16_t reserved;
+    int32_t dimensions;
+    halo_dimension_t *dim;
+} halo_buffer_t;
+
+// Error codes returned by pipelines. 0 is success.
+enum {
+    halo_error_code_success = 0,
+    halo_error_code_generic = -1,
+    halo_error_code_null_buffer = -2,
+    halo_error_code_bad_type = -3,
+    halo_error_code_bad_dimensions = -4,
+    halo_error_code_access_out_of_bounds = -5,
+    halo_error_code_out_of_memory = -6,
+    halo_error_code_bad_extent = -7,
+};
+
+typedef void (*halo_error_handler_t)(void *user_context, const char *message);
+
+// Replace the function that receives run-time error messages (default: print to stderr).
+// Returns the previous handler. Passing NULL restores the default.
+halo_error_handler_t halo_set_error_handler(halo_error_handler_t handler);
+
+// Called by generated code.
+void halo_error(void *user_context, const char *message);
+int32_t halo_error_null_buffer(void *user_context, const char *buffer_name);
+int32_t halo_error_bad_type(void *user_context, const char *buffer_name, int32_t got_code,
+                            int32_t got_bits, int32_t want_code, int32_t want_bits);
+int32_t halo_error_bad_dimensions(void *user_context, const char *buffer_name, int32_t got,
+                                  int32_t want);
+int32_t halo_error_bounds(void *user_context, const char *buffer_name, const char *output_name,
+                          int32_t dim, int32_t have_min, int32_t have_max, int32_t out_min,
+                          int32_t out_max, int32_t need_min, int32_t need_max);
+int32_t halo_error_out_of_memory(void *user_context, const char *func_name, int64_t bytes);
+void *halo_malloc(void *user_context, int64_t bytes);
+void halo_free(void *user_context, void *ptr);
+
+// Runs body(closure, i) for i in [min, min+extent) on the OpenMP thread pool.
+// Returns the first nonzero code any iteration returned, or 0.
+typedef int32_t (*halo_task_t)(void *closure, int32_t index);
+int32_t halo_parallel_for(void *user_context, halo_task_t body, int32_t min, int32_t extent,
+                          void *closure);
+
+#ifdef __cplusplus
+}  // extern "C"
+#endif
+
+#endif  // HALO_RUNTIME_H
