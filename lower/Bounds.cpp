@@ -1,0 +1,352 @@
+#include "Bounds.h"
+
+#include "Simplify.h"
+#include "dsl/Error.h"
+#include "dsl/IROperator.h"
+
+namespace halo {
+
+namespace {
+
+Expr min_or_undef(const Expr &a, const Expr &b) {
+    if (!a.defined() || !b.defined()) return Expr();
+    return Min::make(a, b);
+}
+Expr max_or_undef(const Expr &a, const Expr &b) {
+    if (!a.defined() || !b.defined()) return Expr();
+    return Max::make(a, b);
+}
+
+// The type's full range, for values we know nothing else about.
+Interval type_range(Type t) {
+    if (t.is_float() || t.bits > 16 || t.lanes > 1) return Interval();
+    return Interval(make_const(t, t.min_int()), make_const(t, t.max_int()));
+}
+
+class BoundsOfExpr : public IRVisitor {
+public:
+    explicit BoundsOfExpr(const Scope &s) : scope(s) {}
+    Scope scope;
+    Interval result;
+
+    Interval get(const Expr &e) {
+        e.accept(this);
+        return result;
+    }
+
+private:
+    void visit(const IntImm *op) override { result = Interval::point(IRMutator::self(op)); }
+    void visit(const UIntImm *op) override { result = Interval::point(IRMutator::self(op)); }
+    void visit(const FloatImm *op) override { result = Interval::point(IRMutator::self(op)); }
+    void visit(const StringImm *op) override { result = Interval::point(IRMutator::self(op)); }
+    void visit(const Variable *op) override {
+        auto it = scope.find(op->name);
+        result = it != scope.end() ? it->second : Interval::point(IRMutator::self(op));
+    }
+    void visit(const Cast *op) override {
+        Interval a = get(op->value);
+        Type from = op->value.type(), to = op->type;
+        bool monotone = to.is_float() || from.is_float() ||
+                        (to.bits > from.bits && !(from.is_int() && to.is_uint())) ||
+                        (to.bits == from.bits && to.code == from.code);
+        bool fits = false;
+        if (!monotone && a.is_bounded()) {
+            // A narrowing cast keeps the interval if both ends fit the target type.
+            Expr lo = simplify(a.min), hi = simplify(a.max);
+            auto ilo = lo.as<IntImm>(), ihi = hi.as<IntImm>();
+            fits = ilo && ihi && to.can_represent(ilo->value) && to.can_represent(ihi->value);
+            a = Interval(lo, hi);
+        }
+        if (monotone || fits) {
+            result = Interval(a.min.defined() ? Cast::make(to, a.min) : Expr(),
+                              a.max.defined() ? Cast::make(to, a.max) : Expr());
+            // float -> int conversions of unbounded values stay unbounded
+        } else {
+            result = type_range(to);
+        }
+    }
+    void visit(const Add *op) override {
+        Interval a = get(op->a), b = get(op->b);
+        result = Interval(a.min.defined() && b.min.defined() ? Add::make(a.min, b.min) : Expr(),
+                          a.max.defined() && b.max.defined() ? Add::make(a.max, b.max) : Expr());
+        clamp_narrow(op->type);
+    }
+    void visit(const Sub *op) override {
+        Interval a = get(op->a), b = get(op->b);
+        result = Interval(a.min.defined() && b.max.defined() ? Sub::make(a.min, b.max) : Expr(),
+                          a.max.defined() && b.min.defined() ? Sub::make(a.max, b.min) : Expr());
+        clamp_narrow(op->type);
+    }
+    // Narrow integer types wrap on overflow, so arithmetic bounds on them are not to be trusted.
+    void clamp_narrow(Type t) {
+        if (!t.is_float() && t.bits < 32) result = type_range(t);
+    }
+    void visit(const Mul *op) override {
+        Interval a = get(op->a), b = get(op->b);
+        if (a.min.defined() && a.max.defined() && equal_ends(a) && b.min.defined() && equal_ends(b)) {
+            result = Interval::point(Mul::make(a.min, b.min));
+        } else if (const int64_t *c = as_const_int(simplify(b.min)); c && equal_ends(b)) {
+            scale(a, b.min, *c >= 0);
+        } else if (const int64_t *c2 = as_const_int(simplify(a.min)); c2 && equal_ends(a)) {
+            scale(b, a.min, *c2 >= 0);
+        } else if (a.is_bounded() && b.is_bounded()) {
+            Expr p[] = {Mul::make(a.min, b.min), Mul::make(a.min, b.max), Mul::make(a.max, b.min),
+                        Mul::make(a.max, b.max)};
+            result = Interval(Min::make(Min::make(p[0], p[1]), Min::make(p[2], p[3])),
+                              Max::make(Max::make(p[0], p[1]), Max::make(p[2], p[3])));
+        } else {
+            result = Interval();
+        }
+        clamp_narrow(op->type);
+    }
+    void scale(const Interval &a, const Expr &c, bool positive) {
+        Expr lo = a.min.defined() ? Mul::make(a.min, c) : Expr();
+        Expr hi = a.max.defined() ? Mul::make(a.max, c) : Expr();
+        result = positive ? Interval(lo, hi) : Interval(hi, lo);
+    }
+    static bool equal_ends(const Interval &i) { return i.min.same_as(i.max); }
+    void visit(const Div *op) override {
+        Interval a = get(op->a), b = get(op->b);
+        Expr bs = b.min.defined() ? simplify(b.min) : Expr();
+        const int64_t *c = bs.defined() && equal_ends(b) ? as_const_int(bs) : nullptr;
+        if (op->type.is_float() && bs.defined() && equal_ends(b) && is_const(bs)) {
+            bool pos = bs.as<FloatImm>() && bs.as<FloatImm>()->value > 0;
+            Expr lo = a.min.defined() ? Div::make(a.min, b.min) : Expr();
+            Expr hi = a.max.defined() ? Div::make(a.max, b.min) : Expr();
+            result = pos ? Interval(lo, hi) : Interval(hi, lo);
+        } else if (c && *c != 0) {
+            Expr lo = a.min.defined() ? Div::make(a.min, b.min) : Expr();
+            Expr hi = a.max.defined() ? Div::make(a.max, b.min) : Expr();
+            result = *c > 0 ? Interval(lo, hi) : Interval(hi, lo);
+        } else if (equal_ends(a) && equal_ends(b) && a.min.defined() && b.min.defined()) {
+            result = Interval::point(Div::make(a.min, b.min));
+        } else {
+            result = type_range(op->type);
+        }
+    }
+    void visit(const Mod *op) override {
+        Interval a = get(op->a), b = get(op->b);
+        if (equal_ends(a) && equal_ends(b) && a.min.defined() && b.min.defined()) {
+            result = Interval::point(Mod::make(a.min, b.min));
+        } else if (!op->type.is_float() && b.is_bounded()) {
+            // Euclidean modulo lies in [0, |b| - 1]
+            Expr bmax = Max::make(b.max, Sub::make(make_zero(b.min.type()), b.min));
+            result = Interval(make_zero(op->type), Sub::make(bmax, make_one(op->type)));
+        } else {
+            result = type_range(op->type);
+        }
+    }
+    void visit(const Min *op) override {
+        Interval a = get(op->a), b = get(op->b);
+        Expr lo = min_or_undef(a.min, b.min);
+        Expr hi = !a.max.defined() ? b.max : !b.max.defined() ? a.max : Min::make(a.max, b.max);
+        result = Interval(lo, hi);
+    }
+    void visit(const Max *op) override {
+        Interval a = get(op->a), b = get(op->b);
+        Expr lo = !a.min.defined() ? b.min : !b.min.defined() ? a.min : Max::make(a.min, b.min);
+        Expr hi = max_or_undef(a.max, b.max);
+        result = Interval(lo, hi);
+    }
+    void bool_result(const BaseExprNode *op) {
+        IRVisitor *self = this;
+        (void)self;
+        result = Interval(make_zero(op->type), make_one(op->type));
+    }
+    void visit(const EQ *op) override { bool_result(op); }
+    void visit(const NE *op) override { bool_result(op); }
+    void visit(const LT *op) override { bool_result(op); }
+    void visit(const LE *op) override { bool_result(op); }
+    void visit(const GT *op) override { bool_result(op); }
+    void visit(const GE *op) override { bool_result(op); }
+    void visit(const And *op) override { bool_result(op); }
+    void visit(const Or *op) override { bool_result(op); }
+    void visit(const Not *op) override { bool_result(op); }
+    void visit(const Select *op) override {
+        Interval t = get(op->true_value), f = get(op->false_value);
+        result = interval_union(t, f);
+    }
+    void visit(const Load *op) override { result = type_range(op->type); }
+    void visit(const Ramp *op) override {
+        Expr last = Add::make(op->base, Mul::make(op->stride, make_const(op->stride.type(), int64_t(op->lanes - 1))));
+        Interval a = get(op->base), b = get(last);
+        result = interval_union(a, b);
+    }
+    void visit(const Broadcast *op) override { op->value.accept(this); }
+    void visit(const Call *op) override {
+        if (op->is_intrinsic(Call::likely)) {
+            op->args[0].accept(this);
+            return;
+        }
+        if (op->is_intrinsic(Call::abs) && !op->type.is_float()) {
+            Interval a = get(op->args[0]);
+            if (a.is_bounded()) {
+                Expr m = Max::make(Sub::make(make_zero(a.max.type()), a.min), a.max);
+                result = Interval(make_zero(op->type), Cast::make(op->type, m));
+            } else {
+                result = Interval(make_zero(op->type), Expr());
+            }
+            return;
+        }
+        if (op->is_intrinsic(Call::bitwise_and) && !op->type.is_float()) {
+            Interval b = get(op->args[1]);
+            Interval a = get(op->args[0]);
+            Expr bc = b.min.defined() ? simplify(b.min) : Expr();
+            if (bc.defined() && equal_ends(b) && as_const_int(bc) && *as_const_int(bc) >= 0) {
+                result = Interval(make_zero(op->type), bc);
+                return;
+            }
+            (void)a;
+        }
+        result = type_range(op->type);
+    }
+    void visit(const Let *op) override {
+        Interval v = get(op->value);
+        auto old = scope.find(op->name);
+        bool had = old != scope.end();
+        Interval saved = had ? old->second : Interval();
+        scope[op->name] = v;
+        op->body.accept(this);
+        if (had) scope[op->name] = saved;
+        else scope.erase(op->name);
+    }
+};
+
+Box &merge_into(Box &dst, const Box &src) {
+    if (dst.empty()) return dst = src;
+    for (size_t i = 0; i < dst.dims.size() && i < src.dims.size(); i++) {
+        dst.dims[i] = interval_union(dst.dims[i], src.dims[i]);
+    }
+    return dst;
+}
+
+// Walks a statement with loop variables and lets bound to their intervals and records the
+// box of every Func or image call (or Provide) it meets.
+class BoxFinder : public IRVisitor {
+public:
+    BoxFinder(const Scope &s, bool provides) : scope(s), provides_(provides) {}
+    Scope scope;
+    std::map<std::string, Box> boxes;
+
+private:
+    bool provides_;
+
+    Interval bounds(const Expr &e) { return bounds_of_expr_in_scope(e, scope); }
+
+    void record(const std::string &name, const std::vector<Expr> &args) {
+        Box b;
+        for (auto &a : args) {
+            Interval i = bounds(a);
+            i.min = i.min.defined() ? simplify(i.min) : i.min;
+            i.max = i.max.defined() ? simplify(i.max) : i.max;
+            b.dims.push_back(i);
+        }
+        merge_into(boxes[name], b);
+    }
+
+    template <typename F>
+    void with_binding(const std::string &name, const Interval &i, F body) {
+        auto old = scope.find(name);
+        bool had = old != scope.end();
+        Interval saved = had ? old->second : Interval();
+        scope[name] = i;
+        body();
+        if (had) scope[name] = saved;
+        else scope.erase(name);
+    }
+
+    void visit(const Call *op) override {
+        IRVisitor::visit(op);
+        if (!provides_ && (op->call_type == Call::Halo || op->call_type == Call::Image)) {
+            record(op->name, op->args);
+        }
+    }
+    void visit(const Provide *op) override {
+        IRVisitor::visit(op);
+        if (provides_) record(op->name, op->args);
+    }
+    void visit(const Let *op) override {
+        op->value.accept(this);
+        with_binding(op->name, bounds(op->value), [&] { op->body.accept(this); });
+    }
+    void visit(const LetStmt *op) override {
+        op->value.accept(this);
+        Interval v = bounds(op->value);
+        if (v.min.defined()) v.min = simplify(v.min);
+        if (v.max.defined()) v.max = simplify(v.max);
+        with_binding(op->name, v, [&] { op->body.accept(this); });
+    }
+    void visit(const For *op) override {
+        op->min.accept(this);
+        op->extent.accept(this);
+        Interval mn = bounds(op->min);
+        Interval last = bounds(Sub::make(Add::make(op->min, op->extent), make_one(op->min.type())));
+        Interval v(mn.min.defined() ? simplify(mn.min) : Expr(),
+                   last.max.defined() ? simplify(last.max) : Expr());
+        with_binding(op->name, v, [&] { op->body.accept(this); });
+    }
+    void visit(const IfThenElse *op) override {
+        op->condition.accept(this);
+        // Narrow a loop variable by a guard "v <= e" (from GuardWithIf tails).
+        std::vector<std::pair<std::string, Interval>> narrowed;
+        std::vector<Expr> conds{op->condition};
+        while (!conds.empty()) {
+            Expr c = conds.back();
+            conds.pop_back();
+            if (auto a = c.as<And>()) {
+                conds.push_back(a->a);
+                conds.push_back(a->b);
+            } else if (auto le = c.as<LE>()) {
+                auto v = le->a.as<Variable>();
+                if (v && scope.count(v->name) && scope[v->name].max.defined()) {
+                    Interval i = scope[v->name];
+                    Interval lim = bounds(le->b);
+                    if (lim.max.defined()) {
+                        narrowed.push_back({v->name, i});
+                        scope[v->name].max = simplify(Min::make(i.max, lim.max));
+                    }
+                }
+            }
+        }
+        op->then_case.accept(this);
+        for (auto it = narrowed.rbegin(); it != narrowed.rend(); ++it) scope[it->first] = it->second;
+        if (op->else_case.defined()) op->else_case.accept(this);
+    }
+};
+
+}  // namespace
+
+Interval interval_union(const Interval &a, const Interval &b) {
+    return Interval(min_or_undef(a.min, b.min), max_or_undef(a.max, b.max));
+}
+
+Box box_union(const Box &a, const Box &b) {
+    Box r = a;
+    return merge_into(r, b);
+}
+
+Interval bounds_of_expr_in_scope(const Expr &e, const Scope &scope) {
+    BoundsOfExpr b(scope);
+    return b.get(e);
+}
+
+std::map<std::string, Box> boxes_required(const Stmt &s, const Scope &scope) {
+    BoxFinder f(scope, false);
+    s.accept(&f);
+    return f.boxes;
+}
+
+Box box_required(const Stmt &s, const std::string &name, const Scope &scope) {
+    auto boxes = boxes_required(s, scope);
+    auto it = boxes.find(name);
+    return it == boxes.end() ? Box() : it->second;
+}
+
+Box box_provided(const Stmt &s, const std::string &name, const Scope &scope) {
+    BoxFinder f(scope, true);
+    s.accept(&f);
+    auto it = f.boxes.find(name);
+    return it == f.boxes.end() ? Box() : it->second;
+}
+
+}  // namespace halo

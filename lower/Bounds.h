@@ -1,0 +1,43 @@
+// Interval arithmetic over the IR: the range of values an expression takes when some of its
+// variables range over intervals, and the boxes of Funcs and images a statement touches.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "dsl/IR.h"
+
+namespace halo {
+
+// [min, max], inclusive; an undefined end means unbounded on that side.
+struct Interval {
+    Expr min, max;
+    Interval() = default;
+    Interval(Expr mn, Expr mx) : min(std::move(mn)), max(std::move(mx)) {}
+    static Interval point(const Expr &e) { return Interval(e, e); }
+    bool is_bounded() const { return min.defined() && max.defined(); }
+};
+
+Interval interval_union(const Interval &a, const Interval &b);
+
+// Variables bound to the intervals they range over; variables not in it stand for themselves.
+using Scope = std::map<std::string, Interval>;
+
+Interval bounds_of_expr_in_scope(const Expr &e, const Scope &scope);
+
+// A multi-dimensional interval.
+struct Box {
+    std::vector<Interval> dims;
+    bool empty() const { return dims.empty(); }
+};
+Box box_union(const Box &a, const Box &b);
+
+// The regions of every Func and image read (Call) in s.
+std::map<std::string, Box> boxes_required(const Stmt &s, const Scope &scope = {});
+// The region of one Func or image read in s (empty Box if never read).
+Box box_required(const Stmt &s, const std::string &name, const Scope &scope = {});
+// The region of a Func written (Provide) in s.
+Box box_provided(const Stmt &s, const std::string &name, const Scope &scope = {});
+
+}  // namespace halo

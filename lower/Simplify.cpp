@@ -1,0 +1,389 @@
+#include "Simplify.h"
+
+#include <cmath>
+#include <map>
+
+#include "IREquality.h"
+#include "Substitute.h"
+#include "dsl/IROperator.h"
+
+namespace halo {
+
+namespace {
+
+// Integer arithmetic of 32 or 64 bits is treated as not overflowing (as in Halide), which is
+// what lets a + b - a become b. Narrow integer types wrap, so they only get constant folding.
+bool is_affine_type(Type t) { return t.is_int() && t.bits >= 32 && t.lanes == 1; }
+
+int64_t floor_div(int64_t a, int64_t b) {
+    // Euclidean division: the remainder is always in [0, |b|); x / 0 is 0.
+    if (b == 0) return 0;
+    int64_t q = a / b, r = a % b;
+    if (r < 0) q += b > 0 ? -1 : 1;
+    return q;
+}
+int64_t floor_mod(int64_t a, int64_t b) {
+    if (b == 0) return 0;
+    int64_t r = a % b;
+    if (r < 0) r += b < 0 ? -b : b;
+    return r;
+}
+
+// sum of coeff * term, plus constant
+struct Linear {
+    std::map<Expr, int64_t, ExprLess> terms;
+    int64_t constant = 0;
+
+    void add(const Linear &o, int64_t scale) {
+        for (auto &[t, c] : o.terms) {
+            int64_t &dst = terms[t];
+            dst += c * scale;
+            if (dst == 0) terms.erase(t);
+        }
+        constant += o.constant * scale;
+    }
+    bool is_constant() const { return terms.empty(); }
+};
+
+Linear to_linear(const Expr &e) {
+    Linear l;
+    if (auto i = e.as<IntImm>()) {
+        l.constant = i->value;
+    } else if (auto a = e.as<Add>()) {
+        l = to_linear(a->a);
+        l.add(to_linear(a->b), 1);
+    } else if (auto s = e.as<Sub>()) {
+        l = to_linear(s->a);
+        l.add(to_linear(s->b), -1);
+    } else if (auto m = e.as<Mul>(); m && as_const_int(m->b)) {
+        l.add(to_linear(m->a), *as_const_int(m->b));
+    } else if (auto m = e.as<Mul>(); m && as_const_int(m->a)) {
+        l.add(to_linear(m->b), *as_const_int(m->a));
+    } else {
+        l.terms[e] = 1;
+    }
+    return l;
+}
+
+Expr from_linear(const Linear &l, Type t) {
+    Expr pos, neg;
+    for (auto &[term, c] : l.terms) {
+        int64_t mag = c < 0 ? -c : c;
+        Expr x = mag == 1 ? term : Mul::make(term, make_const(t, mag));
+        Expr &acc = c > 0 ? pos : neg;
+        acc = acc.defined() ? Add::make(acc, x) : x;
+    }
+    Expr result = pos;
+    if (neg.defined()) result = result.defined() ? Sub::make(result, neg) : Sub::make(make_zero(t), neg);
+    if (!result.defined()) return make_const(t, l.constant);
+    if (l.constant > 0) result = Add::make(result, make_const(t, l.constant));
+    if (l.constant < 0) result = Sub::make(result, make_const(t, -l.constant));
+    return result;
+}
+
+// The constant a - b, if it is one.
+bool constant_difference(const Expr &a, const Expr &b, int64_t *diff) {
+    if (!is_affine_type(a.type())) return false;
+    Linear l = to_linear(a);
+    l.add(to_linear(b), -1);
+    if (!l.is_constant()) return false;
+    *diff = l.constant;
+    return true;
+}
+
+class Simplifier : public IRMutator {
+public:
+    using IRMutator::mutate;
+    using IRMutator::visit;
+
+    Expr visit(const Cast *op) override {
+        Expr v = mutate(op->value);
+        Type t = op->type;
+        if (v.type() == t) return v;
+        if (t.is_scalar()) {
+            if (auto i = v.as<IntImm>()) return t.is_float() ? make_const(t, double(i->value)) : make_const(t, i->value);
+            if (auto u = v.as<UIntImm>()) {
+                if (t.is_float()) return make_const(t, double(u->value));
+                return t.is_uint() ? UIntImm::make(t, u->value) : make_const(t, int64_t(u->value));
+            }
+            if (auto f = v.as<FloatImm>()) {
+                if (t.is_float()) return make_const(t, f->value);
+                if (std::isfinite(f->value) && std::fabs(f->value) < 9e18) {
+                    if (t.is_uint() && f->value >= 0) return UIntImm::make(t, uint64_t(f->value));
+                    if (t.is_int()) return make_const(t, int64_t(f->value));
+                }
+            }
+        }
+        return v.same_as(op->value) ? self(op) : Cast::make(t, v);
+    }
+
+    Expr visit(const Add *op) override { return arith(op, mutate(op->a), mutate(op->b)); }
+    Expr visit(const Sub *op) override { return arith(op, mutate(op->a), mutate(op->b)); }
+    Expr visit(const Mul *op) override {
+        Expr a = mutate(op->a), b = mutate(op->b);
+        if (is_const(a) && !is_const(b)) std::swap(a, b);
+        if (is_zero(b) && !a.type().is_float()) return b;
+        if (is_one(b)) return a;
+        return arith(op, a, b);
+    }
+
+    Expr visit(const Div *op) override {
+        Expr a = mutate(op->a), b = mutate(op->b);
+        Type t = op->type;
+        if (t.is_scalar()) {
+            if (Expr f = fold_float(a, b, [](double x, double y) { return x / y; }); f.defined()) return f;
+            if (auto ia = a.as<IntImm>(), ib = b.as<IntImm>(); ia && ib) return make_const(t, floor_div(ia->value, ib->value));
+            if (auto ua = a.as<UIntImm>(), ub = b.as<UIntImm>(); ua && ub)
+                return UIntImm::make(t, ub->value ? ua->value / ub->value : 0);
+        }
+        if (is_one(b)) return a;
+        if (is_affine_type(t)) {
+            if (const int64_t *c = as_const_int(b); c && *c > 0) {
+                // (c*K + r) / c == K + r / c for integer K
+                Linear l = to_linear(a);
+                Linear q, rest;
+                for (auto &[term, coeff] : l.terms) {
+                    if (coeff % *c == 0) q.terms[term] = coeff / *c;
+                    else rest.terms[term] = coeff;
+                }
+                if (!q.terms.empty() || rest.terms.empty()) {
+                    if (rest.terms.empty()) {
+                        q.constant = floor_div(l.constant, *c);
+                        return from_linear(q, t);
+                    }
+                    rest.constant = l.constant;
+                    return Add::make(from_linear(q, t), Div::make(from_linear(rest, t), b));
+                }
+            }
+        }
+        return a.same_as(op->a) && b.same_as(op->b) ? self(op) : Div::make(a, b);
+    }
+
+    Expr visit(const Mod *op) override {
+        Expr a = mutate(op->a), b = mutate(op->b);
+        Type t = op->type;
+        if (t.is_scalar()) {
+            if (auto ia = a.as<IntImm>(), ib = b.as<IntImm>(); ia && ib) return make_const(t, floor_mod(ia->value, ib->value));
+            if (auto ua = a.as<UIntImm>(), ub = b.as<UIntImm>(); ua && ub)
+                return UIntImm::make(t, ub->value ? ua->value % ub->value : 0);
+        }
+        if (is_affine_type(t)) {
+            if (const int64_t *c = as_const_int(b); c && *c > 0) {
+                if (*c == 1) return make_zero(t);
+                Linear l = to_linear(a), rest;
+                bool dropped = false;
+                for (auto &[term, coeff] : l.terms) {
+                    if (coeff % *c == 0) dropped = true;
+                    else rest.terms[term] = coeff;
+                }
+                rest.constant = floor_mod(l.constant, *c);
+                if (rest.terms.empty()) return make_const(t, rest.constant);
+                if (dropped || rest.constant != l.constant) return Mod::make(from_linear(rest, t), b);
+            }
+        }
+        return a.same_as(op->a) && b.same_as(op->b) ? self(op) : Mod::make(a, b);
+    }
+
+    Expr visit(const Min *op) override { return min_max(op, true); }
+    Expr visit(const Max *op) override { return min_max(op, false); }
+
+    Expr visit(const EQ *op) override { return compare(op, mutate(op->a), mutate(op->b)); }
+    Expr visit(const NE *op) override { return compare(op, mutate(op->a), mutate(op->b)); }
+    Expr visit(const LT *op) override { return compare(op, mutate(op->a), mutate(op->b)); }
+    Expr visit(const LE *op) override { return compare(op, mutate(op->a), mutate(op->b)); }
+    Expr visit(const GT *op) override { return compare(op, mutate(op->a), mutate(op->b)); }
+    Expr visit(const GE *op) override { return compare(op, mutate(op->a), mutate(op->b)); }
+
+    Expr visit(const And *op) override {
+        Expr a = mutate(op->a), b = mutate(op->b);
+        if (is_one(a)) return b;
+        if (is_one(b)) return a;
+        if (is_zero(a)) return a;
+        if (is_zero(b)) return b;
+        return a.same_as(op->a) && b.same_as(op->b) ? self(op) : And::make(a, b);
+    }
+    Expr visit(const Or *op) override {
+        Expr a = mutate(op->a), b = mutate(op->b);
+        if (is_one(a)) return a;
+        if (is_one(b)) return b;
+        if (is_zero(a)) return b;
+        if (is_zero(b)) return a;
+        return a.same_as(op->a) && b.same_as(op->b) ? self(op) : Or::make(a, b);
+    }
+    Expr visit(const Not *op) override {
+        Expr a = mutate(op->a);
+        if (is_one(a)) return make_zero(op->type);
+        if (is_zero(a)) return make_one(op->type);
+        if (auto n = a.as<Not>()) return n->a;
+        return a.same_as(op->a) ? self(op) : Not::make(a);
+    }
+    Expr visit(const Select *op) override {
+        Expr c = mutate(op->condition), t = mutate(op->true_value), f = mutate(op->false_value);
+        if (is_one(c)) return t;
+        if (is_zero(c)) return f;
+        if (equal(t, f)) return t;
+        if (c.same_as(op->condition) && t.same_as(op->true_value) && f.same_as(op->false_value)) return self(op);
+        return Select::make(c, t, f);
+    }
+    Expr visit(const Let *op) override {
+        Expr v = mutate(op->value);
+        if (is_const(v) || v.as<Variable>()) return mutate(substitute(op->name, v, op->body));
+        Expr b = mutate(op->body);
+        if (!expr_uses_var(b, op->name)) return b;
+        return v.same_as(op->value) && b.same_as(op->body) ? self(op) : Let::make(op->name, v, b);
+    }
+
+    Stmt visit(const LetStmt *op) override {
+        Expr v = mutate(op->value);
+        if (is_const(v) || (v.as<Variable>() && !v.as<Variable>()->param)) {
+            return mutate(substitute(op->name, v, op->body));
+        }
+        Stmt b = mutate(op->body);
+        if (!stmt_uses_var(b, op->name)) return b;
+        return v.same_as(op->value) && b.same_as(op->body) ? self(op) : LetStmt::make(op->name, v, b);
+    }
+    Stmt visit(const For *op) override {
+        Expr mn = mutate(op->min), ex = mutate(op->extent);
+        if (const int64_t *e = as_const_int(ex); e && *e <= 0) return Evaluate::make(0);
+        if (is_one(ex) && op->for_type != ForType::Parallel) {
+            return mutate(LetStmt::make(op->name, mn, op->body));
+        }
+        Stmt b = mutate(op->body);
+        if (is_no_op(b)) return b;
+        if (mn.same_as(op->min) && ex.same_as(op->extent) && b.same_as(op->body)) return self(op);
+        return For::make(op->name, mn, ex, op->for_type, b);
+    }
+    Stmt visit(const IfThenElse *op) override {
+        Expr c = mutate(op->condition);
+        if (is_one(c)) return mutate(op->then_case);
+        if (is_zero(c)) return op->else_case.defined() ? mutate(op->else_case) : Evaluate::make(0);
+        Stmt t = mutate(op->then_case), e = mutate(op->else_case);
+        if (is_no_op(t) && (!e.defined() || is_no_op(e))) return Evaluate::make(0);
+        if (c.same_as(op->condition) && t.same_as(op->then_case) && e.same_as(op->else_case)) return self(op);
+        return IfThenElse::make(c, t, e);
+    }
+    Stmt visit(const Block *op) override {
+        Stmt f = mutate(op->first), r = mutate(op->rest);
+        if (is_no_op(f)) return r;
+        if (is_no_op(r)) return f;
+        return f.same_as(op->first) && r.same_as(op->rest) ? self(op) : Block::make(f, r);
+    }
+    Stmt visit(const AssertStmt *op) override {
+        Expr c = mutate(op->condition);
+        if (is_one(c)) return Evaluate::make(0);
+        return c.same_as(op->condition) ? self(op) : AssertStmt::make(c, op->message);
+    }
+
+private:
+    static bool is_no_op(const Stmt &s) {
+        if (!s.defined()) return true;
+        auto e = s.as<Evaluate>();
+        return e && is_const(e->value);
+    }
+
+    template <typename F>
+    static Expr fold_float(const Expr &a, const Expr &b, F f) {
+        auto fa = a.as<FloatImm>(), fb = b.as<FloatImm>();
+        if (fa && fb) return make_const(a.type(), f(fa->value, fb->value));
+        return Expr();
+    }
+
+    template <typename Node>
+    Expr arith(const Node *op, Expr a, Expr b) {
+        Type t = op->type;
+        constexpr bool is_add = std::is_same_v<Node, Add>, is_sub = std::is_same_v<Node, Sub>;
+        if (t.is_scalar()) {
+            auto f = [](double x, double y) { return is_add ? x + y : is_sub ? x - y : x * y; };
+            if (Expr r = fold_float(a, b, f); r.defined()) return r;
+            if (auto ia = a.as<IntImm>(), ib = b.as<IntImm>(); ia && ib) {
+                uint64_t x = uint64_t(ia->value), y = uint64_t(ib->value);
+                return make_const(t, int64_t(is_add ? x + y : is_sub ? x - y : x * y));
+            }
+            if (auto ua = a.as<UIntImm>(), ub = b.as<UIntImm>(); ua && ub) {
+                uint64_t x = ua->value, y = ub->value;
+                return UIntImm::make(t, is_add ? x + y : is_sub ? x - y : x * y);
+            }
+        }
+        if (is_affine_type(t)) {
+            Linear l = to_linear(Node::make(a, b));
+            return from_linear(l, t);
+        }
+        if (!t.is_float()) {
+            if ((is_add || is_sub) && is_zero(b)) return a;
+            if (is_add && is_zero(a)) return b;
+        }
+        return a.same_as(op->a) && b.same_as(op->b) ? self(op) : Node::make(a, b);
+    }
+
+    template <typename Node>
+    Expr min_max(const Node *op, bool is_min) {
+        Expr a = mutate(op->a), b = mutate(op->b);
+        Type t = op->type;
+        if (t.is_scalar()) {
+            auto pick = [&](auto x, auto y) { return is_min ? (x < y ? a : b) : (x > y ? a : b); };
+            if (auto ia = a.as<IntImm>(), ib = b.as<IntImm>(); ia && ib) return pick(ia->value, ib->value);
+            if (auto ua = a.as<UIntImm>(), ub = b.as<UIntImm>(); ua && ub) return pick(ua->value, ub->value);
+            if (auto fa = a.as<FloatImm>(), fb = b.as<FloatImm>(); fa && fb) return pick(fa->value, fb->value);
+        }
+        if (equal(a, b)) return a;
+        int64_t d;
+        if (constant_difference(a, b, &d)) return (d <= 0) == is_min ? a : b;
+        // Constants to the right, and min(min(x, c1), c2) -> min(x, min(c1, c2)).
+        if (is_const(a) && !is_const(b)) std::swap(a, b);
+        if (auto inner = a.as<Node>(); inner && is_const(inner->b) && is_const(b)) {
+            return mutate(Node::make(inner->a, Node::make(inner->b, b)));
+        }
+        // min(x, min(x, y)) -> min(x, y)
+        if (auto inner = b.as<Node>(); inner && (equal(inner->a, a) || equal(inner->b, a))) return b;
+        if (auto inner = a.as<Node>(); inner && (equal(inner->a, b) || equal(inner->b, b))) return a;
+        // min(x + c1, min(x + c2, y)) -> min(x + min(c1, c2), y)
+        if (auto inner = b.as<Node>()) {
+            if (constant_difference(a, inner->a, &d)) {
+                return mutate(Node::make((d <= 0) == is_min ? a : inner->a, inner->b));
+            }
+            if (constant_difference(a, inner->b, &d)) {
+                return mutate(Node::make((d <= 0) == is_min ? a : inner->b, inner->a));
+            }
+        }
+        if (auto inner = a.as<Node>()) {
+            if (constant_difference(b, inner->a, &d)) {
+                return mutate(Node::make((d <= 0) == is_min ? b : inner->a, inner->b));
+            }
+            if (constant_difference(b, inner->b, &d)) {
+                return mutate(Node::make((d <= 0) == is_min ? b : inner->b, inner->a));
+            }
+        }
+        return a.same_as(op->a) && b.same_as(op->b) ? self(op) : Node::make(a, b);
+    }
+
+    template <typename Node>
+    Expr compare(const Node *op, Expr a, Expr b) {
+        Type t = a.type();
+        auto decide = [&](auto x, auto y) -> Expr {
+            bool r;
+            if constexpr (std::is_same_v<Node, EQ>) r = x == y;
+            else if constexpr (std::is_same_v<Node, NE>) r = x != y;
+            else if constexpr (std::is_same_v<Node, LT>) r = x < y;
+            else if constexpr (std::is_same_v<Node, LE>) r = x <= y;
+            else if constexpr (std::is_same_v<Node, GT>) r = x > y;
+            else r = x >= y;
+            return make_const(op->type, int64_t(r));
+        };
+        if (t.is_scalar()) {
+            if (auto ia = a.as<IntImm>(), ib = b.as<IntImm>(); ia && ib) return decide(ia->value, ib->value);
+            if (auto ua = a.as<UIntImm>(), ub = b.as<UIntImm>(); ua && ub) return decide(ua->value, ub->value);
+            if (auto fa = a.as<FloatImm>(), fb = b.as<FloatImm>(); fa && fb) return decide(fa->value, fb->value);
+            int64_t d;
+            if (constant_difference(a, b, &d)) return decide(d, int64_t(0));
+        }
+        return a.same_as(op->a) && b.same_as(op->b) ? self(op) : Node::make(a, b);
+    }
+};
+
+}  // namespace
+
+Expr simplify(const Expr &e) { return Simplifier().mutate(e); }
+Stmt simplify(const Stmt &s) { return Simplifier().mutate(s); }
+bool can_prove(const Expr &e) { return is_one(simplify(e)); }
+
+}  // namespace halo

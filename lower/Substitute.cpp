@@ -1,0 +1,94 @@
+#include "Substitute.h"
+
+namespace halo {
+
+namespace {
+
+class Substituter : public IRMutator {
+public:
+    explicit Substituter(const std::map<std::string, Expr> &m) : m_(m) {}
+    using IRMutator::mutate;
+    using IRMutator::visit;
+
+    Expr visit(const Variable *op) override {
+        auto it = m_.find(op->name);
+        if (it != m_.end() && !shadowed(op->name)) return it->second;
+        return self(op);
+    }
+    Expr visit(const Let *op) override {
+        Expr v = mutate(op->value);
+        shadow_.insert(op->name);
+        Expr b = mutate(op->body);
+        shadow_.erase(shadow_.find(op->name));
+        return v.same_as(op->value) && b.same_as(op->body) ? self(op) : Let::make(op->name, v, b);
+    }
+    Stmt visit(const LetStmt *op) override {
+        Expr v = mutate(op->value);
+        shadow_.insert(op->name);
+        Stmt b = mutate(op->body);
+        shadow_.erase(shadow_.find(op->name));
+        return v.same_as(op->value) && b.same_as(op->body) ? self(op) : LetStmt::make(op->name, v, b);
+    }
+    Stmt visit(const For *op) override {
+        Expr mn = mutate(op->min), ex = mutate(op->extent);
+        shadow_.insert(op->name);
+        Stmt b = mutate(op->body);
+        shadow_.erase(shadow_.find(op->name));
+        if (mn.same_as(op->min) && ex.same_as(op->extent) && b.same_as(op->body)) return self(op);
+        return For::make(op->name, mn, ex, op->for_type, b);
+    }
+
+private:
+    bool shadowed(const std::string &n) const { return shadow_.count(n) > 0; }
+    const std::map<std::string, Expr> &m_;
+    std::multiset<std::string> shadow_;
+};
+
+class UsesVar : public IRVisitor {
+public:
+    explicit UsesVar(const std::string &n) : name(n) {}
+    const std::string &name;
+    bool found = false;
+    void visit(const Variable *op) override { found |= op->name == name; }
+};
+
+class ReadsData : public IRVisitor {
+public:
+    bool found = false;
+    void visit(const Load *) override { found = true; }
+    void visit(const Call *op) override {
+        if (op->call_type == Call::Halo || op->call_type == Call::Image) found = true;
+        IRVisitor::visit(op);
+    }
+};
+
+}  // namespace
+
+Expr substitute(const std::string &name, const Expr &replacement, const Expr &e) {
+    std::map<std::string, Expr> m{{name, replacement}};
+    return Substituter(m).mutate(e);
+}
+Stmt substitute(const std::string &name, const Expr &replacement, const Stmt &s) {
+    std::map<std::string, Expr> m{{name, replacement}};
+    return Substituter(m).mutate(s);
+}
+Expr substitute(const std::map<std::string, Expr> &m, const Expr &e) { return Substituter(m).mutate(e); }
+Stmt substitute(const std::map<std::string, Expr> &m, const Stmt &s) { return Substituter(m).mutate(s); }
+
+bool expr_uses_var(const Expr &e, const std::string &name) {
+    UsesVar v(name);
+    if (e.defined()) e.accept(&v);
+    return v.found;
+}
+bool stmt_uses_var(const Stmt &s, const std::string &name) {
+    UsesVar v(name);
+    if (s.defined()) s.accept(&v);
+    return v.found;
+}
+bool expr_reads_data(const Expr &e) {
+    ReadsData r;
+    if (e.defined()) e.accept(&r);
+    return r.found;
+}
+
+}  // namespace halo

@@ -1,0 +1,22 @@
+// Replacing variables by expressions, and asking which variables an IR tree uses.
+#pragma once
+
+#include <map>
+#include <set>
+#include <string>
+
+#include "dsl/IR.h"
+
+namespace halo {
+
+Expr substitute(const std::string &name, const Expr &replacement, const Expr &e);
+Stmt substitute(const std::string &name, const Expr &replacement, const Stmt &s);
+Expr substitute(const std::map<std::string, Expr> &m, const Expr &e);
+Stmt substitute(const std::map<std::string, Expr> &m, const Stmt &s);
+
+bool expr_uses_var(const Expr &e, const std::string &name);
+bool stmt_uses_var(const Stmt &s, const std::string &name);
+// Whether e reads memory or calls a Func or image (i.e. is data dependent).
+bool expr_reads_data(const Expr &e);
+
+}  // namespace halo
