@@ -225,6 +225,7 @@ Func &Func::bound(const Var &var, Expr min, Expr extent) {
 Func &Func::compute_root() {
     FunctionContents::changed();
     f_->schedule.compute_level = LoopLevel::root();
+    f_->schedule.explicitly_inlined = false;
     if (!f_->schedule.store_level_set) f_->schedule.store_level = LoopLevel::root();
     return *this;
 }
@@ -234,6 +235,7 @@ Func &Func::compute_inline() {
     f_->schedule.compute_level = LoopLevel::inlined();
     f_->schedule.store_level = LoopLevel::inlined();
     f_->schedule.store_level_set = false;
+    f_->schedule.explicitly_inlined = true;
     return *this;
 }
 
@@ -246,6 +248,7 @@ Func &Func::compute_at(const Func &consumer, const VarOrRVar &var) {
     l.func = consumer.name();
     l.var = var.name;
     f_->schedule.compute_level = l;
+    f_->schedule.explicitly_inlined = false;
     if (!f_->schedule.store_level_set) f_->schedule.store_level = l;
     return *this;
 }

@@ -66,6 +66,7 @@ struct Bound {
 struct FuncSchedule {
     LoopLevel compute_level, store_level;
     bool store_level_set = false;  // store_at given explicitly
+    bool explicitly_inlined = false;  // compute_inline() was called
     std::vector<Bound> bounds;
 };
 

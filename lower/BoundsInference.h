@@ -1,0 +1,14 @@
+// Bounds inference: defines the loop bounds of every stage (the symbols f.s<k>.<var>.min/max
+// that build_stage left free) and the region of every Realize, from what the Funcs consuming
+// it read. A Func computed inside a loop of its consumer gets the region that one iteration
+// of that loop needs, halo included, in terms of the loop's variables.
+#pragma once
+
+#include "Environment.h"
+#include "dsl/IR.h"
+
+namespace halo {
+
+Stmt bounds_inference(const Stmt &s, const Environment &env, const std::string &output);
+
+}  // namespace halo

@@ -1,0 +1,133 @@
+#include "Environment.h"
+
+#include <algorithm>
+#include <functional>
+#include <set>
+
+#include "dsl/Error.h"
+#include "dsl/IRVisitor.h"
+
+namespace halo {
+
+namespace {
+
+// Applies fn to every Expr of every definition of f (values, args, RDom bounds, bounds).
+void for_each_expr(const FunctionContents &f, const std::function<void(const Expr &)> &fn) {
+    for (int s = 0; s < f.stages(); s++) {
+        const Definition &d = f.stage(s);
+        fn(d.value);
+        for (auto &a : d.args) fn(a);
+        if (d.rdom) {
+            for (auto &rv : d.rdom->vars) {
+                fn(rv.min);
+                fn(rv.extent);
+            }
+        }
+        for (auto &sp : d.schedule.splits) {
+            if (sp.factor.defined()) fn(sp.factor);
+        }
+    }
+    for (auto &b : f.schedule.bounds) {
+        fn(b.min);
+        fn(b.extent);
+    }
+}
+
+struct CallCollector : IRVisitor {
+    std::vector<const Call *> calls;
+    std::vector<const Variable *> params;
+    void visit(const Call *op) override {
+        if (op->call_type == Call::Halo || op->call_type == Call::Image) calls.push_back(op);
+        IRVisitor::visit(op);
+    }
+    void visit(const Variable *op) override {
+        if (op->param) params.push_back(op);
+        if (op->rdom) {
+            for (auto &rv : op->rdom->vars) {
+                rv.min.accept(this);
+                rv.extent.accept(this);
+            }
+        }
+    }
+};
+
+}  // namespace
+
+std::vector<std::string> direct_calls(const FunctionContents &f) {
+    CallCollector c;
+    for_each_expr(f, [&](const Expr &e) { e.accept(&c); });
+    std::vector<std::string> names;
+    for (auto *call : c.calls) {
+        if (call->call_type == Call::Halo && call->name != f.name &&
+            std::find(names.begin(), names.end(), call->name) == names.end()) {
+            names.push_back(call->name);
+        }
+    }
+    return names;
+}
+
+Environment find_functions(const std::shared_ptr<FunctionContents> &output) {
+    Environment env;
+    std::vector<std::shared_ptr<FunctionContents>> stack{output};
+    while (!stack.empty()) {
+        auto f = stack.back();
+        stack.pop_back();
+        if (env.count(f->name)) {
+            user_assert(env[f->name] == f)
+                << "Two different Funcs are both named '" << f->name << "'; give them distinct names";
+            continue;
+        }
+        user_assert(f->has_pure_definition)
+            << "Func '" << f->name << "' is used in the pipeline but has no definition";
+        env[f->name] = f;
+        CallCollector c;
+        for_each_expr(*f, [&](const Expr &e) { e.accept(&c); });
+        for (auto *call : c.calls) {
+            if (call->call_type == Call::Halo && call->func != f) stack.push_back(call->func);
+        }
+    }
+    return env;
+}
+
+std::vector<std::string> realization_order(const Environment &env, const std::string &output) {
+    std::vector<std::string> order;
+    std::set<std::string> done, visiting;
+    std::function<void(const std::string &)> visit = [&](const std::string &name) {
+        if (done.count(name)) return;
+        user_assert(!visiting.count(name))
+            << "Func '" << name << "' depends on itself through other Funcs; a pipeline must be "
+            << "acyclic (use an update definition for recurrences)";
+        visiting.insert(name);
+        for (auto &callee : direct_calls(*env.at(name))) visit(callee);
+        visiting.erase(name);
+        done.insert(name);
+        order.push_back(name);
+    };
+    visit(output);
+    return order;
+}
+
+std::vector<std::shared_ptr<ParameterContents>> find_parameters(const Environment &env,
+                                                                const std::vector<std::string> &order) {
+    std::vector<std::shared_ptr<ParameterContents>> params;
+    auto add = [&](const std::shared_ptr<ParameterContents> &p) {
+        if (std::find(params.begin(), params.end(), p) == params.end()) {
+            for (auto &q : params) {
+                user_assert(q->name != p->name)
+                    << "Two different inputs are both named '" << p->name << "'; give them distinct names";
+            }
+            params.push_back(p);
+        }
+    };
+    for (auto &name : order) {
+        CallCollector c;
+        for_each_expr(*env.at(name), [&](const Expr &e) { e.accept(&c); });
+        for (auto *call : c.calls) {
+            if (call->call_type == Call::Image) add(call->param);
+        }
+        for (auto *v : c.params) add(v->param);
+    }
+    return params;
+}
+
+}  // namespace halo

@@ -1,0 +1,29 @@
+// The Funcs a pipeline consists of, and the order in which they are realized.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "dsl/Function.h"
+#include "dsl/Parameter.h"
+
+namespace halo {
+
+using Environment = std::map<std::string, std::shared_ptr<FunctionContents>>;
+
+// Every Func the output depends on (and the output), by name.
+Environment find_functions(const std::shared_ptr<FunctionContents> &output);
+
+// The Funcs in an order where every Func comes after the Funcs it calls (output last).
+std::vector<std::string> realization_order(const Environment &env, const std::string &output);
+
+// Funcs called by each definition of f (directly).
+std::vector<std::string> direct_calls(const FunctionContents &f);
+
+// Scalar Params and image inputs the pipeline reads, in the order first met.
+std::vector<std::shared_ptr<ParameterContents>> find_parameters(const Environment &env,
+                                                                const std::vector<std::string> &order);
+
+}  // namespace halo

@@ -1,0 +1,395 @@
+#include "ScheduleFunctions.h"
+
+#include <algorithm>
+#include <functional>
+#include <set>
+
+#include "Substitute.h"
+#include "dsl/Error.h"
+#include "dsl/IROperator.h"
+#include "dsl/IRPrinter.h"
+
+namespace halo {
+
+namespace {
+
+Expr var(const std::string &name) { return Variable::make(Int(32), name); }
+
+struct LoopBounds {
+    Expr min, extent;
+};
+
+TailStrategy effective_tail(TailStrategy t, bool is_update, bool is_rvar) {
+    if (t != TailStrategy::Auto) return t;
+    return (is_update || is_rvar) ? TailStrategy::GuardWithIf : TailStrategy::ShiftInwards;
+}
+
+}  // namespace
+
+Stmt build_stage(const FunctionContents &f, int stage) {
+    const Definition &def = f.stage(stage);
+    const std::string prefix = stage_prefix(f.name, stage);
+    bool is_update = stage > 0;
+
+    // Rename pure Vars and RVars to this stage's loop variables.
+    std::map<std::string, Expr> rename;
+    std::map<std::string, LoopBounds> bounds;
+    std::set<std::string> rvars;
+    for (auto &a : f.args) {
+        rename[a] = var(prefix + a);
+        Expr mn = var(prefix + a + ".min"), mx = var(prefix + a + ".max");
+        bounds[a] = {mn, mx - mn + 1};
+    }
+    if (def.rdom) {
+        for (auto &rv : def.rdom->vars) {
+            rename[rv.name] = var(prefix + rv.name);
+            bounds[rv.name] = {rv.min, rv.extent};
+            rvars.insert(rv.name);
+        }
+    }
+    std::vector<Expr> args;
+    for (auto &a : def.args) args.push_back(substitute(rename, a));
+    Stmt body = Provide::make(f.name, substitute(rename, def.value), args);
+
+    // Splits define the old variable from the new loops; apply their lets innermost.
+    std::vector<std::pair<std::string, Expr>> lets;  // in definition order
+    std::vector<Expr> guards;
+    for (const Split &s : def.schedule.splits) {
+        if (s.kind == Split::SplitVar) {
+            LoopBounds old = bounds.at(s.old_var);
+            Expr F = s.factor;
+            bounds[s.outer] = {0, (old.extent + F - 1) / F};
+            bounds[s.inner] = {0, F};
+            bool is_rvar = rvars.count(s.old_var) > 0;
+            if (is_rvar) {
+                rvars.insert(s.outer);
+                rvars.insert(s.inner);
+            }
+            Expr outer = var(prefix + s.outer), inner = var(prefix + s.inner);
+            Expr value;
+            switch (effective_tail(s.tail, is_update, is_rvar)) {
+            case TailStrategy::ShiftInwards: {
+                // The last tile shifts inwards so it ends exactly at the old loop's end.
+                Expr old_max = old.min + old.extent - 1;
+                value = min(outer * F + old.min, old_max - F + 1) + inner;
+                break;
+            }
+            case TailStrategy::GuardWithIf:
+                value = outer * F + inner + old.min;
+                guards.push_back(var(prefix + s.old_var) <= old.min + old.extent - 1);
+                break;
+            default:  // RoundUp: the realization grows to a multiple of the factor
+                value = outer * F + inner + old.min;
+                break;
+            }
+            lets.push_back({prefix + s.old_var, value});
+        } else if (s.kind == Split::FuseVars) {
+            LoopBounds in = bounds.at(s.inner), out = bounds.at(s.outer);
+            bounds[s.old_var] = {0, in.extent * out.extent};
+            Expr fused = var(prefix + s.old_var);
+            lets.push_back({prefix + s.inner, fused % in.extent + in.min});
+            lets.push_back({prefix + s.outer, fused / in.extent + out.min});
+            if (rvars.count(s.inner) || rvars.count(s.outer)) rvars.insert(s.old_var);
+        }
+    }
+    if (!guards.empty()) {
+        Expr cond = guards[0];
+        for (size_t i = 1; i < guards.size(); i++) cond = cond && guards[i];
+        body = IfThenElse::make(likely(cond), body);
+    }
+    // Lets defined later may use earlier ones: wrap in reverse so earlier ones are outside.
+    // A split of a fused variable is defined after the fuse, so reverse order is right.
+    for (auto it = lets.rbegin(); it != lets.rend(); ++it) body = LetStmt::make(it->first, it->second, body);
+    // Innermost loop first in dims.
+    for (const Dim &d : def.schedule.dims) {
+        auto b = bounds.find(d.var);
+        internal_assert(b != bounds.end()) << "no bounds for loop " << d.var;
+        body = For::make(prefix + d.var, b->second.min, b->second.extent, d.for_type, body);
+    }
+    return body;
+}
+
+namespace {
+
+Stmt build_produce(const FunctionContents &f) {
+    std::vector<Stmt> stages;
+    for (int s = 0; s < f.stages(); s++) stages.push_back(build_stage(f, s));
+    return ProducerConsumer::make(f.name, true, Block::make(stages));
+}
+
+// Does s call Func name?
+bool stmt_calls(const Stmt &s, const std::string &name) {
+    struct Finder : IRVisitor {
+        const std::string &name;
+        bool found = false;
+        explicit Finder(const std::string &n) : name(n) {}
+        void visit(const Call *op) override {
+            found |= op->call_type == Call::Halo && op->name == name;
+            IRVisitor::visit(op);
+        }
+    } f(name);
+    s.accept(&f);
+    return f.found;
+}
+
+// Wraps the body of the loop at `level` (or everything, at the root) for Func f.
+class InjectRealization : public IRMutator {
+public:
+    InjectRealization(const FunctionContents &f, bool is_store, bool is_compute)
+        : f_(f), is_store_(is_store), is_compute_(is_compute) {}
+    using IRMutator::mutate;
+    using IRMutator::visit;
+
+    bool found = false;
+    std::string loop_name;
+
+    Stmt wrap(const Stmt &body) {
+        Stmt s = body;
+        if (is_compute_) {
+            s = Block::make(build_produce(f_), ProducerConsumer::make(f_.name, false, s));
+        }
+        if (is_store_) s = Realize::make(f_.name, f_.type(), {}, s);
+        return s;
+    }
+
+    Stmt visit(const For *op) override {
+        if (op->name != loop_name) return IRMutator::visit(op);
+        found = true;
+        return For::make(op->name, op->min, op->extent, op->for_type, wrap(op->body));
+    }
+    Stmt visit(const ProducerConsumer *op) override {
+        // At compute level for a store_at elsewhere, the compute loop is inside the Realize.
+        return IRMutator::visit(op);
+    }
+
+private:
+    const FunctionContents &f_;
+    bool is_store_, is_compute_;
+};
+
+std::string loop_names_of(const FunctionContents &g) {
+    std::string r;
+    for (int s = 0; s < g.stages(); s++) {
+        for (auto it = g.stage(s).schedule.dims.rbegin(); it != g.stage(s).schedule.dims.rend(); ++it) {
+            if (r.find(it->var) == std::string::npos) r += (r.empty() ? "" : ", ") + it->var;
+        }
+    }
+    return r;
+}
+
+// The For loop name of LoopLevel l: the consumer's last stage that has the loop and calls f.
+std::string resolve_loop(const Environment &env, const FunctionContents &f, const LoopLevel &l,
+                         const Stmt &pipeline, const char *directive) {
+    auto it = env.find(l.func);
+    user_assert(it != env.end())
+        << "Func '" << f.name << "' is scheduled " << directive << "(" << l.func << ", " << l.var
+        << "), but '" << l.func << "' is not part of this pipeline";
+    const FunctionContents &g = *it->second;
+    std::string chosen;
+    for (int s = g.stages() - 1; s >= 0 && chosen.empty(); s--) {
+        if (l.stage >= 0 && s != l.stage) continue;
+        for (auto &d : g.stage(s).schedule.dims) {
+            if (d.var == l.var) chosen = stage_prefix(g.name, s) + d.var;
+        }
+    }
+    user_assert(!chosen.empty())
+        << "Func '" << f.name << "' is scheduled " << directive << "(" << g.name << ", " << l.var
+        << "), but '" << g.name << "' has no loop '" << l.var << "'. Its loops, outermost first, are: "
+        << loop_names_of(g) << ". Pick one of those (after splits, use the new names)";
+    (void)pipeline;
+    return chosen;
+}
+
+}  // namespace
+
+// Every use of a Func must be inside its realization, and a Func computed at a loop must be
+// used inside that loop.
+void check_placement(const Stmt &s, const Environment &env, const std::string &output) {
+    struct Checker : IRVisitor {
+        const Environment &env;
+        std::multiset<std::string> realized;
+        std::vector<std::string> producing;
+        explicit Checker(const Environment &e) : env(e) {}
+        void visit(const Realize *op) override {
+            realized.insert(op->name);
+            IRVisitor::visit(op);
+            realized.erase(realized.find(op->name));
+        }
+        void visit(const ProducerConsumer *op) override {
+            if (op->is_producer) producing.push_back(op->name);
+            if (!op->is_producer) {
+                const auto &f = *env.at(op->name);
+                user_assert(stmt_calls(op->body, op->name))
+                    << "Func '" << op->name << "' is scheduled compute_at("
+                    << f.schedule.compute_level.func << ", " << f.schedule.compute_level.var
+                    << "), but '" << f.schedule.compute_level.func << "' does not use '" << op->name
+                    << "' inside that loop. compute_at must name a Func that consumes it (directly or "
+                    << "through inlined Funcs), at a loop that encloses the uses";
+            }
+            IRVisitor::visit(op);
+            if (op->is_producer) producing.pop_back();
+        }
+        void visit(const Call *op) override {
+            IRVisitor::visit(op);
+            if (op->call_type != Call::Halo) return;
+            const auto &f = *env.at(op->name);
+            bool placed = !f.schedule.compute_level.is_inline();
+            std::string user = producing.empty() ? "?" : producing.back();
+            user_assert(!placed || realized.count(op->name) || user == op->name)
+                << "Func '" << op->name << "' is computed at " << f.schedule.compute_level.to_string()
+                << ", but '" << user << "' also uses it outside that loop. Compute '" << op->name
+                << "' at a loop that encloses all of its uses (for example at their common "
+                << "consumer's loop, or compute_root())";
+        }
+    } checker(env);
+    s.accept(&checker);
+    (void)output;
+}
+
+void resolve_default_placements(const Environment &env, const std::vector<std::string> &order,
+                                const std::string &output) {
+    // Who calls whom, looking through inlined Funcs.
+    std::map<std::string, std::set<std::string>> callers;
+    std::function<void(const std::string &, const std::string &)> add_calls =
+        [&](const std::string &caller, const std::string &callee_of) {
+            for (auto &c : direct_calls(*env.at(callee_of))) {
+                const auto &cf = *env.at(c);
+                bool inlined = cf.schedule.compute_level.is_inline() && cf.updates.empty() && c != output;
+                if (inlined) add_calls(caller, c);
+                else callers[c].insert(caller);
+            }
+        };
+    for (auto &name : order) {
+        const auto &f = *env.at(name);
+        bool inlined = f.schedule.compute_level.is_inline() && f.updates.empty() && name != output;
+        if (!inlined) add_calls(name, name);
+    }
+    // Consumers first, so a chain of reductions each lands inside the next.
+    for (auto it = order.rbegin(); it != order.rend(); ++it) {
+        auto &f = *env.at(*it);
+        user_assert(!(*it == output && f.schedule.explicitly_inlined))
+            << "Func '" << *it << "' is the pipeline's output, so it cannot be computed inline "
+            << "(compute_inline); remove that directive";
+        if (*it == output || !f.schedule.compute_level.is_inline() || f.updates.empty()) continue;
+        user_assert(!f.schedule.explicitly_inlined)
+            << "Func '" << *it << "' has update definitions, so it cannot be computed inline "
+            << "(compute_inline); use compute_at(consumer, var) or compute_root() instead";
+        const auto &cs = callers[*it];
+        if (cs.size() == 1) {
+            const FunctionContents &g = *env.at(*cs.begin());
+            // innermost loop of g's last stage that calls f
+            for (int s = g.stages() - 1; s >= 0; s--) {
+                if (g.stage(s).schedule.dims.empty()) continue;
+                LoopLevel l;
+                l.kind = LoopLevel::At;
+                l.func = g.name;
+                l.var = g.stage(s).schedule.dims[0].var;
+                l.stage = s;
+                // Computing inside a vectorized loop would need a vector of reductions.
+                bool vector_inner = g.stage(s).schedule.dims[0].for_type == ForType::Vectorized;
+                if (vector_inner) {
+                    bool placed = false;
+                    for (auto &d : g.stage(s).schedule.dims) {
+                        if (d.for_type != ForType::Vectorized) {
+                            l.var = d.var;
+                            placed = true;
+                            break;
+                        }
+                    }
+                    if (!placed) l = LoopLevel::root();
+                }
+                f.schedule.compute_level = l;
+                f.schedule.store_level = l;
+                break;
+            }
+        }
+        if (f.schedule.compute_level.is_inline()) {
+            f.schedule.compute_level = LoopLevel::root();
+            f.schedule.store_level = LoopLevel::root();
+        }
+    }
+}
+
+Stmt schedule_functions(const Environment &env, const std::vector<std::string> &order,
+                        const std::string &output) {
+    const FunctionContents &out = *env.at(output);
+    Stmt s = build_produce(out);
+    for (auto it = order.rbegin(); it != order.rend(); ++it) {
+        const FunctionContents &f = *env.at(*it);
+        if (f.name == output) continue;
+        const FuncSchedule &sched = f.schedule;
+        if (sched.compute_level.is_inline()) {
+            user_assert(sched.store_level.is_inline() || !sched.store_level_set)
+                << "Func '" << f.name << "' has store_at/store_root but is computed inline; give it "
+                << "a compute_at or compute_root as well";
+            continue;
+        }
+        bool same = sched.store_level == sched.compute_level;
+        if (sched.compute_level.is_root()) {
+            user_assert(sched.store_level.is_root())
+                << "Func '" << f.name << "' is computed at the root but stored at "
+                << sched.store_level.to_string() << ", which is inside it; store_at must be at or "
+                << "outside the compute_at level (use store_root())";
+            InjectRealization inj(f, true, true);
+            s = inj.wrap(s);
+            continue;
+        }
+        std::string compute_loop = resolve_loop(env, f, sched.compute_level, s, "compute_at");
+        if (same) {
+            InjectRealization inj(f, true, true);
+            inj.loop_name = compute_loop;
+            s = inj.mutate(s);
+            user_assert(inj.found)
+                << "Func '" << f.name << "' is scheduled compute_at(" << sched.compute_level.func << ", "
+                << sched.compute_level.var << "), but that loop is not in the pipeline where '"
+                << f.name << "' is used. Is '" << sched.compute_level.func << "' itself inlined into "
+                << "another Func? Then compute it somewhere (compute_root or compute_at) first";
+            continue;
+        }
+        // store_at outside compute_at: the Realize goes at the store loop, the produce inside.
+        InjectRealization compute(f, false, true);
+        compute.loop_name = compute_loop;
+        s = compute.mutate(s);
+        user_assert(compute.found) << "Func '" << f.name << "': compute_at loop " << compute_loop
+                                   << " is not in the pipeline";
+        if (sched.store_level.is_root()) {
+            s = Realize::make(f.name, f.type(), {}, s);
+            continue;
+        }
+        std::string store_loop = resolve_loop(env, f, sched.store_level, s, "store_at");
+        InjectRealization store(f, true, false);
+        store.loop_name = store_loop;
+        Stmt stored = store.mutate(s);
+        user_assert(store.found) << "Func '" << f.name << "': store_at loop " << store_loop
+                                 << " is not in the pipeline";
+        // The store loop must enclose the compute loop.
+        struct EnclosureCheck : IRVisitor {
+            std::string store, name;
+            bool inside_store = false, ok = true, seen = false;
+            void visit(const For *op) override {
+                bool was = inside_store;
+                if (op->name == store) inside_store = true;
+                IRVisitor::visit(op);
+                inside_store = was;
+            }
+            void visit(const ProducerConsumer *op) override {
+                if (op->is_producer && op->name == name) {
+                    seen = true;
+                    ok &= inside_store;
+                }
+                IRVisitor::visit(op);
+            }
+        } check;
+        check.store = store_loop;
+        check.name = f.name;
+        stored.accept(&check);
+        user_assert(check.ok)
+            << "Func '" << f.name << "' is stored at " << sched.store_level.to_string()
+            << " but computed at " << sched.compute_level.to_string()
+            << ", which is outside it. store_at must name a loop at or outside the compute_at loop";
+        s = stored;
+    }
+    return s;
+}
+
+}  // namespace halo

@@ -1,0 +1,32 @@
+// Builds the loop nest of every Func from its schedule and places each Func's realization
+// at its store and compute levels. Loop bounds are left as symbols (f.s0.x.min, ...) for
+// bounds inference to define.
+#pragma once
+
+#include "Environment.h"
+#include "dsl/IR.h"
+
+namespace halo {
+
+// The loop nest of one stage of f, with loop variables named "<f>.s<stage>.<var>".
+Stmt build_stage(const FunctionContents &f, int stage);
+
+// The whole pipeline's loop nest: the output's stages, with every non-inlined Func placed.
+Stmt schedule_functions(const Environment &env, const std::vector<std::string> &order,
+                        const std::string &output);
+
+// Checks that every use of a Func is inside its realization and that a Func computed at a
+// loop is used there. Run after inlining.
+void check_placement(const Stmt &s, const Environment &env, const std::string &output);
+
+// Gives Funcs with update definitions that were left inlined a place to be computed: the
+// innermost loop of their only consumer, or the root if several Funcs consume them.
+void resolve_default_placements(const Environment &env, const std::vector<std::string> &order,
+                                const std::string &output);
+
+// Symbol names shared with bounds inference.
+inline std::string stage_prefix(const std::string &f, int stage) {
+    return f + ".s" + std::to_string(stage) + ".";
+}
+
+}  // namespace halo

@@ -1,0 +1,196 @@
+#include "VectorizeLoops.h"
+
+#include <algorithm>
+#include <map>
+
+#include "Simplify.h"
+#include "Substitute.h"
+#include "dsl/Error.h"
+#include "dsl/IROperator.h"
+#include "dsl/IRPrinter.h"
+
+namespace halo {
+
+namespace {
+
+Expr widen(const Expr &e, int lanes) {
+    if (e.type().lanes == lanes) return e;
+    internal_assert(e.type().lanes == 1) << "widening a vector of the wrong width";
+    return Broadcast::make(e, lanes);
+}
+
+// Can this statement be vectorized as straight-line vector code (with inner serial loops)?
+class CanVectorize : public IRVisitor {
+public:
+    CanVectorize(const std::string &var) : var_(var) {}
+    bool ok = true;
+
+private:
+    const std::string &var_;
+    void visit(const IfThenElse *op) override {
+        // Conditions that vary across lanes would need predication: scalarize instead.
+        if (expr_uses_var(op->condition, var_) || depends_on_lets(op->condition)) ok = false;
+        IRVisitor::visit(op);
+    }
+    void visit(const For *op) override {
+        if (expr_uses_var(op->min, var_) || expr_uses_var(op->extent, var_) ||
+            depends_on_lets(op->min) || depends_on_lets(op->extent) || op->for_type != ForType::Serial) {
+            ok = false;
+        }
+        IRVisitor::visit(op);
+    }
+    void visit(const Allocate *) override { ok = false; }
+    void visit(const AssertStmt *) override { ok = false; }
+    void visit(const Realize *) override { ok = false; }
+    void visit(const Call *op) override {
+        if (op->call_type == Call::Extern) ok = false;
+        IRVisitor::visit(op);
+    }
+    void visit(const LetStmt *op) override {
+        if (expr_uses_var(op->value, var_) || depends_on_lets(op->value)) vector_lets_.push_back(op->name);
+        IRVisitor::visit(op);
+    }
+    void visit(const Let *op) override {
+        if (expr_uses_var(op->value, var_) || depends_on_lets(op->value)) vector_lets_.push_back(op->name);
+        IRVisitor::visit(op);
+    }
+    bool depends_on_lets(const Expr &e) {
+        for (auto &n : vector_lets_)
+            if (expr_uses_var(e, n)) return true;
+        return false;
+    }
+    std::vector<std::string> vector_lets_;
+};
+
+// Rewrites the body of a vectorized loop, with the loop variable replaced by a Ramp.
+class Widen : public IRMutator {
+public:
+    Widen(const std::string &var, Expr replacement, int lanes)
+        : lanes_(lanes) {
+        vectors_[var] = replacement;
+    }
+    using IRMutator::mutate;
+    using IRMutator::visit;
+
+private:
+    int lanes_;
+    std::map<std::string, Expr> vectors_;  // variables that now hold vectors
+
+    Expr visit(const Variable *op) override {
+        auto it = vectors_.find(op->name);
+        return it == vectors_.end() ? self(op) : it->second;
+    }
+    template <typename Node>
+    Expr binary(const Node *op) {
+        Expr a = mutate(op->a), b = mutate(op->b);
+        if (a.same_as(op->a) && b.same_as(op->b)) return self(op);
+        int l = std::max(a.type().lanes, b.type().lanes);
+        return Node::make(widen(a, l), widen(b, l));
+    }
+    Expr visit(const Add *op) override { return binary(op); }
+    Expr visit(const Sub *op) override { return binary(op); }
+    Expr visit(const Mul *op) override { return binary(op); }
+    Expr visit(const Div *op) override { return binary(op); }
+    Expr visit(const Mod *op) override { return binary(op); }
+    Expr visit(const Min *op) override { return binary(op); }
+    Expr visit(const Max *op) override { return binary(op); }
+    Expr visit(const EQ *op) override { return binary(op); }
+    Expr visit(const NE *op) override { return binary(op); }
+    Expr visit(const LT *op) override { return binary(op); }
+    Expr visit(const LE *op) override { return binary(op); }
+    Expr visit(const GT *op) override { return binary(op); }
+    Expr visit(const GE *op) override { return binary(op); }
+    Expr visit(const And *op) override { return binary(op); }
+    Expr visit(const Or *op) override { return binary(op); }
+    Expr visit(const Cast *op) override {
+        Expr v = mutate(op->value);
+        if (v.same_as(op->value)) return self(op);
+        return Cast::make(op->type.with_lanes(v.type().lanes), v);
+    }
+    Expr visit(const Select *op) override {
+        Expr c = mutate(op->condition), t = mutate(op->true_value), f = mutate(op->false_value);
+        if (c.same_as(op->condition) && t.same_as(op->true_value) && f.same_as(op->false_value)) return self(op);
+        int l = std::max({int(c.type().lanes), int(t.type().lanes), int(f.type().lanes)});
+        return Select::make(widen(c, l), widen(t, l), widen(f, l));
+    }
+    Expr visit(const Load *op) override {
+        Expr i = mutate(op->index);
+        if (i.same_as(op->index)) return self(op);
+        return Load::make(op->type.with_lanes(i.type().lanes), op->name, i);
+    }
+    Expr visit(const Call *op) override {
+        std::vector<Expr> args;
+        bool changed = false;
+        int l = 1;
+        for (auto &a : op->args) {
+            args.push_back(mutate(a));
+            changed |= !args.back().same_as(a);
+            l = std::max(l, int(args.back().type().lanes));
+        }
+        if (!changed) return self(op);
+        for (auto &a : args) a = widen(a, l);
+        return Call::make(op->type.with_lanes(l), op->name, args, op->call_type, op->func, op->param);
+    }
+    Expr visit(const Let *op) override {
+        Expr v = mutate(op->value);
+        if (v.type().is_vector()) {
+            std::string vn = op->name + ".v";
+            vectors_[op->name] = Variable::make(v.type(), vn);
+            Expr b = mutate(op->body);
+            vectors_.erase(op->name);
+            return Let::make(vn, v, b);
+        }
+        Expr b = mutate(op->body);
+        return v.same_as(op->value) && b.same_as(op->body) ? self(op) : Let::make(op->name, v, b);
+    }
+    Stmt visit(const LetStmt *op) override {
+        Expr v = mutate(op->value);
+        if (v.type().is_vector()) {
+            std::string vn = op->name + ".v";
+            vectors_[op->name] = Variable::make(v.type(), vn);
+            Stmt b = mutate(op->body);
+            vectors_.erase(op->name);
+            return LetStmt::make(vn, v, b);
+        }
+        Stmt b = mutate(op->body);
+        return v.same_as(op->value) && b.same_as(op->body) ? self(op) : LetStmt::make(op->name, v, b);
+    }
+    Stmt visit(const Store *op) override {
+        Expr v = mutate(op->value), i = mutate(op->index);
+        if (v.same_as(op->value) && i.same_as(op->index)) return self(op);
+        int l = std::max(v.type().lanes, i.type().lanes);
+        return Store::make(op->name, widen(v, l), widen(i, l));
+    }
+};
+
+class VectorizeAll : public IRMutator {
+public:
+    using IRMutator::mutate;
+    using IRMutator::visit;
+    Stmt visit(const For *op) override {
+        Stmt body = mutate(op->body);
+        if (op->for_type != ForType::Vectorized) {
+            return body.same_as(op->body) ? self(op) : For::make(op->name, op->min, op->extent, op->for_type, body);
+        }
+        Expr extent = simplify(op->extent);
+        const int64_t *n = as_const_int(extent);
+        user_assert(n && *n > 0) << "vectorize of loop '" << op->name << "' whose extent (" << extent
+                                 << ") is not a constant; vectorize by a constant width with "
+                                 << "vectorize(var, width)";
+        CanVectorize check(op->name);
+        body.accept(&check);
+        if (*n == 1) return LetStmt::make(op->name, op->min, body);
+        if (!check.ok) {
+            // Predicated or otherwise irregular bodies run lane by lane.
+            return For::make(op->name, op->min, extent, ForType::Serial, body);
+        }
+        Expr ramp = Ramp::make(op->min, Expr(1), int(*n));
+        return Widen(op->name, ramp, int(*n)).mutate(body);
+    }
+};
+
+}  // namespace
+
+Stmt vectorize_loops(const Stmt &s) { return VectorizeAll().mutate(s); }
+
+}  // namespace halo
