@@ -13,7 +13,7 @@ Expr::Expr(uint8_t v) : Expr(UIntImm::make(UInt(8), v)) {}
 Expr::Expr(uint16_t v) : Expr(UIntImm::make(UInt(16), v)) {}
 Expr::Expr(uint32_t v) : Expr(UIntImm::make(UInt(32), v)) {}
 Expr::Expr(uint64_t v) : Expr(UIntImm::make(UInt(64), v)) {}
-Expr::Expr(bool v) : Expr(UIntImm::make(Bool(), v ? 1 : 0)) {}
+Expr Expr::make_bool(bool v) { return UIntImm::make(Bool(), v ? 1 : 0); }
 Expr::Expr(float v) : Expr(FloatImm::make(Float(32), v)) {}
 Expr::Expr(double v) : Expr(FloatImm::make(Float(64), v)) {}
 

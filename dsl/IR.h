@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "Type.h"
@@ -58,10 +59,13 @@ struct Expr {
     Expr(uint16_t v);
     Expr(uint32_t v);
     Expr(uint64_t v);
-    Expr(bool v);
+    // Only a real bool (not a pointer or other type that converts to bool).
+    template <typename B, typename std::enable_if<std::is_same<B, bool>::value, int>::type = 0>
+    Expr(B v) : Expr(make_bool(v)) {}
     Expr(float v);
     Expr(double v);
 
+    static Expr make_bool(bool v);
     bool defined() const { return node != nullptr; }
     Type type() const { return node->type; }
     const BaseExprNode *get() const { return node.get(); }

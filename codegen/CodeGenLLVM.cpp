@@ -1,0 +1,756 @@
+#include "CodeGenLLVM.h"
+
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/MDBuilder.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Target/TargetMachine.h>
+
+#include <map>
+#include <set>
+
+#include "dsl/Error.h"
+#include "dsl/IRPrinter.h"
+#include "dsl/IRVisitor.h"
+
+namespace halo {
+
+namespace {
+
+using llvm::Value;
+
+// Names of variables and buffers a statement uses but does not define (for closures).
+class FreeVariables : public IRVisitor {
+public:
+    std::set<std::string> vars, buffers;
+
+private:
+    std::multiset<std::string> bound_;
+    void bind(const std::string &n) { bound_.insert(n); }
+    void unbind(const std::string &n) { bound_.erase(bound_.find(n)); }
+    void visit(const Variable *op) override {
+        if (!bound_.count(op->name)) vars.insert(op->name);
+    }
+    void visit(const Load *op) override {
+        if (!bound_.count(op->name)) buffers.insert(op->name);
+        IRVisitor::visit(op);
+    }
+    void visit(const Store *op) override {
+        if (!bound_.count(op->name)) buffers.insert(op->name);
+        IRVisitor::visit(op);
+    }
+    void visit(const Let *op) override {
+        op->value.accept(this);
+        bind(op->name);
+        op->body.accept(this);
+        unbind(op->name);
+    }
+    void visit(const LetStmt *op) override {
+        op->value.accept(this);
+        bind(op->name);
+        op->body.accept(this);
+        unbind(op->name);
+    }
+    void visit(const For *op) override {
+        op->min.accept(this);
+        op->extent.accept(this);
+        bind(op->name);
+        op->body.accept(this);
+        unbind(op->name);
+    }
+    void visit(const Allocate *op) override {
+        for (auto &e : op->extents) e.accept(this);
+        bind(op->name);
+        op->body.accept(this);
+        unbind(op->name);
+    }
+};
+
+class CodeGen : public IRVisitor {
+public:
+    CodeGen(llvm::LLVMContext &ctx, llvm::Module &m, llvm::TargetMachine &tm)
+        : ctx_(ctx), module_(m), tm_(tm), builder_(ctx) {}
+
+    void compile(const LoweredPipeline &p);
+
+private:
+    llvm::LLVMContext &ctx_;
+    llvm::Module &module_;
+    llvm::TargetMachine &tm_;
+    llvm::IRBuilder<> builder_;
+    llvm::Function *function_ = nullptr;
+    Value *value_ = nullptr;
+    std::map<std::string, Value *> symbols_;  // scalar and vector values
+    std::map<std::string, Value *> buffers_;  // host pointers
+    std::vector<Value *> heap_allocations_;   // live heap buffers, freed on error paths
+    int closure_counter_ = 0;
+
+    // ---- helpers
+    llvm::Type *llvm_type(Type t) {
+        llvm::Type *e;
+        if (t.is_float()) e = t.bits == 64 ? builder_.getDoubleTy() : builder_.getFloatTy();
+        else e = builder_.getIntNTy(t.bits);
+        return t.lanes > 1 ? llvm::FixedVectorType::get(e, t.lanes) : e;
+    }
+    // Element type in memory (bools are bytes).
+    llvm::Type *memory_type(Type t) { return llvm_type(t.is_bool() ? UInt(8, t.lanes) : t); }
+
+    Value *codegen(const Expr &e) {
+        internal_assert(e.defined()) << "codegen of undefined Expr";
+        value_ = nullptr;
+        e.accept(this);
+        internal_assert(value_) << "codegen produced no value for " << e;
+        return value_;
+    }
+    void codegen(const Stmt &s) {
+        if (s.defined()) s.accept(this);
+    }
+
+    template <typename F>
+    void with_symbol(std::map<std::string, Value *> &table, const std::string &name, Value *v, F body) {
+        auto it = table.find(name);
+        bool had = it != table.end();
+        Value *old = had ? it->second : nullptr;
+        table[name] = v;
+        body();
+        if (had) table[name] = old;
+        else table.erase(name);
+    }
+
+    llvm::FunctionCallee runtime(const char *name, llvm::Type *ret, std::vector<llvm::Type *> args) {
+        return module_.getOrInsertFunction(name, llvm::FunctionType::get(ret, args, false));
+    }
+    Value *null_ctx() { return llvm::ConstantPointerNull::get(builder_.getPtrTy()); }
+
+    // Frees live heap buffers and returns code from the function.
+    void emit_return_error(Value *code) {
+        auto free_fn = runtime("halo_free", builder_.getVoidTy(), {builder_.getPtrTy(), builder_.getPtrTy()});
+        for (auto it = heap_allocations_.rbegin(); it != heap_allocations_.rend(); ++it) {
+            builder_.CreateCall(free_fn, {null_ctx(), *it});
+        }
+        builder_.CreateRet(code);
+    }
+
+    // Branches to a new block that returns code if cond is false; continues otherwise.
+    void check_or_return(Value *ok, const std::function<Value *()> &error_code) {
+        auto *fail = llvm::BasicBlock::Create(ctx_, "check_failed", function_);
+        auto *pass = llvm::BasicBlock::Create(ctx_, "check_passed", function_);
+        builder_.CreateCondBr(ok, pass, fail,
+                              llvm::MDBuilder(ctx_).createBranchWeights(1 << 20, 1));
+        builder_.SetInsertPoint(fail);
+        emit_return_error(error_code());
+        builder_.SetInsertPoint(pass);
+    }
+
+    Value *broadcast(Value *v, int lanes) {
+        return lanes > 1 ? builder_.CreateVectorSplat(lanes, v) : v;
+    }
+
+    void unpack_buffer(const std::string &name, Value *buf, Type type, int dims);
+
+    // ---- expressions
+    void visit(const IntImm *op) override {
+        value_ = llvm::ConstantInt::get(llvm_type(op->type), uint64_t(op->value), true);
+    }
+    void visit(const UIntImm *op) override {
+        value_ = llvm::ConstantInt::get(llvm_type(op->type), op->value, false);
+    }
+    void visit(const FloatImm *op) override {
+        value_ = llvm::ConstantFP::get(llvm_type(op->type), op->value);
+    }
+    void visit(const StringImm *op) override {
+        value_ = builder_.CreateGlobalStringPtr(op->value, "str");
+    }
+    void visit(const Variable *op) override {
+        auto it = symbols_.find(op->name);
+        internal_assert(it != symbols_.end()) << "codegen: unknown variable " << op->name;
+        value_ = it->second;
+    }
+    void visit(const Cast *op) override {
+        Value *v = codegen(op->value);
+        Type from = op->value.type(), to = op->type;
+        llvm::Type *t = llvm_type(to);
+        if (from.is_float() && to.is_float()) {
+            value_ = builder_.CreateFPCast(v, t);
+        } else if (from.is_float()) {
+            value_ = to.is_uint() ? builder_.CreateFPToUI(v, t) : builder_.CreateFPToSI(v, t);
+        } else if (to.is_float()) {
+            value_ = from.is_int() ? builder_.CreateSIToFP(v, t) : builder_.CreateUIToFP(v, t);
+        } else {
+            value_ = builder_.CreateIntCast(v, t, from.is_int());
+        }
+    }
+    void visit(const Add *op) override {
+        Value *a = codegen(op->a), *b = codegen(op->b);
+        value_ = op->type.is_float() ? builder_.CreateFAdd(a, b) : builder_.CreateAdd(a, b);
+    }
+    void visit(const Sub *op) override {
+        Value *a = codegen(op->a), *b = codegen(op->b);
+        value_ = op->type.is_float() ? builder_.CreateFSub(a, b) : builder_.CreateSub(a, b);
+    }
+    void visit(const Mul *op) override {
+        Value *a = codegen(op->a), *b = codegen(op->b);
+        value_ = op->type.is_float() ? builder_.CreateFMul(a, b) : builder_.CreateMul(a, b);
+    }
+    // Integer division rounds toward negative infinity (Euclidean); x / 0 == 0.
+    void visit(const Div *op) override {
+        Value *a = codegen(op->a), *b = codegen(op->b);
+        Type t = op->type;
+        if (t.is_float()) {
+            value_ = builder_.CreateFDiv(a, b);
+            return;
+        }
+        Value *zero = llvm::Constant::getNullValue(a->getType());
+        Value *one = llvm::ConstantInt::get(a->getType(), 1);
+        bool const_nonzero = false;
+        if (auto c = llvm::dyn_cast<llvm::Constant>(b)) const_nonzero = !c->isNullValue() && !c->containsPoisonElement();
+        Value *b_is_zero = const_nonzero ? nullptr : builder_.CreateICmpEQ(b, zero);
+        Value *safe_b = b_is_zero ? builder_.CreateSelect(b_is_zero, one, b) : b;
+        Value *q;
+        if (t.is_uint()) {
+            q = builder_.CreateUDiv(a, safe_b);
+        } else {
+            q = builder_.CreateSDiv(a, safe_b);
+            Value *r = builder_.CreateSRem(a, safe_b);
+            // r < 0: step q away from zero in the direction that makes r non-negative
+            Value *r_neg = builder_.CreateICmpSLT(r, zero);
+            Value *b_pos = builder_.CreateICmpSGT(safe_b, zero);
+            Value *adj = builder_.CreateSelect(b_pos, llvm::Constant::getAllOnesValue(a->getType()), one);
+            q = builder_.CreateAdd(q, builder_.CreateSelect(r_neg, adj, zero));
+        }
+        value_ = b_is_zero ? builder_.CreateSelect(b_is_zero, zero, q) : q;
+    }
+    void visit(const Mod *op) override {
+        Value *a = codegen(op->a), *b = codegen(op->b);
+        Type t = op->type;
+        if (t.is_float()) {
+            Value *q = builder_.CreateFDiv(a, b);
+            Value *fl = builder_.CreateUnaryIntrinsic(llvm::Intrinsic::floor, q);
+            value_ = builder_.CreateFSub(a, builder_.CreateFMul(b, fl));
+            return;
+        }
+        Value *zero = llvm::Constant::getNullValue(a->getType());
+        Value *one = llvm::ConstantInt::get(a->getType(), 1);
+        bool const_nonzero = false;
+        if (auto c = llvm::dyn_cast<llvm::Constant>(b)) const_nonzero = !c->isNullValue() && !c->containsPoisonElement();
+        Value *b_is_zero = const_nonzero ? nullptr : builder_.CreateICmpEQ(b, zero);
+        Value *safe_b = b_is_zero ? builder_.CreateSelect(b_is_zero, one, b) : b;
+        Value *r;
+        if (t.is_uint()) {
+            r = builder_.CreateURem(a, safe_b);
+        } else {
+            r = builder_.CreateSRem(a, safe_b);
+            Value *abs_b = builder_.CreateSelect(builder_.CreateICmpSLT(safe_b, zero),
+                                                 builder_.CreateNeg(safe_b), safe_b);
+            r = builder_.CreateAdd(r, builder_.CreateSelect(builder_.CreateICmpSLT(r, zero), abs_b, zero));
+        }
+        value_ = b_is_zero ? builder_.CreateSelect(b_is_zero, zero, r) : r;
+    }
+    void min_max(const Expr &ea, const Expr &eb, Type t, bool is_min) {
+        Value *a = codegen(ea), *b = codegen(eb);
+        if (t.is_float()) {
+            Value *lt = builder_.CreateFCmpOLT(a, b);
+            value_ = is_min ? builder_.CreateSelect(lt, a, b) : builder_.CreateSelect(lt, b, a);
+            return;
+        }
+        llvm::Intrinsic::ID id = t.is_uint() ? (is_min ? llvm::Intrinsic::umin : llvm::Intrinsic::umax)
+                                             : (is_min ? llvm::Intrinsic::smin : llvm::Intrinsic::smax);
+        value_ = builder_.CreateBinaryIntrinsic(id, a, b);
+    }
+    void visit(const Min *op) override { min_max(op->a, op->b, op->type, true); }
+    void visit(const Max *op) override { min_max(op->a, op->b, op->type, false); }
+    void compare(const Expr &ea, const Expr &eb, llvm::CmpInst::Predicate fp, llvm::CmpInst::Predicate sp,
+                 llvm::CmpInst::Predicate up) {
+        Value *a = codegen(ea), *b = codegen(eb);
+        Type t = ea.type();
+        value_ = t.is_float() ? builder_.CreateFCmp(fp, a, b)
+                              : builder_.CreateICmp(t.is_int() ? sp : up, a, b);
+    }
+    void visit(const EQ *op) override {
+        compare(op->a, op->b, llvm::CmpInst::FCMP_OEQ, llvm::CmpInst::ICMP_EQ, llvm::CmpInst::ICMP_EQ);
+    }
+    void visit(const NE *op) override {
+        compare(op->a, op->b, llvm::CmpInst::FCMP_UNE, llvm::CmpInst::ICMP_NE, llvm::CmpInst::ICMP_NE);
+    }
+    void visit(const LT *op) override {
+        compare(op->a, op->b, llvm::CmpInst::FCMP_OLT, llvm::CmpInst::ICMP_SLT, llvm::CmpInst::ICMP_ULT);
+    }
+    void visit(const LE *op) override {
+        compare(op->a, op->b, llvm::CmpInst::FCMP_OLE, llvm::CmpInst::ICMP_SLE, llvm::CmpInst::ICMP_ULE);
+    }
+    void visit(const GT *op) override {
+        compare(op->a, op->b, llvm::CmpInst::FCMP_OGT, llvm::CmpInst::ICMP_SGT, llvm::CmpInst::ICMP_UGT);
+    }
+    void visit(const GE *op) override {
+        compare(op->a, op->b, llvm::CmpInst::FCMP_OGE, llvm::CmpInst::ICMP_SGE, llvm::CmpInst::ICMP_UGE);
+    }
+    void visit(const And *op) override {
+        Value *a = codegen(op->a), *b = codegen(op->b);
+        value_ = builder_.CreateAnd(a, b);
+    }
+    void visit(const Or *op) override {
+        Value *a = codegen(op->a), *b = codegen(op->b);
+        value_ = builder_.CreateOr(a, b);
+    }
+    void visit(const Not *op) override { value_ = builder_.CreateNot(codegen(op->a)); }
+    void visit(const Select *op) override {
+        Value *c = codegen(op->condition), *t = codegen(op->true_value), *f = codegen(op->false_value);
+        value_ = builder_.CreateSelect(c, t, f);
+    }
+    void visit(const Ramp *op) override {
+        Value *base = broadcast(codegen(op->base), op->lanes);
+        Value *stride = broadcast(codegen(op->stride), op->lanes);
+        std::vector<llvm::Constant *> steps;
+        llvm::Type *et = llvm_type(op->base.type());
+        for (int i = 0; i < op->lanes; i++) {
+            steps.push_back(et->isFloatingPointTy() ? llvm::ConstantFP::get(et, i) : llvm::ConstantInt::get(et, i));
+        }
+        Value *iota = llvm::ConstantVector::get(steps);
+        if (et->isFloatingPointTy()) value_ = builder_.CreateFAdd(base, builder_.CreateFMul(stride, iota));
+        else value_ = builder_.CreateAdd(base, builder_.CreateMul(stride, iota));
+    }
+    void visit(const Broadcast *op) override { value_ = broadcast(codegen(op->value), op->lanes); }
+
+    Value *buffer_pointer(const std::string &name) {
+        auto it = buffers_.find(name);
+        internal_assert(it != buffers_.end()) << "codegen: unknown buffer " << name;
+        return it->second;
+    }
+    Value *element_pointer(const std::string &name, Type t, Value *index) {
+        Value *idx = builder_.CreateSExt(index, builder_.getInt64Ty());
+        return builder_.CreateInBoundsGEP(memory_type(t.element_of()), buffer_pointer(name), idx);
+    }
+    static const Ramp *dense_ramp(const Expr &index, int64_t *stride) {
+        auto r = index.as<Ramp>();
+        if (!r) return nullptr;
+        auto s = as_const_int(r->stride);
+        if (!s) return nullptr;
+        *stride = *s;
+        return r;
+    }
+    void visit(const Load *op) override {
+        Type t = op->type;
+        int lanes = t.lanes;
+        llvm::Type *elem = memory_type(t.element_of());
+        unsigned align = t.bytes();
+        int64_t stride = 0;
+        if (lanes == 1) {
+            value_ = builder_.CreateAlignedLoad(elem, element_pointer(op->name, t, codegen(op->index)),
+                                                llvm::Align(align));
+        } else if (auto b = op->index.as<Broadcast>()) {
+            Value *s = builder_.CreateAlignedLoad(elem, element_pointer(op->name, t, codegen(b->value)),
+                                                  llvm::Align(align));
+            value_ = broadcast(s, lanes);
+        } else if (auto r = dense_ramp(op->index, &stride); r && stride >= 1 && stride <= 4) {
+            // Dense (or small-stride) access: one wide load, then pick every stride-th lane.
+            int span = int((lanes - 1) * stride + 1);
+            Value *ptr = element_pointer(op->name, t, codegen(r->base));
+            Value *wide = builder_.CreateAlignedLoad(llvm::FixedVectorType::get(elem, span), ptr,
+                                                     llvm::Align(align));
+            if (stride == 1) {
+                value_ = wide;
+            } else {
+                std::vector<int> mask;
+                for (int i = 0; i < lanes; i++) mask.push_back(int(i * stride));
+                value_ = builder_.CreateShuffleVector(wide, mask);
+            }
+        } else {
+            Value *idx = builder_.CreateSExt(codegen(op->index),
+                                             llvm::FixedVectorType::get(builder_.getInt64Ty(), lanes));
+            Value *ptrs = builder_.CreateInBoundsGEP(elem, buffer_pointer(op->name), idx);
+            value_ = builder_.CreateMaskedGather(llvm::FixedVectorType::get(elem, lanes), ptrs,
+                                                 llvm::Align(align));
+        }
+        if (t.is_bool()) value_ = builder_.CreateTrunc(value_, llvm_type(t));
+    }
+    void visit(const Call *op) override;
+    void visit(const Let *op) override {
+        Value *v = codegen(op->value);
+        with_symbol(symbols_, op->name, v, [&] { value_ = codegen(op->body); });
+    }
+
+    // ---- statements
+    void visit(const LetStmt *op) override {
+        Value *v = codegen(op->value);
+        v->setName(op->name);
+        with_symbol(symbols_, op->name, v, [&] { codegen(op->body); });
+    }
+    void visit(const AssertStmt *op) override {
+        Value *ok = codegen(op->condition);
+        check_or_return(ok, [&] { return codegen(op->message); });
+    }
+    void visit(const ProducerConsumer *op) override { codegen(op->body); }
+    void visit(const For *op) override;
+    void visit(const Store *op) override {
+        Type t = op->value.type();
+        Value *v = codegen(op->value);
+        if (t.is_bool()) v = builder_.CreateZExt(v, memory_type(t));
+        unsigned align = t.bytes();
+        int64_t stride = 0;
+        if (t.lanes == 1) {
+            builder_.CreateAlignedStore(v, element_pointer(op->name, t, codegen(op->index)), llvm::Align(align));
+        } else if (auto r = dense_ramp(op->index, &stride); r && stride == 1) {
+            builder_.CreateAlignedStore(v, element_pointer(op->name, t, codegen(r->base)), llvm::Align(align));
+        } else {
+            llvm::Type *elem = memory_type(t.element_of());
+            Value *idx = builder_.CreateSExt(codegen(op->index),
+                                             llvm::FixedVectorType::get(builder_.getInt64Ty(), t.lanes));
+            Value *ptrs = builder_.CreateInBoundsGEP(elem, buffer_pointer(op->name), idx);
+            builder_.CreateMaskedScatter(v, ptrs, llvm::Align(align));
+        }
+    }
+    void visit(const Allocate *op) override;
+    void visit(const Block *op) override {
+        codegen(op->first);
+        codegen(op->rest);
+    }
+    void visit(const IfThenElse *op) override {
+        Value *c = codegen(op->condition);
+        auto *then_bb = llvm::BasicBlock::Create(ctx_, "then", function_);
+        auto *else_bb = llvm::BasicBlock::Create(ctx_, "else", function_);
+        auto *after = llvm::BasicBlock::Create(ctx_, "after_if", function_);
+        builder_.CreateCondBr(c, then_bb, else_bb);
+        builder_.SetInsertPoint(then_bb);
+        codegen(op->then_case);
+        builder_.CreateBr(after);
+        builder_.SetInsertPoint(else_bb);
+        codegen(op->else_case);
+        builder_.CreateBr(after);
+        builder_.SetInsertPoint(after);
+    }
+    void visit(const Evaluate *op) override { codegen(op->value); }
+
+    void parallel_for(const For *op);
+};
+
+void CodeGen::visit(const Call *op) {
+    auto arg = [&](int i) { return codegen(op->args[i]); };
+    Type t = op->type;
+    if (op->call_type == Call::Extern) {
+        std::vector<Value *> args{null_ctx()};
+        std::vector<llvm::Type *> types{builder_.getPtrTy()};
+        for (auto &a : op->args) {
+            args.push_back(codegen(a));
+            types.push_back(args.back()->getType());
+        }
+        value_ = builder_.CreateCall(runtime(op->name.c_str(), llvm_type(t), types), args);
+        return;
+    }
+    internal_assert(op->call_type == Call::Intrinsic) << "codegen: call to " << op->name
+                                                      << " was not lowered to a load";
+    const std::string &n = op->name;
+    if (n == Call::likely) {
+        value_ = arg(0);
+    } else if (n == Call::bitwise_and) {
+        value_ = builder_.CreateAnd(arg(0), arg(1));
+    } else if (n == Call::bitwise_or) {
+        value_ = builder_.CreateOr(arg(0), arg(1));
+    } else if (n == Call::bitwise_xor) {
+        value_ = builder_.CreateXor(arg(0), arg(1));
+    } else if (n == Call::bitwise_not) {
+        value_ = builder_.CreateNot(arg(0));
+    } else if (n == Call::shift_left) {
+        value_ = builder_.CreateShl(arg(0), arg(1));
+    } else if (n == Call::shift_right) {
+        value_ = t.is_int() ? builder_.CreateAShr(arg(0), arg(1)) : builder_.CreateLShr(arg(0), arg(1));
+    } else if (n == Call::abs) {
+        Value *x = arg(0);
+        if (op->args[0].type().is_float()) {
+            value_ = builder_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x);
+        } else {
+            Value *neg = builder_.CreateICmpSLT(x, llvm::Constant::getNullValue(x->getType()));
+            value_ = builder_.CreateSelect(neg, builder_.CreateNeg(x), x);
+        }
+    } else {
+        static const std::map<std::string, llvm::Intrinsic::ID> unary = {
+            {"sqrt", llvm::Intrinsic::sqrt},   {"exp", llvm::Intrinsic::exp},
+            {"log", llvm::Intrinsic::log},     {"floor", llvm::Intrinsic::floor},
+            {"ceil", llvm::Intrinsic::ceil},   {"round", llvm::Intrinsic::roundeven},
+            {"trunc", llvm::Intrinsic::trunc}, {"sin", llvm::Intrinsic::sin},
+            {"cos", llvm::Intrinsic::cos},
+        };
+        if (auto it = unary.find(n); it != unary.end()) {
+            value_ = builder_.CreateUnaryIntrinsic(it->second, arg(0));
+        } else if (n == "pow") {
+            value_ = builder_.CreateBinaryIntrinsic(llvm::Intrinsic::pow, arg(0), arg(1));
+        } else if (n == "tan" || n == "atan2") {
+            // libm, lane by lane
+            bool f32 = t.bits == 32;
+            std::string fn = n + (f32 ? "f" : "");
+            llvm::Type *et = llvm_type(t.element_of());
+            std::vector<llvm::Type *> types(op->args.size(), et);
+            auto callee = module_.getOrInsertFunction(fn, llvm::FunctionType::get(et, types, false));
+            std::vector<Value *> args;
+            for (size_t i = 0; i < op->args.size(); i++) args.push_back(arg(int(i)));
+            if (t.lanes == 1) {
+                value_ = builder_.CreateCall(callee, args);
+            } else {
+                Value *result = llvm::PoisonValue::get(llvm_type(t));
+                for (int l = 0; l < t.lanes; l++) {
+                    std::vector<Value *> lane_args;
+                    for (auto *a : args) lane_args.push_back(builder_.CreateExtractElement(a, l));
+                    result = builder_.CreateInsertElement(result, builder_.CreateCall(callee, lane_args), l);
+                }
+                value_ = result;
+            }
+        } else {
+            internal_error << "codegen: unknown intrinsic " << n;
+        }
+    }
+}
+
+void CodeGen::visit(const For *op) {
+    if (op->for_type == ForType::Parallel) {
+        parallel_for(op);
+        return;
+    }
+    internal_assert(op->for_type == ForType::Serial)
+        << "loop " << op->name << " should have been unrolled or vectorized before codegen";
+    Value *mn = codegen(op->min), *ex = codegen(op->extent);
+    Value *end = builder_.CreateAdd(mn, ex);
+    auto *pre = builder_.GetInsertBlock();
+    auto *loop = llvm::BasicBlock::Create(ctx_, op->name + ".loop", function_);
+    auto *after = llvm::BasicBlock::Create(ctx_, op->name + ".end", function_);
+    builder_.CreateCondBr(builder_.CreateICmpSLT(mn, end), loop, after);
+    builder_.SetInsertPoint(loop);
+    llvm::PHINode *phi = builder_.CreatePHI(mn->getType(), 2, op->name);
+    phi->addIncoming(mn, pre);
+    with_symbol(symbols_, op->name, phi, [&] { codegen(op->body); });
+    Value *next = builder_.CreateAdd(phi, llvm::ConstantInt::get(mn->getType(), 1), "", false, true);
+    phi->addIncoming(next, builder_.GetInsertBlock());
+    builder_.CreateCondBr(builder_.CreateICmpSLT(next, end), loop, after);
+    builder_.SetInsertPoint(after);
+}
+
+// A parallel loop becomes a task function called by halo_parallel_for with a closure that
+// holds every value and buffer the body uses.
+void CodeGen::parallel_for(const For *op) {
+    FreeVariables fv;
+    op->body.accept(&fv);
+    fv.vars.erase(op->name);
+    std::vector<std::string> var_names, buf_names;
+    std::vector<llvm::Type *> fields;
+    for (auto &v : fv.vars) {
+        if (!symbols_.count(v)) continue;
+        var_names.push_back(v);
+        fields.push_back(symbols_[v]->getType());
+    }
+    for (auto &b : fv.buffers) {
+        buf_names.push_back(b);
+        fields.push_back(builder_.getPtrTy());
+    }
+    auto *closure_t = llvm::StructType::get(ctx_, fields);
+    Value *mn = codegen(op->min), *ex = codegen(op->extent);
+    // Pack the closure on the stack of the caller.
+    llvm::IRBuilder<> entry(&function_->getEntryBlock(), function_->getEntryBlock().begin());
+    Value *closure = entry.CreateAlloca(closure_t);
+    int field = 0;
+    for (auto &v : var_names) builder_.CreateStore(symbols_[v], builder_.CreateStructGEP(closure_t, closure, field++));
+    for (auto &b : buf_names) builder_.CreateStore(buffers_[b], builder_.CreateStructGEP(closure_t, closure, field++));
+
+    // The task function.
+    auto *task_t = llvm::FunctionType::get(builder_.getInt32Ty(), {builder_.getPtrTy(), builder_.getInt32Ty()}, false);
+    auto *task = llvm::Function::Create(task_t, llvm::Function::InternalLinkage,
+                                        function_->getName() + ".par." + std::to_string(closure_counter_++),
+                                        module_);
+    task->copyAttributesFrom(function_);
+    auto saved_fn = function_;
+    auto saved_ip = builder_.saveIP();
+    auto saved_symbols = symbols_;
+    auto saved_buffers = buffers_;
+    auto saved_heap = heap_allocations_;
+    function_ = task;
+    heap_allocations_.clear();
+    builder_.SetInsertPoint(llvm::BasicBlock::Create(ctx_, "entry", task));
+    Value *cl = task->getArg(0);
+    field = 0;
+    for (auto &v : var_names) {
+        symbols_[v] = builder_.CreateLoad(fields[field], builder_.CreateStructGEP(closure_t, cl, field));
+        field++;
+    }
+    for (auto &b : buf_names) {
+        buffers_[b] = builder_.CreateLoad(builder_.getPtrTy(), builder_.CreateStructGEP(closure_t, cl, field));
+        field++;
+    }
+    symbols_[op->name] = task->getArg(1);
+    codegen(op->body);
+    builder_.CreateRet(builder_.getInt32(0));
+    function_ = saved_fn;
+    builder_.restoreIP(saved_ip);
+    symbols_ = saved_symbols;
+    buffers_ = saved_buffers;
+    heap_allocations_ = saved_heap;
+
+    auto pf = runtime("halo_parallel_for", builder_.getInt32Ty(),
+                      {builder_.getPtrTy(), builder_.getPtrTy(), builder_.getInt32Ty(), builder_.getInt32Ty(),
+                       builder_.getPtrTy()});
+    Value *rc = builder_.CreateCall(pf, {null_ctx(), task, mn, ex, closure});
+    check_or_return(builder_.CreateICmpEQ(rc, builder_.getInt32(0)), [&] { return rc; });
+}
+
+void CodeGen::visit(const Allocate *op) {
+    Type t = op->type;
+    Value *count = builder_.getInt64(1);
+    int64_t const_count = 1;
+    bool is_const = true;
+    for (auto &e : op->extents) {
+        Value *v = builder_.CreateSExt(codegen(e), builder_.getInt64Ty());
+        count = builder_.CreateMul(count, v);
+        if (auto c = as_const_int(e)) const_count *= *c;
+        else is_const = false;
+    }
+    // Small buffers of known size live on the stack; the rest on the heap.
+    const int64_t stack_limit = 64 * 1024;
+    int64_t bytes = const_count * t.bytes();
+    Value *ptr;
+    bool on_heap = !(is_const && bytes <= stack_limit);
+    if (!on_heap) {
+        llvm::IRBuilder<> entry(&function_->getEntryBlock(), function_->getEntryBlock().begin());
+        auto *a = entry.CreateAlloca(llvm::ArrayType::get(memory_type(t.element_of()), std::max<int64_t>(const_count, 1)));
+        a->setAlignment(llvm::Align(64));
+        ptr = a;
+    } else {
+        // Pad by one vector so that wide loads at the end of a row stay inside the allocation.
+        Value *size = builder_.CreateAdd(builder_.CreateMul(count, builder_.getInt64(t.bytes())), builder_.getInt64(64));
+        auto m = runtime("halo_malloc", builder_.getPtrTy(), {builder_.getPtrTy(), builder_.getInt64Ty()});
+        ptr = builder_.CreateCall(m, {null_ctx(), size});
+        Value *name = builder_.CreateGlobalStringPtr(op->name);
+        check_or_return(builder_.CreateIsNotNull(ptr), [&] {
+            auto oom = runtime("halo_error_out_of_memory", builder_.getInt32Ty(),
+                               {builder_.getPtrTy(), builder_.getPtrTy(), builder_.getInt64Ty()});
+            return builder_.CreateCall(oom, {null_ctx(), name, size});
+        });
+        heap_allocations_.push_back(ptr);
+    }
+    with_symbol(buffers_, op->name, ptr, [&] { codegen(op->body); });
+    if (on_heap) {
+        heap_allocations_.pop_back();
+        auto f = runtime("halo_free", builder_.getVoidTy(), {builder_.getPtrTy(), builder_.getPtrTy()});
+        builder_.CreateCall(f, {null_ctx(), ptr});
+    }
+}
+
+// Checks a buffer argument and binds its host pointer and per-dimension fields.
+void CodeGen::unpack_buffer(const std::string &name, Value *buf, Type type, int dims) {
+    // halo_buffer_t layout: {ptr host; u8 code; u8 bits; u16 reserved; i32 dimensions; ptr dim}
+    auto *buf_t = llvm::StructType::get(ctx_, {builder_.getPtrTy(), builder_.getInt8Ty(), builder_.getInt8Ty(),
+                                               builder_.getInt16Ty(), builder_.getInt32Ty(), builder_.getPtrTy()});
+    auto *dim_t = llvm::StructType::get(ctx_, {builder_.getInt32Ty(), builder_.getInt32Ty(),
+                                               builder_.getInt32Ty(), builder_.getInt32Ty()});
+    Value *name_str = builder_.CreateGlobalStringPtr(name);
+    check_or_return(builder_.CreateIsNotNull(buf), [&] {
+        return builder_.CreateCall(runtime("halo_error_null_buffer", builder_.getInt32Ty(),
+                                           {builder_.getPtrTy(), builder_.getPtrTy()}),
+                                   {null_ctx(), name_str});
+    });
+    Value *host = builder_.CreateLoad(builder_.getPtrTy(), builder_.CreateStructGEP(buf_t, buf, 0));
+    check_or_return(builder_.CreateIsNotNull(host), [&] {
+        return builder_.CreateCall(runtime("halo_error_null_buffer", builder_.getInt32Ty(),
+                                           {builder_.getPtrTy(), builder_.getPtrTy()}),
+                                   {null_ctx(), name_str});
+    });
+    Value *code = builder_.CreateZExt(builder_.CreateLoad(builder_.getInt8Ty(), builder_.CreateStructGEP(buf_t, buf, 1)),
+                                      builder_.getInt32Ty());
+    Value *bits = builder_.CreateZExt(builder_.CreateLoad(builder_.getInt8Ty(), builder_.CreateStructGEP(buf_t, buf, 2)),
+                                      builder_.getInt32Ty());
+    Value *ok_type = builder_.CreateAnd(builder_.CreateICmpEQ(code, builder_.getInt32(type.code)),
+                                        builder_.CreateICmpEQ(bits, builder_.getInt32(type.bits)));
+    check_or_return(ok_type, [&] {
+        return builder_.CreateCall(
+            runtime("halo_error_bad_type", builder_.getInt32Ty(),
+                    {builder_.getPtrTy(), builder_.getPtrTy(), builder_.getInt32Ty(), builder_.getInt32Ty(),
+                     builder_.getInt32Ty(), builder_.getInt32Ty()}),
+            {null_ctx(), name_str, code, bits, builder_.getInt32(type.code), builder_.getInt32(type.bits)});
+    });
+    Value *ndims = builder_.CreateLoad(builder_.getInt32Ty(), builder_.CreateStructGEP(buf_t, buf, 4));
+    check_or_return(builder_.CreateICmpEQ(ndims, builder_.getInt32(dims)), [&] {
+        return builder_.CreateCall(runtime("halo_error_bad_dimensions", builder_.getInt32Ty(),
+                                           {builder_.getPtrTy(), builder_.getPtrTy(), builder_.getInt32Ty(),
+                                            builder_.getInt32Ty()}),
+                                   {null_ctx(), name_str, ndims, builder_.getInt32(dims)});
+    });
+    Value *dim = builder_.CreateLoad(builder_.getPtrTy(), builder_.CreateStructGEP(buf_t, buf, 5));
+    buffers_[name] = host;
+    static const char *fields[] = {"min", "extent", "stride"};
+    for (int d = 0; d < dims; d++) {
+        Value *dp = builder_.CreateInBoundsGEP(dim_t, dim, builder_.getInt32(d));
+        for (int f = 0; f < 3; f++) {
+            std::string n = name + "." + fields[f] + "." + std::to_string(d);
+            Value *v = builder_.CreateLoad(builder_.getInt32Ty(), builder_.CreateStructGEP(dim_t, dp, f), n);
+            symbols_[n] = v;
+        }
+    }
+}
+
+void CodeGen::compile(const LoweredPipeline &p) {
+    auto *fn_t = llvm::FunctionType::get(builder_.getInt32Ty(), {builder_.getPtrTy()}, false);
+    function_ = llvm::Function::Create(fn_t, llvm::Function::ExternalLinkage, p.name, module_);
+    function_->addFnAttr("target-cpu", tm_.getTargetCPU());
+    function_->addFnAttr("target-features", tm_.getTargetFeatureString());
+    if (tm_.getTargetFeatureString().contains("+avx512f")) {
+        function_->addFnAttr("prefer-vector-width", "512");
+        function_->addFnAttr("min-legal-vector-width", "512");
+    }
+    function_->addFnAttr(llvm::Attribute::NoUnwind);
+    // Allow a*b+c to become a fused multiply-add, as Halide does; nothing else is relaxed.
+    llvm::FastMathFlags fmf;
+    fmf.setAllowContract(true);
+    builder_.setFastMathFlags(fmf);
+    builder_.SetInsertPoint(llvm::BasicBlock::Create(ctx_, "entry", function_));
+    Value *args = function_->getArg(0);
+    auto arg_ptr = [&](int i) {
+        return builder_.CreateLoad(builder_.getPtrTy(), builder_.CreateConstInBoundsGEP1_32(builder_.getPtrTy(), args, i));
+    };
+    unpack_buffer(p.output->name, arg_ptr(0), p.output->type(), p.output->dimensions());
+    for (size_t i = 0; i < p.params.size(); i++) {
+        auto &param = p.params[i];
+        if (param->is_buffer) {
+            unpack_buffer(param->name, arg_ptr(int(i + 1)), param->type, param->dimensions);
+        } else {
+            symbols_[param->name] = builder_.CreateLoad(llvm_type(param->type), arg_ptr(int(i + 1)), param->name);
+        }
+    }
+    codegen(p.body);
+    builder_.CreateRet(builder_.getInt32(0));
+}
+
+}  // namespace
+
+std::unique_ptr<llvm::Module> codegen_llvm(const LoweredPipeline &p, llvm::LLVMContext &ctx,
+                                           llvm::TargetMachine &tm) {
+    auto m = std::make_unique<llvm::Module>(p.name, ctx);
+    m->setDataLayout(tm.createDataLayout());
+    m->setTargetTriple(tm.getTargetTriple().str());
+    CodeGen cg(ctx, *m, tm);
+    cg.compile(p);
+    std::string err;
+    llvm::raw_string_ostream os(err);
+    if (llvm::verifyModule(*m, &os)) {
+        internal_error << "generated LLVM IR does not verify: " << os.str();
+    }
+    return m;
+}
+
+void optimize_module(llvm::Module &m, llvm::TargetMachine &tm) {
+    llvm::LoopAnalysisManager lam;
+    llvm::FunctionAnalysisManager fam;
+    llvm::CGSCCAnalysisManager cgam;
+    llvm::ModuleAnalysisManager mam;
+    llvm::PipelineTuningOptions pto;
+    pto.LoopVectorization = true;
+    pto.SLPVectorization = true;
+    llvm::PassBuilder pb(&tm, pto);
+    pb.registerModuleAnalyses(mam);
+    pb.registerCGSCCAnalyses(cgam);
+    pb.registerFunctionAnalyses(fam);
+    pb.registerLoopAnalyses(lam);
+    pb.crossRegisterProxies(lam, fam, cgam, mam);
+    llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+    mpm.run(m, mam);
+}
+
+}  // namespace halo

@@ -1,0 +1,26 @@
+// Translates a lowered loop nest into an LLVM module holding one function:
+//   int32_t <name>(void **args)
+// args[0] is the output's halo_buffer_t*, then one entry per parameter of the pipeline (a
+// halo_buffer_t* for buffers, a pointer to the value for scalars). Returns 0 or an error code.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "lower/Lower.h"
+
+namespace llvm {
+class LLVMContext;
+class Module;
+class TargetMachine;
+}  // namespace llvm
+
+namespace halo {
+
+std::unique_ptr<llvm::Module> codegen_llvm(const LoweredPipeline &p, llvm::LLVMContext &ctx,
+                                           llvm::TargetMachine &tm);
+
+// Runs LLVM's O3 pipeline (new pass manager) for the target.
+void optimize_module(llvm::Module &m, llvm::TargetMachine &tm);
+
+}  // namespace halo

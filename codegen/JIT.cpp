@@ -1,0 +1,95 @@
+#include "JIT.h"
+
+#include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
+#include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Target/TargetMachine.h>
+#include <llvm/TargetParser/Host.h>
+
+#include <mutex>
+
+#include "CodeGenLLVM.h"
+#include "dsl/Error.h"
+#include "runtime/HaloRuntime.h"
+
+namespace halo {
+
+namespace {
+
+void initialize_llvm() {
+    static std::once_flag once;
+    std::call_once(once, [] {
+        llvm::InitializeNativeTarget();
+        llvm::InitializeNativeTargetAsmPrinter();
+    });
+}
+
+std::string to_string(llvm::Error e) {
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    os << e;
+    return os.str();
+}
+
+}  // namespace
+
+struct JITModule::Impl {
+    std::unique_ptr<llvm::orc::LLJIT> jit;
+};
+
+JITModule::JITModule(const LoweredPipeline &p) : impl_(std::make_unique<Impl>()) {
+    initialize_llvm();
+    auto jtmb = llvm::orc::JITTargetMachineBuilder::detectHost();
+    internal_assert(bool(jtmb)) << "cannot detect host target: " << to_string(jtmb.takeError());
+    jtmb->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+    auto tm = jtmb->createTargetMachine();
+    internal_assert(bool(tm)) << "cannot create target machine: " << to_string(tm.takeError());
+
+    auto ctx = std::make_unique<llvm::LLVMContext>();
+    auto module = codegen_llvm(p, *ctx, **tm);
+    optimize_module(*module, **tm);
+    llvm::raw_string_ostream os(llvm_ir_);
+    module->print(os, nullptr);
+    os.flush();
+
+    auto jit = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(*jtmb)).create();
+    internal_assert(bool(jit)) << "cannot create JIT: " << to_string(jit.takeError());
+    impl_->jit = std::move(*jit);
+    auto &jd = impl_->jit->getMainJITDylib();
+    // The runtime lives in this process; libm comes from the process's shared libraries.
+    llvm::orc::SymbolMap runtime;
+    auto add = [&](const char *name, auto *fn) {
+        runtime[impl_->jit->mangleAndIntern(name)] = {llvm::orc::ExecutorAddr::fromPtr(fn),
+                                                      llvm::JITSymbolFlags::Exported};
+    };
+    add("halo_error", &halo_error);
+    add("halo_error_null_buffer", &halo_error_null_buffer);
+    add("halo_error_bad_type", &halo_error_bad_type);
+    add("halo_error_bad_dimensions", &halo_error_bad_dimensions);
+    add("halo_error_bounds", &halo_error_bounds);
+    add("halo_error_out_of_memory", &halo_error_out_of_memory);
+    add("halo_malloc", &halo_malloc);
+    add("halo_free", &halo_free);
+    add("halo_parallel_for", &halo_parallel_for);
+    llvm::cantFail(jd.define(llvm::orc::absoluteSymbols(runtime)));
+    jd.addGenerator(llvm::cantFail(llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
+        impl_->jit->getDataLayout().getGlobalPrefix())));
+
+    auto err = impl_->jit->addIRModule(llvm::orc::ThreadSafeModule(std::move(module), std::move(ctx)));
+    internal_assert(!err) << "cannot add module to JIT: " << to_string(std::move(err));
+    auto sym = impl_->jit->lookup(p.name);
+    internal_assert(bool(sym)) << "cannot find compiled pipeline: " << to_string(sym.takeError());
+    entry_ = sym->toPtr<PipelineEntry>();
+}
+
+JITModule::~JITModule() = default;
+
+std::string host_target_description() {
+    initialize_llvm();
+    return llvm::sys::getProcessTriple() + " " + llvm::sys::getHostCPUName().str();
+}
+
+}  // namespace halo

@@ -1,0 +1,31 @@
+// Compiles a lowered pipeline to machine code for this CPU with LLVM's ORC JIT.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "lower/Lower.h"
+
+namespace halo {
+
+using PipelineEntry = int32_t (*)(void **args);
+
+class JITModule {
+public:
+    // Generates, optimises (O3) and JIT-compiles the pipeline.
+    explicit JITModule(const LoweredPipeline &p);
+    ~JITModule();
+    PipelineEntry entry() const { return entry_; }
+    const std::string &llvm_ir() const { return llvm_ir_; }
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+    PipelineEntry entry_ = nullptr;
+    std::string llvm_ir_;
+};
+
+// Target triple, CPU and features of this machine, as LLVM names them.
+std::string host_target_description();
+
+}  // namespace halo

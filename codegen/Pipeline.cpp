@@ -1,0 +1,115 @@
+#include "Pipeline.h"
+
+#include <chrono>
+#include <mutex>
+#include <sstream>
+
+#include "JIT.h"
+#include "dsl/Func.h"
+#include "dsl/IRPrinter.h"
+
+namespace halo {
+
+namespace {
+
+// Run-time errors of JIT-compiled pipelines are captured and rethrown as RuntimeError.
+std::mutex error_mutex;
+std::string captured_error;
+void capture_error(void *, const char *msg) { captured_error = msg; }
+
+std::atomic<int> pipeline_counter{0};
+
+}  // namespace
+
+Pipeline::Pipeline(const Func &output) : output_(output.function()) {}
+Pipeline::~Pipeline() = default;
+
+void Pipeline::compile_jit() {
+    if (jit_ && compiled_generation_ == definition_generation.load()) return;
+    auto start = std::chrono::steady_clock::now();
+    compiled_generation_ = definition_generation.load();
+    lowered_ = lower(output_, "halo_pipeline_" + std::to_string(pipeline_counter++));
+    jit_ = std::make_unique<JITModule>(lowered_);
+    compile_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+std::string Pipeline::lowered_stmt() {
+    compiled_generation_ = definition_generation.load();
+    if (!jit_) lowered_ = lower(output_, "halo_pipeline_" + std::to_string(pipeline_counter++));
+    std::ostringstream s;
+    s << lowered_.body;
+    return s.str();
+}
+
+std::string Pipeline::llvm_ir() {
+    compile_jit();
+    return jit_->llvm_ir();
+}
+
+void Pipeline::realize(Buffer<> &dst) {
+    user_assert(dst.defined()) << "realize of Func '" << output_->name << "' into an undefined Buffer";
+    user_assert(dst.type() == output_->type())
+        << "Func '" << output_->name << "' has type " << output_->type().to_string()
+        << " but is realized into Buffer '" << dst.name() << "' of type " << dst.type().to_string();
+    user_assert(dst.dimensions() == output_->dimensions())
+        << "Func '" << output_->name << "' has " << output_->dimensions()
+        << " dimensions but is realized into Buffer '" << dst.name() << "' with " << dst.dimensions();
+    compile_jit();
+    std::vector<void *> args{dst.raw_buffer()};
+    for (auto &p : lowered_.params) {
+        if (p->is_buffer) {
+            user_assert(p->buffer != nullptr)
+                << "ImageParam '" << p->name << "' is used by Func '" << output_->name
+                << "' but no Buffer is bound to it; call " << p->name << ".set(buffer) before realize";
+            args.push_back(p->buffer->raw_buffer());
+        } else {
+            args.push_back(p->scalar);
+        }
+    }
+    std::lock_guard<std::mutex> lock(error_mutex);
+    captured_error.clear();
+    halo_error_handler_t previous = halo_set_error_handler(&capture_error);
+    int32_t rc = jit_->entry()(args.data());
+    halo_set_error_handler(previous);
+    if (rc != 0) throw RuntimeError(rc, captured_error.empty() ? "pipeline failed with code " + std::to_string(rc) : captured_error);
+}
+
+Buffer<> Pipeline::realize(const std::vector<int> &sizes) {
+    Buffer<> out(output_->type(), sizes, output_->name);
+    realize(out);
+    return out;
+}
+
+// ---------------------------------------------------------------- Func's entry points
+
+Pipeline &Func::pipeline() {
+    if (!f_->pipeline) f_->pipeline = std::make_shared<Pipeline>(*this);
+    return *f_->pipeline;
+}
+
+Buffer<> Func::realize(const std::vector<int> &sizes) {
+    user_assert(defined()) << "Func '" << name() << "' is realized but has no definition";
+    user_assert(int(sizes.size()) == dimensions())
+        << "Func '" << name() << "' has " << dimensions() << " dimensions but realize() was given "
+        << sizes.size() << " sizes";
+    return pipeline().realize(sizes);
+}
+
+void Func::realize(Buffer<> &dst) {
+    user_assert(defined()) << "Func '" << name() << "' is realized but has no definition";
+    pipeline().realize(dst);
+}
+
+void Func::compile_jit() {
+    user_assert(defined()) << "Func '" << name() << "' is compiled but has no definition";
+    pipeline().compile_jit();
+}
+
+std::string Func::lowered_stmt() {
+    user_assert(defined()) << "Func '" << name() << "' has no definition";
+    return pipeline().lowered_stmt();
+}
+
+std::string Func::llvm_ir() { return pipeline().llvm_ir(); }
+
+}  // namespace halo

@@ -1,0 +1,40 @@
+// A compiled pipeline: lowers a Func, JIT-compiles it once, and runs it on buffers.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "dsl/Buffer.h"
+#include "dsl/Function.h"
+#include "lower/Lower.h"
+
+namespace halo {
+
+class JITModule;
+class Func;
+
+class Pipeline {
+public:
+    explicit Pipeline(const Func &output);
+    ~Pipeline();
+
+    // Lowers and compiles, unless nothing changed since the last compile.
+    void compile_jit();
+    // Computes the output over dst's region.
+    void realize(Buffer<> &dst);
+    Buffer<> realize(const std::vector<int> &sizes);
+
+    std::string lowered_stmt();
+    std::string llvm_ir();
+    // Milliseconds the last compile took (lowering + LLVM).
+    double compile_time_ms() const { return compile_ms_; }
+
+private:
+    std::shared_ptr<FunctionContents> output_;
+    LoweredPipeline lowered_;
+    std::unique_ptr<JITModule> jit_;
+    uint64_t compiled_generation_ = ~uint64_t(0);
+    double compile_ms_ = 0;
+};
+
+}  // namespace halo

@@ -1,0 +1,102 @@
+#include "Boundary.h"
+
+namespace halo {
+namespace BoundaryConditions {
+
+namespace {
+
+using Source = std::function<Expr(const std::vector<Expr> &)>;
+
+enum class Kind { RepeatEdge, Constant, Mirror };
+
+Func make_boundary(const std::string &name, const Source &source, int dims, const Region &bounds,
+                   Kind kind, Expr value = Expr()) {
+    user_assert(int(bounds.size()) <= dims)
+        << "Boundary condition on '" << name << "' given " << bounds.size()
+        << " bounds for a source with " << dims << " dimensions";
+    std::vector<Expr> args, coords;
+    Expr outside;
+    for (int d = 0; d < dims; d++) {
+        Var v("bc" + std::to_string(d));
+        args.push_back(v);
+        if (d >= int(bounds.size()) || !bounds[d].first.defined()) {
+            coords.push_back(v);  // unbounded dimension: passed through
+            continue;
+        }
+        Expr mn = cast(Int(32), bounds[d].first), ex = cast(Int(32), bounds[d].second);
+        Expr mx = mn + ex - 1;
+        if (kind == Kind::Mirror) {
+            Expr m = (Expr(v) - mn) % (2 * ex);
+            coords.push_back(mn + select(m < ex, m, 2 * ex - 1 - m));
+        } else {
+            coords.push_back(clamp(v, mn, mx));
+        }
+        Expr o = Expr(v) < mn || Expr(v) > mx;
+        outside = outside.defined() ? (outside || o) : o;
+    }
+    Func f(name + "_" + (kind == Kind::RepeatEdge ? "repeat_edge" : kind == Kind::Mirror ? "mirror_image" : "constant_exterior"));
+    Expr inside = source(coords);
+    if (kind == Kind::Constant && outside.defined()) {
+        f(args) = select(outside, cast(inside.type(), value), inside);
+    } else {
+        f(args) = inside;
+    }
+    return f;
+}
+
+Region image_region(const ImageParam &p, const Region &given) {
+    if (!given.empty()) return given;
+    Region r;
+    for (int d = 0; d < p.dimensions(); d++) r.push_back({p.dim(d).min(), p.dim(d).extent()});
+    return r;
+}
+
+Region buffer_region(const Buffer<> &b, const Region &given) {
+    if (!given.empty()) return given;
+    Region r;
+    for (int d = 0; d < b.dimensions(); d++) r.push_back({Expr(b.dim(d).min()), Expr(b.dim(d).extent())});
+    return r;
+}
+
+Source of(const Func &f) {
+    return [f](const std::vector<Expr> &a) { return Expr(f(a)); };
+}
+Source of(const ImageParam &p) {
+    return [p](const std::vector<Expr> &a) { return p(a); };
+}
+Source of(const Buffer<> &b) {
+    return [b](const std::vector<Expr> &a) { return b(a); };
+}
+
+}  // namespace
+
+Func repeat_edge(const Func &s, const Region &b) {
+    return make_boundary(s.name(), of(s), s.dimensions(), b, Kind::RepeatEdge);
+}
+Func repeat_edge(const ImageParam &s, const Region &b) {
+    return make_boundary(s.name(), of(s), s.dimensions(), image_region(s, b), Kind::RepeatEdge);
+}
+Func repeat_edge(const Buffer<> &s, const Region &b) {
+    return make_boundary(s.name(), of(s), s.dimensions(), buffer_region(s, b), Kind::RepeatEdge);
+}
+Func constant_exterior(const Func &s, Expr v, const Region &b) {
+    return make_boundary(s.name(), of(s), s.dimensions(), b, Kind::Constant, v);
+}
+Func constant_exterior(const ImageParam &s, Expr v, const Region &b) {
+    return make_boundary(s.name(), of(s), s.dimensions(), image_region(s, b), Kind::Constant, v);
+}
+Func constant_exterior(const Buffer<> &s, Expr v, const Region &b) {
+    return make_boundary(s.name(), of(s), s.dimensions(), buffer_region(s, b), Kind::Constant, v);
+}
+Func mirror_image(const Func &s, const Region &b) {
+    return make_boundary(s.name(), of(s), s.dimensions(), b, Kind::Mirror);
+}
+Func mirror_image(const ImageParam &s, const Region &b) {
+    return make_boundary(s.name(), of(s), s.dimensions(), image_region(s, b), Kind::Mirror);
+}
+Func mirror_image(const Buffer<> &s, const Region &b) {
+    return make_boundary(s.name(), of(s), s.dimensions(), buffer_region(s, b), Kind::Mirror);
+}
+
+}  // namespace BoundaryConditions
+}  // namespace halo

@@ -1,0 +1,14 @@
+// Halo: the one header a user includes.
+#pragma once
+
+#include "Boundary.h"
+#include "Buffer.h"
+#include "Error.h"
+#include "Func.h"
+#include "IROperator.h"
+#include "IRPrinter.h"
+#include "ImageIO.h"
+#include "Param.h"
+#include "Type.h"
+#include "Var.h"
+#include "codegen/Pipeline.h"

@@ -1,0 +1,21 @@
+// PNG files in and out of Buffers (through libpng). Images are x, y[, c] with channels last.
+#pragma once
+
+#include <string>
+
+#include "Buffer.h"
+
+namespace halo {
+
+// Loads an 8- or 16-bit gray, gray+alpha, RGB or RGBA PNG. Gray images are 2-D.
+Buffer<uint8_t> load_png_u8(const std::string &path);
+Buffer<uint16_t> load_png_u16(const std::string &path);
+// Saves a 2-D (gray) or 3-D (1-4 channels) buffer.
+void save_png(const Buffer<uint8_t> &image, const std::string &path);
+void save_png(const Buffer<uint16_t> &image, const std::string &path);
+
+// Float images in [0, 1] from and to integer images.
+Buffer<float> to_float(const Buffer<uint8_t> &image);
+Buffer<uint8_t> from_float(const Buffer<float> &image);
+
+}  // namespace halo
