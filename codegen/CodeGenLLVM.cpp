@@ -558,6 +558,8 @@ void CodeGen::parallel_for(const For *op) {
                                         function_->getName() + ".par." + std::to_string(closure_counter_++),
                                         module_);
     task->copyAttributesFrom(function_);
+    task->setLinkage(llvm::Function::InternalLinkage);
+    task->setDSOLocal(true);
     auto saved_fn = function_;
     auto saved_ip = builder_.saveIP();
     auto saved_symbols = symbols_;
@@ -675,6 +677,14 @@ void CodeGen::unpack_buffer(const std::string &name, Value *buf, Type type, int 
     });
     Value *dim = builder_.CreateLoad(builder_.getPtrTy(), builder_.CreateStructGEP(buf_t, buf, 5));
     buffers_[name] = host;
+    if (dims > 0) {
+        Value *stride0 = builder_.CreateLoad(builder_.getInt32Ty(), builder_.CreateStructGEP(dim_t, dim, 2));
+        check_or_return(builder_.CreateICmpEQ(stride0, builder_.getInt32(1)), [&] {
+            return builder_.CreateCall(runtime("halo_error_bad_stride", builder_.getInt32Ty(),
+                                               {builder_.getPtrTy(), builder_.getPtrTy(), builder_.getInt32Ty()}),
+                                       {null_ctx(), name_str, stride0});
+        });
+    }
     static const char *fields[] = {"min", "extent", "stride"};
     for (int d = 0; d < dims; d++) {
         Value *dp = builder_.CreateInBoundsGEP(dim_t, dim, builder_.getInt32(d));

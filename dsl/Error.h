@@ -23,34 +23,37 @@ struct RuntimeError : std::runtime_error {
 };
 
 namespace detail {
-// Collects a message with operator<< and throws when it goes out of scope.
+// Collects a message with operator<< and throws it when the statement ends. Only built when
+// the check has already failed, so passing checks cost one branch.
 template <typename E>
 class ErrorReporter {
 public:
-    template <typename C>
-    ErrorReporter(const C &condition, const char *prefix) : fire_(!static_cast<bool>(condition)) {
-        if (fire_) stream_ << prefix;
-    }
+    explicit ErrorReporter(const char *prefix) { stream_ << prefix; }
     template <typename T>
     ErrorReporter &operator<<(const T &v) {
-        if (fire_) stream_ << v;
+        stream_ << v;
         return *this;
     }
     ~ErrorReporter() noexcept(false) {
-        if (fire_ && !std::uncaught_exceptions()) throw E(stream_.str());
+        if (!std::uncaught_exceptions()) throw E(stream_.str());
     }
 
 private:
-    bool fire_;
     std::ostringstream stream_;
+};
+
+// Lets "cond ? (void)0 : Voidify() & reporter << ..." type-check.
+struct Voidify {
+    template <typename R>
+    void operator&(R &&) {}
 };
 }  // namespace detail
 
-#define user_assert(c) ::halo::detail::ErrorReporter<::halo::CompileError>((c), "")
-#define user_error ::halo::detail::ErrorReporter<::halo::CompileError>(false, "")
-#define internal_assert(c) \
-    ::halo::detail::ErrorReporter<::halo::InternalError>((c), "Halo internal error: ")
-#define internal_error \
-    ::halo::detail::ErrorReporter<::halo::InternalError>(false, "Halo internal error: ")
+#define HALO_CHECK_(c, E, prefix) \
+    (static_cast<bool>(c)) ? (void)0 : ::halo::detail::Voidify() & ::halo::detail::ErrorReporter<E>(prefix)
+#define user_assert(c) HALO_CHECK_(c, ::halo::CompileError, "")
+#define user_error HALO_CHECK_(false, ::halo::CompileError, "")
+#define internal_assert(c) HALO_CHECK_(c, ::halo::InternalError, "Halo internal error: ")
+#define internal_error HALO_CHECK_(false, ::halo::InternalError, "Halo internal error: ")
 
 }  // namespace halo

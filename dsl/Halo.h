@@ -12,3 +12,4 @@
 #include "Type.h"
 #include "Var.h"
 #include "codegen/Pipeline.h"
+#include "lower/ReferenceEvaluator.h"

@@ -11,6 +11,9 @@ namespace halo {
 
 namespace {
 
+// libpng's warnings (e.g. about colour profiles) are not errors; keep them off stderr.
+void ignore_warning(png_structp, png_const_charp) {}
+
 struct File {
     FILE *f;
     ~File() {
@@ -25,7 +28,7 @@ std::vector<uint8_t> read_png(const std::string &path, int &w, int &h, int &chan
     unsigned char sig[8];
     user_assert(std::fread(sig, 1, 8, file.f) == 8 && !png_sig_cmp(sig, 0, 8))
         << "File '" << path << "' is not a PNG image";
-    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, nullptr, nullptr, nullptr);
+    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, nullptr, nullptr, ignore_warning);
     png_infop info = png_create_info_struct(png);
     std::vector<uint8_t> data;
     if (setjmp(png_jmpbuf(png))) {
@@ -83,7 +86,7 @@ void save(const Buffer<T> &img, const std::string &path) {
     user_assert(c >= 1 && c <= 4) << "save_png: '" << path << "' has " << c << " channels; PNG allows 1 to 4";
     File file{std::fopen(path.c_str(), "wb")};
     user_assert(file.f) << "Cannot open PNG file '" << path << "' for writing";
-    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, nullptr, nullptr);
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, nullptr, ignore_warning);
     png_infop info = png_create_info_struct(png);
     if (setjmp(png_jmpbuf(png))) {
         png_destroy_write_struct(&png, &info);

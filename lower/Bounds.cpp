@@ -280,7 +280,9 @@ private:
         op->min.accept(this);
         op->extent.accept(this);
         Interval mn = bounds(op->min);
-        Interval last = bounds(Sub::make(Add::make(op->min, op->extent), make_one(op->min.type())));
+        // Simplify first so that min + ((max - min) + 1) - 1 becomes max: interval arithmetic
+        // alone would lose the correlation between min and max.
+        Interval last = bounds(simplify(Sub::make(Add::make(op->min, op->extent), make_one(op->min.type()))));
         Interval v(mn.min.defined() ? simplify(mn.min) : Expr(),
                    last.max.defined() ? simplify(last.max) : Expr());
         with_binding(op->name, v, [&] { op->body.accept(this); });

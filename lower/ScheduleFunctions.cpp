@@ -200,6 +200,30 @@ std::string resolve_loop(const Environment &env, const FunctionContents &f, cons
     return chosen;
 }
 
+// A reduction computed just outside its consumer's vectorized loops is vectorized the same
+// way: over the same pure variables, innermost, so each vector of results stays in registers
+// while the reduction runs.
+void vectorize_like_consumer(FunctionContents &f, const Definition &consumer, const std::string &level_var) {
+    for (const Dim &d : consumer.schedule.dims) {
+        if (d.var == level_var) break;
+        if (d.for_type != ForType::Vectorized) continue;
+        std::string origin = d.var;
+        for (auto it = consumer.schedule.splits.rbegin(); it != consumer.schedule.splits.rend(); ++it) {
+            if (it->kind == Split::SplitVar && (it->inner == origin || it->outer == origin)) origin = it->old_var;
+        }
+        if (std::find(f.args.begin(), f.args.end(), origin) == f.args.end()) continue;
+        for (int k = 0; k < f.stages(); k++) {
+            auto &dims = f.stage(k).schedule.dims;
+            auto pos = std::find_if(dims.begin(), dims.end(), [&](const Dim &x) { return x.var == origin; });
+            if (pos == dims.end()) continue;
+            Dim moved = *pos;
+            moved.for_type = ForType::Vectorized;
+            dims.erase(pos);
+            dims.insert(dims.begin(), moved);
+        }
+    }
+}
+
 }  // namespace
 
 // Every use of a Func must be inside its realization, and a Func computed at a loop must be
@@ -300,6 +324,7 @@ void resolve_default_placements(const Environment &env, const std::vector<std::s
                 }
                 f.schedule.compute_level = l;
                 f.schedule.store_level = l;
+                if (l.kind == LoopLevel::At) vectorize_like_consumer(f, g.stage(s), l.var);
                 break;
             }
         }

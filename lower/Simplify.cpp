@@ -81,20 +81,70 @@ Expr from_linear(const Linear &l, Type t) {
     return result;
 }
 
-// The constant a - b, if it is one.
-bool constant_difference(const Expr &a, const Expr &b, int64_t *diff) {
-    if (!is_affine_type(a.type())) return false;
-    Linear l = to_linear(a);
-    l.add(to_linear(b), -1);
-    if (!l.is_constant()) return false;
-    *diff = l.constant;
-    return true;
-}
 
 class Simplifier : public IRMutator {
 public:
     using IRMutator::mutate;
     using IRMutator::visit;
+
+    // Values of the enclosing lets, so that v - (value of v) can cancel.
+    std::map<std::string, Expr> let_values_;
+
+    // Replaces let-bound terms by their values where that makes the sum shorter.
+    Linear expand_lets(Linear l) {
+        // First try replacing every let-bound term at once (a few levels deep): catches
+        // v_max - v_min where both are lets of the same base.
+        Linear full = l;
+        for (int depth = 0; depth < 4; depth++) {
+            Linear next;
+            next.constant = full.constant;
+            bool any = false;
+            for (auto &[term, coeff] : full.terms) {
+                auto v = term.as<Variable>();
+                auto it = v ? let_values_.find(v->name) : let_values_.end();
+                Linear part;
+                if (it != let_values_.end() && is_affine_type(it->second.type())) {
+                    part = to_linear(it->second);
+                    any = true;
+                } else {
+                    part.terms[term] = 1;
+                }
+                next.add(part, coeff);
+            }
+            full = next;
+            if (!any) break;
+        }
+        if (full.terms.size() < l.terms.size()) return full;
+        bool changed = true;
+        while (changed) {
+            changed = false;
+            for (auto &[term, coeff] : l.terms) {
+                auto v = term.as<Variable>();
+                if (!v) continue;
+                auto it = let_values_.find(v->name);
+                if (it == let_values_.end() || !is_affine_type(it->second.type())) continue;
+                Linear candidate = l;
+                int64_t c = coeff;
+                candidate.terms.erase(term);
+                candidate.add(to_linear(it->second), c);
+                if (candidate.terms.size() < l.terms.size()) {
+                    l = candidate;
+                    changed = true;
+                    break;
+                }
+            }
+        }
+        return l;
+    }
+    bool constant_difference(const Expr &a, const Expr &b, int64_t *diff) {
+        if (!is_affine_type(a.type())) return false;
+        Linear l = to_linear(a);
+        l.add(to_linear(b), -1);
+        l = expand_lets(l);
+        if (!l.is_constant()) return false;
+        *diff = l.constant;
+        return true;
+    }
 
     Expr visit(const Cast *op) override {
         Expr v = mutate(op->value);
@@ -238,7 +288,11 @@ public:
         if (is_const(v) || (v.as<Variable>() && !v.as<Variable>()->param)) {
             return mutate(substitute(op->name, v, op->body));
         }
+        auto saved = let_values_.find(op->name) != let_values_.end() ? let_values_[op->name] : Expr();
+        let_values_[op->name] = v;
         Stmt b = mutate(op->body);
+        if (saved.defined()) let_values_[op->name] = saved;
+        else let_values_.erase(op->name);
         if (!stmt_uses_var(b, op->name)) return b;
         return v.same_as(op->value) && b.same_as(op->body) ? self(op) : LetStmt::make(op->name, v, b);
     }
@@ -248,7 +302,11 @@ public:
         if (is_one(ex) && op->for_type != ForType::Parallel) {
             return mutate(LetStmt::make(op->name, mn, op->body));
         }
+        auto shadowed = let_values_.find(op->name);
+        Expr saved = shadowed != let_values_.end() ? shadowed->second : Expr();
+        let_values_.erase(op->name);
         Stmt b = mutate(op->body);
+        if (saved.defined()) let_values_[op->name] = saved;
         if (is_no_op(b)) return b;
         if (mn.same_as(op->min) && ex.same_as(op->extent) && b.same_as(op->body)) return self(op);
         return For::make(op->name, mn, ex, op->for_type, b);
@@ -305,8 +363,30 @@ private:
             }
         }
         if (is_affine_type(t)) {
-            Linear l = to_linear(Node::make(a, b));
+            Linear l = expand_lets(to_linear(Node::make(a, b)));
             return from_linear(l, t);
+        }
+        if (t.is_vector() && !t.is_float()) {
+            // Keep vector index arithmetic as one Ramp or Broadcast so loads stay dense.
+            auto ra = a.as<Ramp>(), rb = b.as<Ramp>();
+            auto ba = a.as<Broadcast>(), bb = b.as<Broadcast>();
+            int n = t.lanes;
+            if (ba && bb) return Broadcast::make(mutate(Node::make(ba->value, bb->value)), n);
+            if (!std::is_same_v<Node, Mul>) {
+                if (ra && bb) return Ramp::make(mutate(Node::make(ra->base, bb->value)), ra->stride, n);
+                if (ba && rb && is_add) return Ramp::make(mutate(Add::make(ba->value, rb->base)), rb->stride, n);
+                if (ba && rb && is_sub) {
+                    return Ramp::make(mutate(Sub::make(ba->value, rb->base)),
+                                      mutate(Sub::make(make_zero(rb->stride.type()), rb->stride)), n);
+                }
+                if (ra && rb) {
+                    return Ramp::make(mutate(Node::make(ra->base, rb->base)),
+                                      mutate(Node::make(ra->stride, rb->stride)), n);
+                }
+            } else {
+                if (ra && bb) return Ramp::make(mutate(Mul::make(ra->base, bb->value)), mutate(Mul::make(ra->stride, bb->value)), n);
+                if (ba && rb) return Ramp::make(mutate(Mul::make(ba->value, rb->base)), mutate(Mul::make(ba->value, rb->stride)), n);
+            }
         }
         if (!t.is_float()) {
             if ((is_add || is_sub) && is_zero(b)) return a;

@@ -16,7 +16,10 @@ Expr field(const std::string &buffer, const char *name, int d) {
 Expr flat_index(const std::string &name, const std::vector<Expr> &args) {
     Expr idx;
     for (size_t d = 0; d < args.size(); d++) {
-        Expr term = (args[d] - field(name, "min", int(d))) * field(name, "stride", int(d));
+        // Dimension 0 is dense in every buffer (codegen checks inputs and outputs on entry),
+        // which is what lets vector loads and stores be contiguous.
+        Expr offset = args[d] - field(name, "min", int(d));
+        Expr term = d == 0 ? offset : offset * field(name, "stride", int(d));
         idx = idx.defined() ? idx + term : term;
     }
     return idx.defined() ? idx : Expr(0);

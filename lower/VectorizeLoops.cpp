@@ -145,6 +145,14 @@ private:
     }
     Stmt visit(const LetStmt *op) override {
         Expr v = mutate(op->value);
+        if (v.type().is_vector()) v = simplify(v);
+        if (v.as<Ramp>() || v.as<Broadcast>()) {
+            // Substituted, not bound: index arithmetic on a visible Ramp folds into a dense access.
+            vectors_[op->name] = v;
+            Stmt b = mutate(op->body);
+            vectors_.erase(op->name);
+            return b;
+        }
         if (v.type().is_vector()) {
             std::string vn = op->name + ".v";
             vectors_[op->name] = Variable::make(v.type(), vn);
@@ -174,9 +182,10 @@ public:
         }
         Expr extent = simplify(op->extent);
         const int64_t *n = as_const_int(extent);
-        user_assert(n && *n > 0) << "vectorize of loop '" << op->name << "' whose extent (" << extent
-                                 << ") is not a constant; vectorize by a constant width with "
-                                 << "vectorize(var, width)";
+        if (!n || *n <= 0 || *n > 64) {
+            // Not a known width (vectorize(var) without a split): stays a scalar loop.
+            return For::make(op->name, op->min, extent, ForType::Serial, body);
+        }
         CanVectorize check(op->name);
         body.accept(&check);
         if (*n == 1) return LetStmt::make(op->name, op->min, body);

@@ -82,6 +82,16 @@ int32_t halo_error_bounds(void *user_context, const char *buffer_name, const cha
     return halo_error_code_access_out_of_bounds;
 }
 
+int32_t halo_error_bad_stride(void *user_context, const char *buffer_name, int32_t stride) {
+    char msg[256];
+    std::snprintf(msg, sizeof msg,
+                  "buffer '%s' has stride %d in dimension 0, but Halo needs dimension 0 to be dense "
+                  "(stride 1); make x the innermost dimension in memory",
+                  buffer_name, stride);
+    halo_error(user_context, msg);
+    return halo_error_code_bad_stride;
+}
+
 int32_t halo_error_out_of_memory(void *user_context, const char *func_name, int64_t bytes) {
     char msg[256];
     std::snprintf(msg, sizeof msg, "out of memory allocating %lld bytes for '%s'",

@@ -41,6 +41,7 @@ enum {
     halo_error_code_access_out_of_bounds = -5,
     halo_error_code_out_of_memory = -6,
     halo_error_code_bad_extent = -7,
+    halo_error_code_bad_stride = -8,
 };
 
 typedef void (*halo_error_handler_t)(void *user_context, const char *message);
@@ -59,6 +60,7 @@ int32_t halo_error_bad_dimensions(void *user_context, const char *buffer_name, i
 int32_t halo_error_bounds(void *user_context, const char *buffer_name, const char *output_name,
                           int32_t dim, int32_t have_min, int32_t have_max, int32_t out_min,
                           int32_t out_max, int32_t need_min, int32_t need_max);
+int32_t halo_error_bad_stride(void *user_context, const char *buffer_name, int32_t stride);
 int32_t halo_error_out_of_memory(void *user_context, const char *func_name, int64_t bytes);
 void *halo_malloc(void *user_context, int64_t bytes);
 void halo_free(void *user_context, void *ptr);

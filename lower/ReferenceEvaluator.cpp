@@ -1,0 +1,341 @@
+// A direct interpreter of Func definitions. Each point of each stage of a Func is computed on
+// demand and memoised. An update's value at point p applies, in RDom order, every iteration
+// whose left side lands on p; a read of the Func at another point q inside an update sees q
+// after that update (as a serial loop in the default order would for scans).
+#include "ReferenceEvaluator.h"
+
+#include <cmath>
+#include <cstring>
+#include <map>
+
+#include "dsl/Func.h"
+#include "dsl/IRPrinter.h"
+
+namespace halo {
+
+namespace {
+
+struct Value {
+    int64_t i = 0;  // integers (uint64 as bit pattern) and bools
+    double f = 0;   // floats
+};
+
+using Frame = std::map<std::string, Value>;
+using Point = std::vector<int>;
+
+int64_t wrap(Type t, int64_t v) {
+    if (t.bits >= 64) return v;
+    if (t.is_uint() || t.is_bool()) return int64_t(uint64_t(v) & t.max_uint());
+    int shift = 64 - t.bits;
+    return int64_t(uint64_t(v) << shift) >> shift;
+}
+double round_float(Type t, double v) { return t.bits == 32 ? double(float(v)) : v; }
+
+int64_t euclid_div(int64_t a, int64_t b) {
+    if (b == 0) return 0;
+    int64_t q = a / b, r = a % b;
+    if (r < 0) q += b > 0 ? -1 : 1;
+    return q;
+}
+int64_t euclid_mod(int64_t a, int64_t b) {
+    if (b == 0) return 0;
+    int64_t r = a % b;
+    if (r < 0) r += b < 0 ? -b : b;
+    return r;
+}
+
+class Evaluator {
+public:
+    Value eval(const Expr &e, Frame &frame);
+    Value func_value(const FunctionContents &f, const Point &p, int stage);
+
+private:
+    std::map<std::pair<std::string, int>, std::map<Point, Value>> memo_;
+    std::map<std::pair<std::string, int>, std::map<Point, bool>> in_progress_;
+
+    Value binary(IRNodeType op, Type t, Value a, Value b);
+    Value call(const Call *op, Frame &frame);
+    Value param_value(const Variable *op);
+};
+
+Value Evaluator::param_value(const Variable *op) {
+    const ParameterContents &p = *op->param;
+    Value v;
+    if (p.is_buffer) {
+        // name.min.d, name.extent.d or name.stride.d of a bound buffer
+        user_assert(p.buffer) << "reference_realize: ImageParam '" << p.name << "' has no Buffer bound";
+        std::string rest = op->name.substr(p.name.size() + 1);
+        size_t dot = rest.find('.');
+        std::string field = rest.substr(0, dot);
+        int d = std::stoi(rest.substr(dot + 1));
+        const halo_dimension_t &dim = p.buffer->dims.at(d);
+        v.i = field == "min" ? dim.min : field == "extent" ? dim.extent : dim.stride;
+        return v;
+    }
+    if (p.type.is_float()) v.f = p.scalar_as_double();
+    else v.i = p.scalar_as_int();
+    return v;
+}
+
+Value Evaluator::binary(IRNodeType op, Type t, Value a, Value b) {
+    Value r;
+    bool fl = t.is_float();
+    bool un = t.is_uint();
+    auto ucmp = [&](auto cmp) { return cmp(uint64_t(a.i), uint64_t(b.i)); };
+    switch (op) {
+    case IRNodeType::Add:
+        if (fl) r.f = round_float(t, a.f + b.f);
+        else r.i = wrap(t, int64_t(uint64_t(a.i) + uint64_t(b.i)));
+        break;
+    case IRNodeType::Sub:
+        if (fl) r.f = round_float(t, a.f - b.f);
+        else r.i = wrap(t, int64_t(uint64_t(a.i) - uint64_t(b.i)));
+        break;
+    case IRNodeType::Mul:
+        if (fl) r.f = round_float(t, a.f * b.f);
+        else r.i = wrap(t, int64_t(uint64_t(a.i) * uint64_t(b.i)));
+        break;
+    case IRNodeType::Div:
+        if (fl) r.f = round_float(t, a.f / b.f);
+        else if (un) r.i = b.i == 0 ? 0 : wrap(t, int64_t(uint64_t(a.i) / uint64_t(b.i)));
+        else r.i = wrap(t, euclid_div(a.i, b.i));
+        break;
+    case IRNodeType::Mod:
+        if (fl) r.f = round_float(t, a.f - b.f * std::floor(a.f / b.f));
+        else if (un) r.i = b.i == 0 ? 0 : wrap(t, int64_t(uint64_t(a.i) % uint64_t(b.i)));
+        else r.i = wrap(t, euclid_mod(a.i, b.i));
+        break;
+    case IRNodeType::Min:
+        if (fl) r.f = a.f < b.f ? a.f : b.f;
+        else r.i = (un ? ucmp(std::less<uint64_t>()) : a.i < b.i) ? a.i : b.i;
+        break;
+    case IRNodeType::Max:
+        if (fl) r.f = a.f < b.f ? b.f : a.f;
+        else r.i = (un ? ucmp(std::less<uint64_t>()) : a.i < b.i) ? b.i : a.i;
+        break;
+    case IRNodeType::EQ: r.i = fl ? a.f == b.f : a.i == b.i; break;
+    case IRNodeType::NE: r.i = fl ? a.f != b.f : a.i != b.i; break;
+    case IRNodeType::LT: r.i = fl ? a.f < b.f : un ? ucmp(std::less<uint64_t>()) : a.i < b.i; break;
+    case IRNodeType::LE: r.i = fl ? a.f <= b.f : un ? ucmp(std::less_equal<uint64_t>()) : a.i <= b.i; break;
+    case IRNodeType::GT: r.i = fl ? a.f > b.f : un ? ucmp(std::greater<uint64_t>()) : a.i > b.i; break;
+    case IRNodeType::GE: r.i = fl ? a.f >= b.f : un ? ucmp(std::greater_equal<uint64_t>()) : a.i >= b.i; break;
+    case IRNodeType::And: r.i = a.i && b.i; break;
+    case IRNodeType::Or: r.i = a.i || b.i; break;
+    default: internal_error << "reference evaluator: bad binary op";
+    }
+    return r;
+}
+
+Value Evaluator::call(const Call *op, Frame &frame) {
+    Type t = op->type;
+    auto arg = [&](int i) { return eval(op->args[i], frame); };
+    if (op->call_type == Call::Halo) {
+        Point p;
+        for (auto &a : op->args) p.push_back(int(eval(a, frame).i));
+        // A read of the Func being updated: the current value at the current point, or
+        // (at another point) that point after this update.
+        auto cur = frame.find("$updating:" + op->name);
+        if (cur != frame.end()) {
+            bool same = true;
+            for (size_t i = 0; i < p.size(); i++) same &= frame.at("$p" + std::to_string(i)).i == p[i];
+            if (same) return frame.at("$current");
+            return func_value(*op->func, p, int(cur->second.i));
+        }
+        return func_value(*op->func, p, op->func->stages() - 1);
+    }
+    if (op->call_type == Call::Image) {
+        user_assert(op->param->buffer) << "reference_realize: input '" << op->name << "' has no Buffer bound";
+        const BufferContents &b = *op->param->buffer;
+        std::vector<int> c;
+        for (auto &a : op->args) c.push_back(int(eval(a, frame).i));
+        Value v;
+        double d = buffer_get_as_double(b, c.data());
+        if (t.is_float()) {
+            v.f = d;
+        } else if (t.bits == 64) {
+            const uint8_t *ptr = b.host + b.offset_of(c.data()) * 8;
+            std::memcpy(&v.i, ptr, 8);
+        } else {
+            v.i = int64_t(d);
+        }
+        return v;
+    }
+    const std::string &n = op->name;
+    Value r;
+    if (n == Call::likely) return arg(0);
+    if (n == Call::bitwise_and) r.i = arg(0).i & arg(1).i;
+    else if (n == Call::bitwise_or) r.i = arg(0).i | arg(1).i;
+    else if (n == Call::bitwise_xor) r.i = arg(0).i ^ arg(1).i;
+    else if (n == Call::bitwise_not) r.i = ~arg(0).i;
+    else if (n == Call::shift_left) r.i = int64_t(uint64_t(arg(0).i) << (arg(1).i & 63));
+    else if (n == Call::shift_right) {
+        Value a = arg(0);
+        int64_t s = arg(1).i & 63;
+        r.i = t.is_int() ? (a.i >> s) : int64_t(uint64_t(a.i) >> s);
+    } else if (n == Call::abs) {
+        Value a = arg(0);
+        if (t.is_float()) r.f = std::fabs(a.f);
+        else r.i = a.i < 0 && op->args[0].type().is_int() ? -a.i : a.i;
+    } else {
+        double x = arg(0).f;
+        if (n == "sqrt") r.f = std::sqrt(x);
+        else if (n == "exp") r.f = std::exp(x);
+        else if (n == "log") r.f = std::log(x);
+        else if (n == "floor") r.f = std::floor(x);
+        else if (n == "ceil") r.f = std::ceil(x);
+        else if (n == "round") r.f = std::nearbyint(x);
+        else if (n == "trunc") r.f = std::trunc(x);
+        else if (n == "sin") r.f = std::sin(x);
+        else if (n == "cos") r.f = std::cos(x);
+        else if (n == "tan") r.f = std::tan(x);
+        else if (n == "pow") r.f = std::pow(x, arg(1).f);
+        else if (n == "atan2") r.f = std::atan2(x, arg(1).f);
+        else user_error << "reference evaluator: unsupported call " << n;
+        r.f = round_float(t, r.f);
+        return r;
+    }
+    if (!t.is_float()) r.i = wrap(t, r.i);
+    return r;
+}
+
+Value Evaluator::eval(const Expr &e, Frame &frame) {
+    const BaseExprNode *node = e.get();
+    Type t = e.type();
+    switch (node->node_type) {
+    case IRNodeType::IntImm: return Value{e.as<IntImm>()->value, 0};
+    case IRNodeType::UIntImm: return Value{int64_t(e.as<UIntImm>()->value), 0};
+    case IRNodeType::FloatImm: return Value{0, e.as<FloatImm>()->value};
+    case IRNodeType::Variable: {
+        const Variable *v = e.as<Variable>();
+        auto it = frame.find(v->name);
+        if (it != frame.end()) return it->second;
+        if (v->param) return param_value(v);
+        user_error << "reference evaluator: variable '" << v->name << "' is not bound (an RVar or Var "
+                   << "used outside the definition it belongs to?)";
+        return Value();
+    }
+    case IRNodeType::Cast: {
+        const Cast *c = e.as<Cast>();
+        Value v = eval(c->value, frame);
+        Type from = c->value.type();
+        Value r;
+        if (t.is_float()) r.f = round_float(t, from.is_float() ? v.f : from.is_uint() && from.bits == 64 ? double(uint64_t(v.i)) : double(v.i));
+        else if (from.is_float()) r.i = wrap(t, t.is_uint() && v.f >= 9.2e18 ? int64_t(uint64_t(v.f)) : int64_t(v.f));
+        else r.i = t.is_bool() ? (v.i != 0) : wrap(t, v.i);
+        return r;
+    }
+    case IRNodeType::Not: return Value{!eval(e.as<Not>()->a, frame).i, 0};
+    case IRNodeType::Select: {
+        const Select *s = e.as<Select>();
+        return eval(s->condition, frame).i ? eval(s->true_value, frame) : eval(s->false_value, frame);
+    }
+    case IRNodeType::Call: return call(e.as<Call>(), frame);
+    case IRNodeType::Let: {
+        const Let *l = e.as<Let>();
+        Value v = eval(l->value, frame);
+        Frame inner = frame;
+        inner[l->name] = v;
+        return eval(l->body, inner);
+    }
+    default: break;
+    }
+#define HALO_BIN(N)                                                                    \
+    if (auto b = e.as<N>()) {                                                          \
+        Value x = eval(b->a, frame), y = eval(b->b, frame);                            \
+        return binary(IRNodeType::N, b->a.type(), x, y);                               \
+    }
+    HALO_BIN(Add) HALO_BIN(Sub) HALO_BIN(Mul) HALO_BIN(Div) HALO_BIN(Mod) HALO_BIN(Min)
+    HALO_BIN(Max) HALO_BIN(EQ) HALO_BIN(NE) HALO_BIN(LT) HALO_BIN(LE) HALO_BIN(GT) HALO_BIN(GE)
+    HALO_BIN(And) HALO_BIN(Or)
+#undef HALO_BIN
+    internal_error << "reference evaluator: unexpected node " << e;
+    return Value();
+}
+
+Value Evaluator::func_value(const FunctionContents &f, const Point &p, int stage) {
+    auto key = std::make_pair(f.name, stage);
+    auto &memo = memo_[key];
+    auto it = memo.find(p);
+    if (it != memo.end()) return it->second;
+    bool &busy = in_progress_[key][p];
+    user_assert(!busy) << "reference evaluator: Func '" << f.name << "' depends on its own value at the "
+                       << "same point in stage " << stage << " (a cyclic definition)";
+    busy = true;
+    Value v;
+    if (stage == 0) {
+        Frame frame;
+        for (size_t i = 0; i < f.args.size(); i++) frame[f.args[i]].i = p[i];
+        v = eval(f.pure.value, frame);
+    } else {
+        v = func_value(f, p, stage - 1);
+        const Definition &def = f.updates[stage - 1];
+        Frame frame;
+        for (size_t i = 0; i < def.args.size(); i++) {
+            if (auto var = def.args[i].as<Variable>(); var && !var->rdom && !var->param) frame[var->name].i = p[i];
+        }
+        frame["$updating:" + f.name].i = stage;
+        for (size_t i = 0; i < p.size(); i++) frame["$p" + std::to_string(i)].i = p[i];
+        auto apply = [&]() {
+            for (size_t i = 0; i < def.args.size(); i++) {
+                if (eval(def.args[i], frame).i != p[i]) return;
+            }
+            frame["$current"] = v;
+            v = eval(def.value, frame);
+        };
+        if (!def.rdom) {
+            apply();
+        } else {
+            const auto &vars = def.rdom->vars;
+            std::vector<int64_t> mins, extents;
+            Frame empty;
+            for (auto &rv : vars) {
+                mins.push_back(eval(rv.min, empty).i);
+                extents.push_back(eval(rv.extent, empty).i);
+            }
+            std::vector<int64_t> r = mins;
+            bool nonempty = true;
+            for (auto e : extents) nonempty &= e > 0;
+            while (nonempty) {
+                for (size_t d = 0; d < vars.size(); d++) frame[vars[d].name].i = r[d];
+                apply();
+                size_t d = 0;
+                for (; d < vars.size(); d++) {
+                    if (++r[d] < mins[d] + extents[d]) break;
+                    r[d] = mins[d];
+                }
+                if (d == vars.size()) break;
+            }
+        }
+    }
+    busy = false;
+    memo[p] = v;
+    return v;
+}
+
+}  // namespace
+
+void reference_realize(const Func &f, Buffer<> &dst) {
+    user_assert(dst.defined() && dst.dimensions() == f.dimensions() && dst.type() == f.output_type())
+        << "reference_realize of Func '" << f.name() << "' into a buffer of the wrong shape or type";
+    Evaluator ev;
+    const FunctionContents &fc = *f.function();
+    Type t = fc.type();
+    dst.for_each_element([&](const std::vector<int> &c) {
+        Value v = ev.func_value(fc, c, fc.stages() - 1);
+        uint8_t *ptr = dst.contents->host + dst.contents->offset_of(c.data()) * t.bytes();
+        if (t.is_float()) {
+            if (t.bits == 32) { float x = float(v.f); std::memcpy(ptr, &x, 4); }
+            else std::memcpy(ptr, &v.f, 8);
+        } else {
+            std::memcpy(ptr, &v.i, t.bytes());  // little-endian: the low bytes
+        }
+    });
+}
+
+Buffer<> reference_realize(const Func &f, const std::vector<int> &sizes) {
+    Buffer<> out(f.output_type(), sizes, f.name() + "_reference");
+    reference_realize(f, out);
+    return out;
+}
+
+}  // namespace halo
