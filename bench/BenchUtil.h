@@ -1,0 +1,39 @@
+// Timing helpers for the benchmarks: warm-up, then cases interleaved round-robin so that
+// machine noise hits every case alike; report medians and minimums.
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace bench {
+
+struct Case {
+    std::string name;
+    std::function<void()> run;
+    std::vector<double> ms;
+    double median() const {
+        std::vector<double> v = ms;
+        std::sort(v.begin(), v.end());
+        return v.empty() ? 0 : v[v.size() / 2];
+    }
+    double min() const { return ms.empty() ? 0 : *std::min_element(ms.begin(), ms.end()); }
+};
+
+inline double time_ms(const std::function<void()> &f) {
+    auto t = std::chrono::steady_clock::now();
+    f();
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
+}
+
+// Runs every case once to warm up, then `rounds` rounds of all cases in turn.
+inline void run_interleaved(std::vector<Case> &cases, int rounds) {
+    for (auto &c : cases) c.run();
+    for (int r = 0; r < rounds; r++) {
+        for (auto &c : cases) c.ms.push_back(time_ms(c.run));
+    }
+}
+
+}  // namespace bench
