@@ -295,14 +295,16 @@ private:
         while (!conds.empty()) {
             Expr c = conds.back();
             conds.pop_back();
-            if (auto a = c.as<And>()) {
+            if (auto l = c.as<Call>(); l && l->is_intrinsic(Call::likely)) {
+                conds.push_back(l->args[0]);
+            } else if (auto a = c.as<And>()) {
                 conds.push_back(a->a);
                 conds.push_back(a->b);
             } else if (auto le = c.as<LE>()) {
                 auto v = le->a.as<Variable>();
                 if (v && scope.count(v->name) && scope[v->name].max.defined()) {
                     Interval i = scope[v->name];
-                    Interval lim = bounds(le->b);
+                    Interval lim = bounds(simplify(le->b));
                     if (lim.max.defined()) {
                         narrowed.push_back({v->name, i});
                         scope[v->name].max = simplify(Min::make(i.max, lim.max));

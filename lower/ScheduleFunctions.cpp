@@ -97,9 +97,9 @@ Stmt build_stage(const FunctionContents &f, int stage) {
         for (size_t i = 1; i < guards.size(); i++) cond = cond && guards[i];
         body = IfThenElse::make(likely(cond), body);
     }
-    // Lets defined later may use earlier ones: wrap in reverse so earlier ones are outside.
-    // A split of a fused variable is defined after the fuse, so reverse order is right.
-    for (auto it = lets.rbegin(); it != lets.rend(); ++it) body = LetStmt::make(it->first, it->second, body);
+    // A later split defines a variable that an earlier split's let uses (splitting xi after
+    // splitting x into xo, xi), so later lets go outside earlier ones.
+    for (auto &[name, value] : lets) body = LetStmt::make(name, value, body);
     // Innermost loop first in dims.
     for (const Dim &d : def.schedule.dims) {
         auto b = bounds.find(d.var);
