@@ -324,6 +324,27 @@ private:
         Value *idx = builder_.CreateSExt(index, builder_.getInt64Ty());
         return builder_.CreateInBoundsGEP(memory_type(t.element_of()), buffer_pointer(name), idx);
     }
+    // Every buffer gets its own alias scope: accesses to different buffers never alias, which
+    // lets LLVM keep an accumulator in registers across a reduction loop.
+    llvm::MDNode *alias_domain_ = nullptr;
+    std::map<std::string, llvm::MDNode *> alias_scopes_;
+    std::set<std::string> all_buffer_names_;
+    void annotate(llvm::Instruction *inst, const std::string &buffer) {
+        if (!inst) return;
+        llvm::MDBuilder md(ctx_);
+        if (!alias_domain_) alias_domain_ = md.createAnonymousAliasScopeDomain("halo");
+        auto scope_of = [&](const std::string &b) {
+            auto &s = alias_scopes_[b];
+            if (!s) s = md.createAnonymousAliasScope(alias_domain_, b);
+            return s;
+        };
+        std::vector<llvm::Metadata *> others;
+        for (auto &b : all_buffer_names_) {
+            if (b != buffer) others.push_back(scope_of(b));
+        }
+        inst->setMetadata(llvm::LLVMContext::MD_alias_scope, llvm::MDNode::get(ctx_, {scope_of(buffer)}));
+        inst->setMetadata(llvm::LLVMContext::MD_noalias, llvm::MDNode::get(ctx_, others));
+    }
     static const Ramp *dense_ramp(const Expr &index, int64_t *stride) {
         auto r = index.as<Ramp>();
         if (!r) return nullptr;
@@ -365,7 +386,23 @@ private:
             value_ = builder_.CreateMaskedGather(llvm::FixedVectorType::get(elem, lanes), ptrs,
                                                  llvm::Align(align));
         }
+        annotate_last_memory_op(op->name);
         if (t.is_bool()) value_ = builder_.CreateTrunc(value_, llvm_type(t));
+    }
+    // Annotates the memory instruction just emitted (a load, store, gather or scatter).
+    void annotate_last_memory_op(const std::string &buffer) {
+        auto *bb = builder_.GetInsertBlock();
+        for (auto it = bb->rbegin(); it != bb->rend(); ++it) {
+            llvm::Instruction &inst = *it;
+            if (llvm::isa<llvm::LoadInst>(inst) || llvm::isa<llvm::StoreInst>(inst) ||
+                llvm::isa<llvm::CallInst>(inst)) {
+                if (llvm::isa<llvm::LoadInst>(inst) || llvm::isa<llvm::StoreInst>(inst) ||
+                    llvm::cast<llvm::CallInst>(inst).getIntrinsicID() != llvm::Intrinsic::not_intrinsic) {
+                    annotate(&inst, buffer);
+                }
+                return;
+            }
+        }
     }
     void visit(const Call *op) override;
     void visit(const Let *op) override {
@@ -402,6 +439,7 @@ private:
             Value *ptrs = builder_.CreateInBoundsGEP(elem, buffer_pointer(op->name), idx);
             builder_.CreateMaskedScatter(v, ptrs, llvm::Align(align));
         }
+        annotate_last_memory_op(op->name);
     }
     void visit(const Allocate *op) override;
     void visit(const Block *op) override {
@@ -619,6 +657,7 @@ void CodeGen::visit(const Allocate *op) {
         // Pad by one vector so that wide loads at the end of a row stay inside the allocation.
         Value *size = builder_.CreateAdd(builder_.CreateMul(count, builder_.getInt64(t.bytes())), builder_.getInt64(64));
         auto m = runtime("halo_malloc", builder_.getPtrTy(), {builder_.getPtrTy(), builder_.getInt64Ty()});
+        if (auto *fn = llvm::dyn_cast<llvm::Function>(m.getCallee())) fn->addRetAttr(llvm::Attribute::NoAlias);
         ptr = builder_.CreateCall(m, {null_ctx(), size});
         Value *name = builder_.CreateGlobalStringPtr(op->name);
         check_or_return(builder_.CreateIsNotNull(ptr), [&] {
@@ -724,6 +763,19 @@ void CodeGen::compile(const LoweredPipeline &p) {
             symbols_[param->name] = builder_.CreateLoad(llvm_type(param->type), arg_ptr(int(i + 1)), param->name);
         }
     }
+    struct BufferNames : IRVisitor {
+        std::set<std::string> &names;
+        explicit BufferNames(std::set<std::string> &n) : names(n) {}
+        void visit(const Load *op) override {
+            names.insert(op->name);
+            IRVisitor::visit(op);
+        }
+        void visit(const Store *op) override {
+            names.insert(op->name);
+            IRVisitor::visit(op);
+        }
+    } collect(all_buffer_names_);
+    p.body.accept(&collect);
     codegen(p.body);
     builder_.CreateRet(builder_.getInt32(0));
 }

@@ -9,6 +9,7 @@
 #include "Environment.h"
 #include "InlineFunctions.h"
 #include "InputChecks.h"
+#include "PartitionLoops.h"
 #include "ScheduleFunctions.h"
 #include "Simplify.h"
 #include "StorageFlattening.h"
@@ -42,6 +43,7 @@ LoweredPipeline lower(const std::shared_ptr<FunctionContents> &output, const std
     s = step("add_input_checks", add_input_checks(s, params, *env.at(output->name)));
     s = step("simplify", simplify(s));
     s = step("storage_flattening", storage_flattening(s, env, output->name));
+    s = step("partition_loops", partition_loops(s));
     s = step("unroll_loops", unroll_loops(s));
     s = step("vectorize_loops", vectorize_loops(s));
     s = step("simplify", simplify(s));

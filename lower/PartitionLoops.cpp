@@ -1,0 +1,121 @@
+#include "PartitionLoops.h"
+
+#include <set>
+
+#include "Bounds.h"
+#include "Simplify.h"
+#include "Substitute.h"
+#include "dsl/IROperator.h"
+
+namespace halo {
+
+namespace {
+
+bool is_likely_guard(const IfThenElse *op, const LE **le) {
+    auto c = op->condition.as<Call>();
+    if (!c || !c->is_intrinsic(Call::likely) || op->else_case.defined()) return false;
+    *le = c->args[0].as<LE>();
+    return *le != nullptr;
+}
+
+// Finds the guards inside a loop body and, for each, the largest value of the loop variable
+// for which the guard holds on every inner iteration.
+class FindGuardLimit : public IRVisitor {
+public:
+    explicit FindGuardLimit(const std::string &var) : var_(var) {}
+    Expr limit;  // var <= limit makes every guard in `guards` true
+    bool unsupported = false;
+    std::set<const IfThenElse *> guards;
+
+private:
+    const std::string &var_;
+    Scope scope_;
+
+    void visit(const For *op) override {
+        Interval mn = bounds_of_expr_in_scope(op->min, scope_);
+        Interval mx = bounds_of_expr_in_scope(simplify(op->min + op->extent - 1), scope_);
+        auto saved = scope_;
+        scope_[op->name] = Interval(mn.min, mx.max);
+        op->body.accept(this);
+        scope_ = saved;
+    }
+    void visit(const LetStmt *op) override {
+        auto saved = scope_;
+        scope_[op->name] = bounds_of_expr_in_scope(op->value, scope_);
+        op->body.accept(this);
+        scope_ = saved;
+    }
+    void visit(const IfThenElse *op) override {
+        const LE *le = nullptr;
+        if (!is_likely_guard(op, &le)) {
+            IRVisitor::visit(op);
+            return;
+        }
+        // The guard a <= b holds for every inner iteration iff max(a - b) <= 0.
+        Interval d = bounds_of_expr_in_scope(simplify(le->a - le->b), scope_);
+        if (!d.max.defined()) {
+            unsupported = true;
+            return;
+        }
+        Expr u = simplify(d.max);
+        if (!expr_uses_var(u, var_)) return;  // a guard of another loop
+        // u must be coeff * var + rest with a positive constant coeff and rest free of var.
+        Expr rest = simplify(substitute(var_, Expr(0), u));
+        Expr coeff = simplify(substitute(var_, Expr(1), u) - rest);
+        const int64_t *c = as_const_int(coeff);
+        if (!c || *c <= 0 || expr_uses_var(rest, var_) ||
+            !can_prove(simplify(substitute(var_, Expr(2), u) - rest) == coeff * 2)) {
+            unsupported = true;
+            return;
+        }
+        // coeff * var + rest <= 0  <=>  var <= floor(-rest / coeff)
+        Expr lim = simplify((0 - rest) / coeff);
+        limit = limit.defined() ? simplify(min(limit, lim)) : lim;
+        guards.insert(op);
+    }
+};
+
+class RemoveGuards : public IRMutator {
+public:
+    explicit RemoveGuards(const std::set<const IfThenElse *> &g) : guards_(g) {}
+    using IRMutator::mutate;
+    using IRMutator::visit;
+    Stmt visit(const IfThenElse *op) override {
+        if (guards_.count(op)) return mutate(op->then_case);
+        return IRMutator::visit(op);
+    }
+
+private:
+    const std::set<const IfThenElse *> &guards_;
+};
+
+class Partition : public IRMutator {
+public:
+    using IRMutator::mutate;
+    using IRMutator::visit;
+    Stmt visit(const For *op) override {
+        Stmt body = mutate(op->body);
+        if (op->for_type != ForType::Serial && op->for_type != ForType::Parallel) {
+            return For::make(op->name, op->min, op->extent, op->for_type, body);
+        }
+        FindGuardLimit finder(op->name);
+        body.accept(&finder);
+        if (finder.unsupported || !finder.limit.defined()) {
+            return For::make(op->name, op->min, op->extent, op->for_type, body);
+        }
+        // steady: [min, split), tail: [split, min + extent)
+        std::string split_name = op->name + ".steady_end";
+        Expr end = op->min + op->extent;
+        Expr split = Variable::make(Int(32), split_name);
+        Stmt steady = For::make(op->name, op->min, split - op->min, op->for_type, RemoveGuards(finder.guards).mutate(body));
+        Stmt tail = For::make(op->name, split, end - split, op->for_type, body);
+        Expr split_value = simplify(max(min(finder.limit + 1, end), op->min));
+        return LetStmt::make(split_name, split_value, Block::make(steady, tail));
+    }
+};
+
+}  // namespace
+
+Stmt partition_loops(const Stmt &s) { return Partition().mutate(s); }
+
+}  // namespace halo
