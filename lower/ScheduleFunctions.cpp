@@ -167,6 +167,34 @@ private:
     bool is_store_, is_compute_;
 };
 
+// Does a definition read Func name, directly or through inlined Funcs?
+bool stage_uses(const Environment &env, const Definition &def, const std::string &name) {
+    struct Finder : IRVisitor {
+        const Environment &env;
+        const std::string &name;
+        std::set<std::string> seen;
+        bool found = false;
+        Finder(const Environment &e, const std::string &n) : env(e), name(n) {}
+        void visit(const Call *op) override {
+            IRVisitor::visit(op);
+            if (op->call_type != Call::Halo || found) return;
+            if (op->name == name) {
+                found = true;
+                return;
+            }
+            auto it = env.find(op->name);
+            if (it == env.end() || !it->second->schedule.compute_level.is_inline() ||
+                !it->second->updates.empty() || !seen.insert(op->name).second) {
+                return;
+            }
+            it->second->pure.value.accept(this);
+        }
+    } finder(env, name);
+    def.value.accept(&finder);
+    for (auto &a : def.args) a.accept(&finder);
+    return finder.found;
+}
+
 std::string loop_names_of(const FunctionContents &g) {
     std::string r;
     for (int s = 0; s < g.stages(); s++) {
@@ -186,8 +214,14 @@ std::string resolve_loop(const Environment &env, const FunctionContents &f, cons
         << "), but '" << l.func << "' is not part of this pipeline";
     const FunctionContents &g = *it->second;
     std::string chosen;
+    // The last stage that uses f (looking through inlined Funcs), unless a stage was named.
+    int last_user = -1;
+    for (int s = g.stages() - 1; s >= 0 && last_user < 0; s--) {
+        if (stage_uses(env, g.stage(s), f.name)) last_user = s;
+    }
     for (int s = g.stages() - 1; s >= 0 && chosen.empty(); s--) {
         if (l.stage >= 0 && s != l.stage) continue;
+        if (l.stage < 0 && last_user >= 0 && s != last_user) continue;
         for (auto &d : g.stage(s).schedule.dims) {
             if (d.var == l.var) chosen = stage_prefix(g.name, s) + d.var;
         }

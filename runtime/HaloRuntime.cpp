@@ -82,6 +82,20 @@ int32_t halo_error_bounds(void *user_context, const char *buffer_name, const cha
     return halo_error_code_access_out_of_bounds;
 }
 
+int32_t halo_error_output_bounds(void *user_context, const char *output_name, int32_t dim,
+                                 int32_t have_min, int32_t have_max, int32_t write_min,
+                                 int32_t write_max) {
+    char msg[512];
+    std::snprintf(msg, sizeof msg,
+                  "output '%s' would be written at dimension %d in [%d, %d], but the buffer covers "
+                  "[%d, %d]. A split of the output with TailStrategy::ShiftInwards needs the output "
+                  "to be at least as large as the split factor (RoundUp: a multiple of it); use "
+                  "TailStrategy::GuardWithIf or request a larger output",
+                  output_name, dim, write_min, write_max, have_min, have_max);
+    halo_error(user_context, msg);
+    return halo_error_code_access_out_of_bounds;
+}
+
 int32_t halo_error_bad_stride(void *user_context, const char *buffer_name, int32_t stride) {
     char msg[256];
     std::snprintf(msg, sizeof msg,

@@ -60,6 +60,9 @@ int32_t halo_error_bad_dimensions(void *user_context, const char *buffer_name, i
 int32_t halo_error_bounds(void *user_context, const char *buffer_name, const char *output_name,
                           int32_t dim, int32_t have_min, int32_t have_max, int32_t out_min,
                           int32_t out_max, int32_t need_min, int32_t need_max);
+int32_t halo_error_output_bounds(void *user_context, const char *output_name, int32_t dim,
+                                 int32_t have_min, int32_t have_max, int32_t write_min,
+                                 int32_t write_max);
 int32_t halo_error_bad_stride(void *user_context, const char *buffer_name, int32_t stride);
 int32_t halo_error_out_of_memory(void *user_context, const char *func_name, int64_t bytes);
 void *halo_malloc(void *user_context, int64_t bytes);
