@@ -27,7 +27,8 @@ Func make_boundary(const std::string &name, const Source &source, int dims, cons
         Expr mx = mn + ex - 1;
         if (kind == Kind::Mirror) {
             Expr m = (Expr(v) - mn) % (2 * ex);
-            coords.push_back(mn + select(m < ex, m, 2 * ex - 1 - m));
+            // The clamp changes nothing at run time; it tells bounds inference the range.
+            coords.push_back(clamp(mn + select(m < ex, m, 2 * ex - 1 - m), mn, mx));
         } else {
             coords.push_back(clamp(v, mn, mx));
         }

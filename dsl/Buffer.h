@@ -147,6 +147,7 @@ public:
             << sizeof...(Ints) << " coordinates";
         return at(c);
     }
+    ElemRef operator()(std::vector<int> &coords) const { return (*this)(static_cast<const std::vector<int> &>(coords)); }
     ElemRef operator()(const std::vector<int> &coords) const {
         user_assert(int(coords.size()) == dimensions())
             << "Buffer '" << name() << "' has " << dimensions() << " dimensions but was accessed with "

@@ -13,3 +13,4 @@
 #include "Var.h"
 #include "codegen/Pipeline.h"
 #include "lower/ReferenceEvaluator.h"
+#include "lower/RedundancyReport.h"

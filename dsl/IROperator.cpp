@@ -213,9 +213,21 @@ Expr saturating_cast(Type t, Expr x) {
     if (t.is_float()) return cast(t, x);
     if (s.is_float()) {
         // Clamp in floating point to the target's range, then convert.
+        // The largest value of the source float type that converts without overflow.
+        double top = t.is_uint() ? double(t.max_uint()) : double(t.max_int());
+        if (s.bits == 32) {
+            float f = float(top);
+            if (double(f) > top) f = std::nextafter(f, 0.0f);
+            top = f;
+        } else if (top >= 9.2e18) {
+            top = std::nextafter(top, 0.0);
+        }
         Expr lo = make_const(s, double(t.min_int()));
-        Expr hi = make_const(s, t.is_uint() ? double(t.max_uint()) : double(t.max_int()));
-        return cast(t, max(min(x, hi), lo));
+        Expr hi = make_const(s, top);
+        Expr converted = cast(t, max(min(x, hi), lo));
+        // Values above the top representable bound saturate to the type's maximum exactly.
+        Expr tmax = t.is_uint() && t.bits == 64 ? UIntImm::make(t, UINT64_MAX) : make_const(t, t.max_int());
+        return select(x > hi, tmax, converted);
     }
     // Integer to integer: compare in a type that holds both ranges.
     Type wide = Int(64, s.lanes);

@@ -213,6 +213,7 @@ private:
 };
 
 Box &merge_into(Box &dst, const Box &src) {
+    if (src.empty()) return dst;
     if (dst.empty()) return dst = src;
     for (size_t i = 0; i < dst.dims.size() && i < src.dims.size(); i++) {
         dst.dims[i] = interval_union(dst.dims[i], src.dims[i]);
@@ -230,13 +231,17 @@ public:
 
 private:
     bool provides_;
+    std::map<std::string, Expr> let_values_;  // values of the enclosing lets, for the simplifier
 
     Interval bounds(const Expr &e) { return bounds_of_expr_in_scope(e, scope); }
 
     void record(const std::string &name, const std::vector<Expr> &args) {
         Box b;
+        b.used = true;
         for (auto &a : args) {
-            Interval i = bounds(a);
+            // Simplify first: interval arithmetic on (v.min + (v.max - v.min)) loses the
+            // correlation between the two ends that the simplifier cancels exactly.
+            Interval i = bounds(simplify(a, let_values_));
             i.min = i.min.defined() ? simplify(i.min) : i.min;
             i.max = i.max.defined() ? simplify(i.max) : i.max;
             b.dims.push_back(i);
@@ -271,7 +276,18 @@ private:
     }
     void visit(const LetStmt *op) override {
         op->value.accept(this);
-        Interval v = bounds(op->value);
+        auto saved_value = let_values_.find(op->name) != let_values_.end() ? let_values_[op->name] : Expr();
+        let_values_[op->name] = op->value;
+        struct Restore {
+            std::map<std::string, Expr> &m;
+            std::string n;
+            Expr v;
+            ~Restore() {
+                if (v.defined()) m[n] = v;
+                else m.erase(n);
+            }
+        } restore{let_values_, op->name, saved_value};
+        Interval v = bounds(simplify(op->value, let_values_));
         if (v.min.defined()) v.min = simplify(v.min);
         if (v.max.defined()) v.max = simplify(v.max);
         with_binding(op->name, v, [&] { op->body.accept(this); });
@@ -282,7 +298,7 @@ private:
         Interval mn = bounds(op->min);
         // Simplify first so that min + ((max - min) + 1) - 1 becomes max: interval arithmetic
         // alone would lose the correlation between min and max.
-        Interval last = bounds(simplify(Sub::make(Add::make(op->min, op->extent), make_one(op->min.type()))));
+        Interval last = bounds(simplify(Sub::make(Add::make(op->min, op->extent), make_one(op->min.type())), let_values_));
         Interval v(mn.min.defined() ? simplify(mn.min) : Expr(),
                    last.max.defined() ? simplify(last.max) : Expr());
         with_binding(op->name, v, [&] { op->body.accept(this); });
@@ -304,7 +320,7 @@ private:
                 auto v = le->a.as<Variable>();
                 if (v && scope.count(v->name) && scope[v->name].max.defined()) {
                     Interval i = scope[v->name];
-                    Interval lim = bounds(simplify(le->b));
+                    Interval lim = bounds(simplify(le->b, let_values_));
                     if (lim.max.defined()) {
                         narrowed.push_back({v->name, i});
                         scope[v->name].max = simplify(Min::make(i.max, lim.max));

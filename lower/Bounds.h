@@ -29,7 +29,8 @@ Interval bounds_of_expr_in_scope(const Expr &e, const Scope &scope);
 // A multi-dimensional interval.
 struct Box {
     std::vector<Interval> dims;
-    bool empty() const { return dims.empty(); }
+    bool used = false;  // false: nothing touched (a 0-D box can be used and have no dims)
+    bool empty() const { return !used; }
 };
 Box box_union(const Box &a, const Box &b);
 

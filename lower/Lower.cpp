@@ -19,7 +19,35 @@
 
 namespace halo {
 
-LoweredPipeline lower(const std::shared_ptr<FunctionContents> &output, const std::string &name) {
+namespace {
+
+// Every Func that is not inlined goes to the root, with the default loops of each stage.
+void make_breadth_first(Environment &env, const std::string &output) {
+    for (auto &[name, f] : env) {
+        bool inlined = f->schedule.compute_level.is_inline() && f->updates.empty() && name != output;
+        if (!inlined && name != output) {
+            f->schedule.compute_level = LoopLevel::root();
+            f->schedule.store_level = LoopLevel::root();
+        }
+        for (int k = 0; k < f->stages(); k++) {
+            Definition &d = f->stage(k);
+            d.schedule = StageSchedule();
+            if (k > 0 && d.rdom) {
+                for (auto &rv : d.rdom->vars) d.schedule.dims.push_back(Dim{rv.name, ForType::Serial, true});
+            }
+            for (size_t i = 0; i < f->args.size(); i++) {
+                bool pure = k == 0;
+                if (auto v = d.args[i].as<Variable>(); v && !v->rdom && v->name == f->args[i]) pure = true;
+                if (pure) d.schedule.dims.push_back(Dim{f->args[i], ForType::Serial, false});
+            }
+        }
+    }
+}
+
+}  // namespace
+
+LoweredPipeline lower(const std::shared_ptr<FunctionContents> &output, const std::string &name,
+                      const LowerOptions &options) {
     const char *dump_env = std::getenv("HALO_DUMP_IR");
     bool dump = dump_env && *dump_env && std::string(dump_env) != "0";
     auto step = [&](const char *pass, Stmt s) {
@@ -32,6 +60,7 @@ LoweredPipeline lower(const std::shared_ptr<FunctionContents> &output, const std
     Environment env;
     for (auto &[n, f] : find_functions(output)) env[n] = std::make_shared<FunctionContents>(*f);
     std::vector<std::string> order = realization_order(env, output->name);
+    if (options.breadth_first) make_breadth_first(env, output->name);
     resolve_default_placements(env, order, output->name);
 
     Stmt s = step("schedule_functions", schedule_functions(env, order, output->name));
@@ -42,6 +71,14 @@ LoweredPipeline lower(const std::shared_ptr<FunctionContents> &output, const std
     auto params = find_parameters(env, order);
     s = step("add_input_checks", add_input_checks(s, params, *env.at(output->name)));
     s = step("simplify", simplify(s));
+    if (options.stop_before_flattening) {
+        LoweredPipeline p;
+        p.name = name;
+        p.body = s;
+        p.output = output;
+        p.params = params;
+        return p;
+    }
     s = step("storage_flattening", storage_flattening(s, env, output->name));
     s = step("partition_loops", partition_loops(s));
     s = step("unroll_loops", unroll_loops(s));

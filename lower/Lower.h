@@ -21,8 +21,17 @@ struct LoweredPipeline {
     std::vector<std::shared_ptr<ParameterContents>> params;
 };
 
+struct LowerOptions {
+    // Stop before storage flattening (the loop nest still has Realize and Provide nodes).
+    bool stop_before_flattening = false;
+    // Ignore the schedule: every non-inlined Func at the root with its default loops
+    // (what the redundancy report compares a schedule against).
+    bool breadth_first = false;
+};
+
 // Lowers the pipeline that computes `output`. If the environment variable HALO_DUMP_IR is
 // set, prints the IR after every pass to stderr.
-LoweredPipeline lower(const std::shared_ptr<FunctionContents> &output, const std::string &name);
+LoweredPipeline lower(const std::shared_ptr<FunctionContents> &output, const std::string &name,
+                      const LowerOptions &options = LowerOptions());
 
 }  // namespace halo

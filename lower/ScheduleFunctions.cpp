@@ -4,6 +4,7 @@
 #include <functional>
 #include <set>
 
+#include "Simplify.h"
 #include "Substitute.h"
 #include "dsl/Error.h"
 #include "dsl/IROperator.h"
@@ -82,7 +83,7 @@ Stmt build_stage(const FunctionContents &f, int stage) {
                 value = outer * F + inner + old.min;
                 break;
             }
-            lets.push_back({prefix + s.old_var, value});
+            lets.push_back({prefix + s.old_var, simplify(value)});
         } else if (s.kind == Split::FuseVars) {
             LoopBounds in = bounds.at(s.inner), out = bounds.at(s.outer);
             bounds[s.old_var] = {0, in.extent * out.extent};

@@ -463,6 +463,11 @@ private:
 }  // namespace
 
 Expr simplify(const Expr &e) { return Simplifier().mutate(e); }
+Expr simplify(const Expr &e, const std::map<std::string, Expr> &lets) {
+    Simplifier s;
+    s.let_values_ = lets;
+    return s.mutate(e);
+}
 Stmt simplify(const Stmt &s) { return Simplifier().mutate(s); }
 bool can_prove(const Expr &e) { return is_one(simplify(e)); }
 

@@ -1,0 +1,237 @@
+#include "RedundancyReport.h"
+
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <algorithm>
+#include <set>
+#include <sstream>
+
+#include "Lower.h"
+#include "Simplify.h"
+#include "Substitute.h"
+#include "dsl/Buffer.h"
+#include "dsl/Func.h"
+#include "dsl/IRPrinter.h"
+
+namespace halo {
+
+namespace {
+
+// Provides keep only which Func they write; their values and indices do not change how many
+// points run, and dropping them lets the simplifier remove lets nothing structural uses.
+class StripProvides : public IRMutator {
+public:
+    using IRMutator::mutate;
+    using IRMutator::visit;
+    Stmt visit(const Provide *op) override { return Provide::make(op->name, Expr(0), {}); }
+    Stmt visit(const AssertStmt *) override { return Evaluate::make(0); }
+};
+
+struct Tally {
+    std::map<std::string, int64_t> computed, allocations, total_bytes, max_bytes;
+    void add(const Tally &o, int64_t times) {
+        for (auto &[k, v] : o.computed) computed[k] += v * times;
+        for (auto &[k, v] : o.allocations) allocations[k] += v * times;
+        for (auto &[k, v] : o.total_bytes) total_bytes[k] += v * times;
+        for (auto &[k, v] : o.max_bytes) max_bytes[k] = std::max(max_bytes[k], v);
+    }
+};
+
+// Runs the loop skeleton with integer arithmetic, multiplying instead of iterating wherever
+// a loop body does not depend on the loop variable.
+class Counter {
+public:
+    std::map<std::string, int64_t> env;
+    std::vector<std::string> loops;
+
+    int64_t eval(const Expr &e) {
+        if (auto i = e.as<IntImm>()) return i->value;
+        if (auto u = e.as<UIntImm>()) return int64_t(u->value);
+        if (auto v = e.as<Variable>()) {
+            auto it = env.find(v->name);
+            user_assert(it != env.end()) << "redundancy_report: the loop bounds depend on '" << v->name
+                                         << "', which is not known before running (bind every input first)";
+            return it->second;
+        }
+        if (auto c = e.as<Cast>()) return eval(c->value);
+        if (auto a = e.as<Add>()) return eval(a->a) + eval(a->b);
+        if (auto s = e.as<Sub>()) return eval(s->a) - eval(s->b);
+        if (auto m = e.as<Mul>()) return eval(m->a) * eval(m->b);
+        if (auto d = e.as<Div>()) {
+            int64_t a = eval(d->a), b = eval(d->b);
+            if (b == 0) return 0;
+            int64_t q = a / b, r = a % b;
+            return r < 0 ? q + (b > 0 ? -1 : 1) : q;
+        }
+        if (auto m = e.as<Mod>()) {
+            int64_t a = eval(m->a), b = eval(m->b);
+            if (b == 0) return 0;
+            int64_t r = a % b;
+            return r < 0 ? r + (b < 0 ? -b : b) : r;
+        }
+        if (auto m = e.as<Min>()) return std::min(eval(m->a), eval(m->b));
+        if (auto m = e.as<Max>()) return std::max(eval(m->a), eval(m->b));
+        if (auto c = e.as<EQ>()) return eval(c->a) == eval(c->b);
+        if (auto c = e.as<NE>()) return eval(c->a) != eval(c->b);
+        if (auto c = e.as<LT>()) return eval(c->a) < eval(c->b);
+        if (auto c = e.as<LE>()) return eval(c->a) <= eval(c->b);
+        if (auto c = e.as<GT>()) return eval(c->a) > eval(c->b);
+        if (auto c = e.as<GE>()) return eval(c->a) >= eval(c->b);
+        if (auto c = e.as<And>()) return eval(c->a) && eval(c->b);
+        if (auto c = e.as<Or>()) return eval(c->a) || eval(c->b);
+        if (auto n = e.as<Not>()) return !eval(n->a);
+        if (auto s = e.as<Select>()) return eval(s->condition) ? eval(s->true_value) : eval(s->false_value);
+        if (auto c = e.as<Call>(); c && c->is_intrinsic(Call::likely)) return eval(c->args[0]);
+        user_error << "redundancy_report: cannot evaluate " << e << " before running the pipeline";
+        return 0;
+    }
+
+    Tally count(const Stmt &s) {
+        Tally t;
+        if (!s.defined()) return t;
+        if (auto b = s.as<Block>()) {
+            t.add(count(b->first), 1);
+            t.add(count(b->rest), 1);
+        } else if (auto l = s.as<LetStmt>()) {
+            int64_t v = eval(l->value);
+            auto saved = env.find(l->name) != env.end() ? std::optional<int64_t>(env[l->name]) : std::nullopt;
+            env[l->name] = v;
+            t = count(l->body);
+            if (saved) env[l->name] = *saved;
+            else env.erase(l->name);
+        } else if (auto f = s.as<For>()) {
+            int64_t mn = eval(f->min), ex = eval(f->extent);
+            loops.push_back(f->name);
+            if (ex > 0 && !stmt_uses_var(f->body, f->name)) {
+                env[f->name] = mn;
+                t.add(count(f->body), ex);
+            } else {
+                for (int64_t i = 0; i < ex; i++) {
+                    env[f->name] = mn + i;
+                    t.add(count(f->body), 1);
+                }
+            }
+            env.erase(f->name);
+            loops.pop_back();
+        } else if (auto r = s.as<Realize>()) {
+            int64_t points = 1;
+            for (auto &b : r->bounds) points *= std::max<int64_t>(0, eval(b.extent));
+            int64_t bytes = points * r->type.bytes();
+            t.allocations[r->name] += 1;
+            t.total_bytes[r->name] += bytes;
+            t.max_bytes[r->name] = std::max(t.max_bytes[r->name], bytes);
+            t.add(count(r->body), 1);
+        } else if (auto p = s.as<ProducerConsumer>()) {
+            t = count(p->body);
+        } else if (auto i = s.as<IfThenElse>()) {
+            if (eval(i->condition)) t = count(i->then_case);
+            else t = count(i->else_case);
+        } else if (auto p = s.as<Provide>()) {
+            if (is_pure_stage(p->name)) t.computed[p->name] += 1;
+        }
+        return t;
+    }
+
+private:
+    // The innermost loop of f decides the stage; no loop at all means a 0-D pure definition.
+    bool is_pure_stage(const std::string &f) {
+        std::string prefix = f + ".s";
+        for (auto it = loops.rbegin(); it != loops.rend(); ++it) {
+            if (it->compare(0, prefix.size(), prefix) == 0) return it->compare(0, prefix.size() + 2, prefix + "0.") == 0;
+        }
+        return true;
+    }
+};
+
+Tally tally(const Func &output, const std::vector<int> &sizes, bool breadth_first) {
+    LowerOptions opts;
+    opts.stop_before_flattening = true;
+    opts.breadth_first = breadth_first;
+    LoweredPipeline p = lower(output.function(), "report", opts);
+    Counter c;
+    const std::string &out = output.name();
+    for (size_t d = 0; d < sizes.size(); d++) {
+        c.env[out + ".min." + std::to_string(d)] = 0;
+        c.env[out + ".extent." + std::to_string(d)] = sizes[d];
+    }
+    for (auto &param : p.params) {
+        if (param->is_buffer && param->buffer) {
+            for (size_t d = 0; d < param->buffer->dims.size(); d++) {
+                c.env[param->name + ".min." + std::to_string(d)] = param->buffer->dims[d].min;
+                c.env[param->name + ".extent." + std::to_string(d)] = param->buffer->dims[d].extent;
+                c.env[param->name + ".stride." + std::to_string(d)] = param->buffer->dims[d].stride;
+            }
+        } else if (!param->is_buffer) {
+            c.env[param->name] = param->scalar_as_int();
+        }
+    }
+    Stmt skeleton = simplify(StripProvides().mutate(p.body));
+    return c.count(skeleton);
+}
+
+}  // namespace
+
+const RedundancyRow *RedundancyReport::find(const std::string &func) const {
+    for (auto &r : rows) {
+        if (r.func == func) return &r;
+    }
+    return nullptr;
+}
+
+std::string RedundancyReport::to_string() const {
+    std::ostringstream s;
+    char line[256];
+    std::snprintf(line, sizeof line, "%-16s %14s %14s %9s %14s %8s %14s\n", "Func", "computed", "required",
+                  "factor", "buffer bytes", "allocs", "total bytes");
+    s << line;
+    for (auto &r : rows) {
+        std::snprintf(line, sizeof line, "%-16s %14lld %14lld %9.3f %14lld %8lld %14lld\n", r.func.c_str(),
+                      (long long)r.computed, (long long)r.required, r.factor, (long long)r.buffer_bytes,
+                      (long long)r.allocations, (long long)r.total_bytes);
+        s << line;
+    }
+    return s.str();
+}
+
+RedundancyReport redundancy_report(const Func &output, const std::vector<int> &sizes, double warn_factor) {
+    user_assert(int(sizes.size()) == output.dimensions())
+        << "redundancy_report: Func '" << output.name() << "' has " << output.dimensions()
+        << " dimensions but was given " << sizes.size() << " sizes";
+    Tally actual = tally(output, sizes, false);
+    Tally needed = tally(output, sizes, true);
+    RedundancyReport report;
+    for (auto &[name, required] : needed.computed) {
+        RedundancyRow row;
+        row.func = name;
+        row.required = required;
+        row.computed = actual.computed.count(name) ? actual.computed[name] : 0;
+        row.factor = required ? double(row.computed) / double(required) : 0;
+        row.buffer_bytes = actual.max_bytes[name];
+        row.allocations = actual.allocations[name];
+        row.total_bytes = actual.total_bytes[name];
+        report.rows.push_back(row);
+    }
+    // Output last, others by name (a stable order).
+    std::stable_partition(report.rows.begin(), report.rows.end(),
+                          [&](const RedundancyRow &r) { return r.func != output.name(); });
+    static std::mutex warned_mutex;
+    static std::set<std::string> warned;
+    for (auto &r : report.rows) {
+        if (r.factor <= warn_factor) continue;
+        std::lock_guard<std::mutex> lock(warned_mutex);
+        if (!warned.insert(output.name() + "/" + r.func).second) continue;
+        std::fprintf(stderr,
+                     "halo warning: under this schedule of '%s', Func '%s' is computed %.1f times over "
+                     "(%lld points for %lld needed). Check the loop order around its compute_at level: a "
+                     "loop outside the tiles that the Func does not depend on (e.g. output channels) "
+                     "makes every tile recompute it.\n",
+                     output.name().c_str(), r.func.c_str(), r.factor, (long long)r.computed,
+                     (long long)r.required);
+    }
+    return report;
+}
+
+}  // namespace halo
