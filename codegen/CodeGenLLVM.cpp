@@ -124,7 +124,9 @@ private:
     llvm::FunctionCallee runtime(const char *name, llvm::Type *ret, std::vector<llvm::Type *> args) {
         return module_.getOrInsertFunction(name, llvm::FunctionType::get(ret, args, false));
     }
-    Value *null_ctx() { return llvm::ConstantPointerNull::get(builder_.getPtrTy()); }
+    // The user_context argument, passed to every runtime call (it carries the arena).
+    Value *user_context_ = nullptr;
+    Value *null_ctx() { return user_context_; }
 
     // Frees live heap buffers and returns code from the function.
     void emit_return_error(Value *code) {
@@ -581,6 +583,7 @@ void CodeGen::parallel_for(const For *op) {
         buf_names.push_back(b);
         fields.push_back(builder_.getPtrTy());
     }
+    fields.push_back(builder_.getPtrTy());  // user_context
     auto *closure_t = llvm::StructType::get(ctx_, fields);
     Value *mn = codegen(op->min), *ex = codegen(op->extent);
     // Pack the closure on the stack of the caller.
@@ -589,6 +592,7 @@ void CodeGen::parallel_for(const For *op) {
     int field = 0;
     for (auto &v : var_names) builder_.CreateStore(symbols_[v], builder_.CreateStructGEP(closure_t, closure, field++));
     for (auto &b : buf_names) builder_.CreateStore(buffers_[b], builder_.CreateStructGEP(closure_t, closure, field++));
+    builder_.CreateStore(user_context_, builder_.CreateStructGEP(closure_t, closure, field++));
 
     // The task function.
     auto *task_t = llvm::FunctionType::get(builder_.getInt32Ty(), {builder_.getPtrTy(), builder_.getInt32Ty()}, false);
@@ -616,6 +620,8 @@ void CodeGen::parallel_for(const For *op) {
         buffers_[b] = builder_.CreateLoad(builder_.getPtrTy(), builder_.CreateStructGEP(closure_t, cl, field));
         field++;
     }
+    auto saved_ctx = user_context_;
+    user_context_ = builder_.CreateLoad(builder_.getPtrTy(), builder_.CreateStructGEP(closure_t, cl, field));
     symbols_[op->name] = task->getArg(1);
     codegen(op->body);
     builder_.CreateRet(builder_.getInt32(0));
@@ -624,6 +630,7 @@ void CodeGen::parallel_for(const For *op) {
     symbols_ = saved_symbols;
     buffers_ = saved_buffers;
     heap_allocations_ = saved_heap;
+    user_context_ = saved_ctx;
 
     auto pf = runtime("halo_parallel_for", builder_.getInt32Ty(),
                       {builder_.getPtrTy(), builder_.getPtrTy(), builder_.getInt32Ty(), builder_.getInt32Ty(),
@@ -754,13 +761,14 @@ void CodeGen::compile(const LoweredPipeline &p) {
     auto arg_ptr = [&](int i) {
         return builder_.CreateLoad(builder_.getPtrTy(), builder_.CreateConstInBoundsGEP1_32(builder_.getPtrTy(), args, i));
     };
-    unpack_buffer(p.output->name, arg_ptr(0), p.output->type(), p.output->dimensions());
+    user_context_ = arg_ptr(0);
+    unpack_buffer(p.output->name, arg_ptr(1), p.output->type(), p.output->dimensions());
     for (size_t i = 0; i < p.params.size(); i++) {
         auto &param = p.params[i];
         if (param->is_buffer) {
-            unpack_buffer(param->name, arg_ptr(int(i + 1)), param->type, param->dimensions);
+            unpack_buffer(param->name, arg_ptr(int(i + 2)), param->type, param->dimensions);
         } else {
-            symbols_[param->name] = builder_.CreateLoad(llvm_type(param->type), arg_ptr(int(i + 1)), param->name);
+            symbols_[param->name] = builder_.CreateLoad(llvm_type(param->type), arg_ptr(int(i + 2)), param->name);
         }
     }
     struct BufferNames : IRVisitor {

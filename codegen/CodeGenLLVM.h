@@ -1,6 +1,7 @@
 // Translates a lowered loop nest into an LLVM module holding one function:
 //   int32_t <name>(void **args)
-// args[0] is the output's halo_buffer_t*, then one entry per parameter of the pipeline (a
+// args[0] is the user_context (NULL or a halo_context_t*, which may carry an arena),
+// args[1] the output's halo_buffer_t*, then one entry per parameter of the pipeline (a
 // halo_buffer_t* for buffers, a pointer to the value for scalars). Returns 0 or an error code.
 #pragma once
 

@@ -73,6 +73,7 @@ JITModule::JITModule(const LoweredPipeline &p) : impl_(std::make_unique<Impl>())
     add("halo_error_out_of_memory", &halo_error_out_of_memory);
     add("halo_error_bad_stride", &halo_error_bad_stride);
     add("halo_error_output_bounds", &halo_error_output_bounds);
+    add("halo_arena_create", &halo_arena_create);
     add("halo_malloc", &halo_malloc);
     add("halo_free", &halo_free);
     add("halo_parallel_for", &halo_parallel_for);

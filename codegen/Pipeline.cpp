@@ -21,7 +21,10 @@ std::atomic<int> pipeline_counter{0};
 
 }  // namespace
 
-Pipeline::Pipeline(const Func &output) : output_(output.function()) {}
+Pipeline::Pipeline(const Func &output)
+    : output_(output.function()), arena_(halo_arena_create(), &halo_arena_destroy) {
+    context_.arena = arena_.get();
+}
 Pipeline::~Pipeline() = default;
 
 void Pipeline::compile_jit() {
@@ -55,7 +58,7 @@ void Pipeline::realize(Buffer<> &dst) {
         << "Func '" << output_->name << "' has " << output_->dimensions()
         << " dimensions but is realized into Buffer '" << dst.name() << "' with " << dst.dimensions();
     compile_jit();
-    std::vector<void *> args{dst.raw_buffer()};
+    std::vector<void *> args{&context_, dst.raw_buffer()};
     for (auto &p : lowered_.params) {
         if (p->is_buffer) {
             user_assert(p->buffer != nullptr)

@@ -28,6 +28,8 @@ public:
     std::string llvm_ir();
     // Milliseconds the last compile took (lowering + LLVM).
     double compile_time_ms() const { return compile_ms_; }
+    // Bytes held by this pipeline's arena of intermediate buffers.
+    int64_t arena_bytes() const { return halo_arena_bytes(arena_.get()); }
 
 private:
     std::shared_ptr<FunctionContents> output_;
@@ -35,6 +37,9 @@ private:
     std::unique_ptr<JITModule> jit_;
     uint64_t compiled_generation_ = ~uint64_t(0);
     double compile_ms_ = 0;
+    // Intermediate buffers are reused across realizations.
+    std::unique_ptr<halo_arena_t, void (*)(halo_arena_t *)> arena_;
+    halo_context_t context_{};
 };
 
 }  // namespace halo

@@ -294,11 +294,14 @@ void check_placement(const Stmt &s, const Environment &env, const std::string &o
             const auto &f = *env.at(op->name);
             bool placed = !f.schedule.compute_level.is_inline();
             std::string user = producing.empty() ? "?" : producing.back();
+            const LoopLevel &l = f.schedule.compute_level;
+            std::string where = l.kind == LoopLevel::At ? "compute_at(" + l.func + ", " + l.var + ")"
+                                                        : l.to_string();
             user_assert(!placed || realized.count(op->name) || user == op->name)
-                << "Func '" << op->name << "' is computed at " << f.schedule.compute_level.to_string()
-                << ", but '" << user << "' also uses it outside that loop. Compute '" << op->name
-                << "' at a loop that encloses all of its uses (for example at their common "
-                << "consumer's loop, or compute_root())";
+                << "Func '" << op->name << "' is scheduled " << where << ", but '" << user
+                << "' uses it outside that loop. Compute '" << op->name << "' at a loop that "
+                << "encloses all of its uses (for example at their common consumer's loop, or "
+                << "compute_root())";
         }
     } checker(env);
     s.accept(&checker);

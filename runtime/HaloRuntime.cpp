@@ -2,9 +2,49 @@
 #include "HaloRuntime.h"
 
 #include <atomic>
+#include <map>
+#include <mutex>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+
+struct halo_arena_t {
+    std::mutex mutex;
+    std::multimap<size_t, void *> free_blocks;  // by size
+    std::map<void *, size_t> live;              // block -> size
+    int64_t total = 0;
+
+    void *allocate(size_t size) {
+        std::lock_guard<std::mutex> lock(mutex);
+        // Best fit, but not a block more than twice as large (that would waste memory).
+        auto it = free_blocks.lower_bound(size);
+        if (it != free_blocks.end() && it->first <= 2 * size) {
+            void *p = it->second;
+            live[p] = it->first;
+            free_blocks.erase(it);
+            return p;
+        }
+        void *p = std::aligned_alloc(64, size);
+        if (p) {
+            live[p] = size;
+            total += int64_t(size);
+        }
+        return p;
+    }
+    bool release(void *p) {
+        std::lock_guard<std::mutex> lock(mutex);
+        auto it = live.find(p);
+        if (it == live.end()) return false;
+        free_blocks.emplace(it->second, p);
+        live.erase(it);
+        return true;
+    }
+    int64_t bytes() const { return total; }
+    ~halo_arena_t() {
+        for (auto &[size, p] : free_blocks) std::free(p);
+        for (auto &[p, size] : live) std::free(p);
+    }
+};
 
 namespace {
 
@@ -114,14 +154,24 @@ int32_t halo_error_out_of_memory(void *user_context, const char *func_name, int6
     return halo_error_code_out_of_memory;
 }
 
-void *halo_malloc(void *, int64_t bytes) {
+void *halo_malloc(void *user_context, int64_t bytes) {
     // 64-byte alignment suits AVX-512 loads; round the size up as aligned_alloc requires.
     size_t size = static_cast<size_t>((bytes + 63) / 64 * 64);
     if (size == 0) size = 64;
+    auto *ctx = static_cast<halo_context_t *>(user_context);
+    if (ctx && ctx->arena) return ctx->arena->allocate(size);
     return std::aligned_alloc(64, size);
 }
 
-void halo_free(void *, void *ptr) { std::free(ptr); }
+void halo_free(void *user_context, void *ptr) {
+    auto *ctx = static_cast<halo_context_t *>(user_context);
+    if (ctx && ctx->arena && ctx->arena->release(ptr)) return;
+    std::free(ptr);
+}
+
+halo_arena_t *halo_arena_create(void) { return new halo_arena_t(); }
+void halo_arena_destroy(halo_arena_t *arena) { delete arena; }
+int64_t halo_arena_bytes(const halo_arena_t *arena) { return arena ? arena->bytes() : 0; }
 
 int32_t halo_parallel_for(void *user_context, halo_task_t body, int32_t min, int32_t extent,
                           void *closure) {

@@ -44,6 +44,21 @@ enum {
     halo_error_code_bad_stride = -8,
 };
 
+// Memory that pipelines reuse across calls: a freed buffer goes back to the arena and the
+// next allocation of a similar size takes it, so repeated calls do not pay for malloc, page
+// faults and unmapping of large intermediates each time.
+typedef struct halo_arena_t halo_arena_t;
+halo_arena_t *halo_arena_create(void);
+void halo_arena_destroy(halo_arena_t *arena);
+// Bytes the arena holds (in use or free).
+int64_t halo_arena_bytes(const halo_arena_t *arena);
+
+// What a pipeline's user_context argument points to (or NULL: no arena, no user data).
+typedef struct halo_context_t {
+    halo_arena_t *arena;  // may be NULL
+    void *user;           // passed through untouched, for the caller's error handler
+} halo_context_t;
+
 typedef void (*halo_error_handler_t)(void *user_context, const char *message);
 
 // Replace the function that receives run-time error messages (default: print to stderr).

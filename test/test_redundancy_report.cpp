@@ -1,0 +1,60 @@
+// The redundancy report: recompute factors and buffer sizes of a schedule, before running.
+#include "TestUtil.h"
+#include "../apps/cnn_block.h"
+
+using namespace halo;
+
+TEST_CASE("breadth-first computes each Func about once") {
+    apps::CnnBlock net(8);
+    Buffer<float> in(2 * 32 + 4, 2 * 32 + 4, 8);
+    net.input.set(in);
+    net.schedule_breadth_first(8);
+    RedundancyReport r = redundancy_report(net.pool, {32, 32, 8});
+    REQUIRE(r.find("conv1"));
+    CHECK(r.find("conv1")->required == 66 * 66 * 8);
+    CHECK(r.find("conv2")->required == 64 * 64 * 8);
+    CHECK(r.find("pool")->computed == 32 * 32 * 8);
+    CHECK(r.find("conv1")->factor < 1.1);
+    CHECK(r.find("conv1")->allocations == 1);
+    CHECK(r.find("conv1")->buffer_bytes >= 66 * 66 * 8 * 4);
+}
+
+TEST_CASE("channels outside the tiles: the classic mistake shows a factor near the channel count") {
+    const int C = 32;
+    Buffer<float> in(2 * 64 + 4, 2 * 64 + 4, C);
+    apps::CnnBlock bad(C), good(C);
+    bad.input.set(in);
+    good.input.set(in);
+    Var xo("xo"), yo("yo"), xi("xi"), yi("yi");
+    bad.pool.tile(bad.x, bad.y, xo, yo, xi, yi, 32, 32);  // c stays the outermost loop
+    for (Func *f : {&bad.conv1, &bad.relu1, &bad.conv2, &bad.relu2}) f->compute_at(bad.pool, xo);
+    good.schedule_fused(32, 32, 16);
+    RedundancyReport rb = redundancy_report(bad.pool, {64, 64, C});
+    RedundancyReport rg = redundancy_report(good.pool, {64, 64, C});
+    INFO(rb.to_string() << rg.to_string());
+    CHECK(rb.find("conv1")->factor > 25);
+    CHECK(rg.find("conv1")->factor < 1.5);
+    CHECK(rg.find("conv2")->factor == doctest::Approx(1.0));
+    // Per 32x32 pool tile, conv1 holds its 66 x 66 x C halo region.
+    CHECK(rg.find("conv1")->buffer_bytes == 66 * 66 * C * 4);
+    CHECK(rg.find("conv1")->allocations == 4);
+    std::string table = rg.to_string();
+    CHECK(table.find("factor") != std::string::npos);
+    CHECK(table.find("conv1") != std::string::npos);
+}
+
+TEST_CASE("the report counts match what running the pipeline computes") {
+    // A producer at the consumer's rows: each row of the output recomputes 3 rows of it.
+    Var x("x"), y("y");
+    Buffer<int> in(std::vector<int>{20, 20}, "in");
+    Func p("p"), out("out");
+    p(x, y) = in(x, y) * 2;
+    out(x, y) = p(x, y) + p(x, y + 1) + p(x, y + 2);
+    p.compute_at(out, y);
+    RedundancyReport r = redundancy_report(out, {10, 10});
+    CHECK(r.find("p")->computed == 10 * 3 * 10);
+    CHECK(r.find("p")->required == 10 * 12);
+    CHECK(r.find("p")->factor == doctest::Approx(2.5));
+    CHECK(r.find("p")->allocations == 10);
+    CHECK(r.find("p")->buffer_bytes == 10 * 3 * 4);
+}

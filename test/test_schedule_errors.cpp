@@ -1,0 +1,143 @@
+// Invalid schedules are rejected before anything runs, with a message naming the Funcs, the
+// directive, and a fix.
+#include "TestUtil.h"
+
+using namespace halo;
+using halo_test::compile_error_of;
+
+namespace {
+bool has(const std::string &msg, const std::string &part) { return msg.find(part) != std::string::npos; }
+
+struct Chain {
+    Var x{"x"}, y{"y"};
+    Buffer<int> in{std::vector<int>{40, 40}, "in"};
+    Func a{"a"}, b{"b"}, c{"c"};
+    Chain() {
+        a(x, y) = in(x, y) + 1;
+        b(x, y) = a(x, y) * 2 + a(x + 1, y);
+        c(x, y) = b(x, y) + b(x, y + 1);
+    }
+};
+}  // namespace
+
+TEST_CASE("compute_at a Func that does not consume the producer") {
+    Chain p;
+    Func other("other");
+    other(p.x, p.y) = p.in(p.x, p.y);
+    p.a.compute_at(p.c, p.x);  // c reads a only through b, which is computed at the root
+    p.b.compute_root();
+    std::string msg = compile_error_of([&] { p.c.realize({8, 8}); });
+    CHECK(has(msg, "'a'"));
+    CHECK(has(msg, "compute_at(c, x)"));
+    CHECK(has(msg, "'b' uses it outside that loop"));
+}
+
+TEST_CASE("compute_at a variable that is not in the consumer's loop nest") {
+    Chain p;
+    Var xo("xo"), xi("xi");
+    p.c.split(p.x, xo, xi, 4);
+    p.b.compute_at(p.c, p.x);  // x was split away
+    std::string msg = compile_error_of([&] { p.c.realize({8, 8}); });
+    CHECK(has(msg, "'b'"));
+    CHECK(has(msg, "no loop 'x'"));
+    CHECK(has(msg, "xi"));  // lists the loops that exist
+}
+
+TEST_CASE("a producer with two consumers computed inside one of them") {
+    Var x("x"), y("y");
+    Buffer<int> in(std::vector<int>{30, 30}, "in");
+    Func p("p"), c1("c1"), c2("c2"), out("out");
+    p(x, y) = in(x, y) * 3;
+    c1(x, y) = p(x, y) + 1;
+    c2(x, y) = p(x + 1, y) - 1;
+    out(x, y) = c1(x, y) + c2(x, y);
+    c1.compute_root();
+    c2.compute_root();
+    p.compute_at(c1, y);
+    std::string msg = compile_error_of([&] { out.realize({8, 8}); });
+    CHECK(has(msg, "'p'"));
+    CHECK(has(msg, "'c2'"));
+    CHECK(has(msg, "encloses all of its uses"));
+    // At their common consumer's loop it is fine.
+    p.compute_at(out, y);
+    c1.compute_at(out, y);
+    c2.compute_at(out, y);
+    halo_test::fill_random(in, -9, 9, 3);
+    halo_test::check_against_reference(out, Buffer<>(Int(32), {8, 8}));
+}
+
+TEST_CASE("store_at inside the compute_at level") {
+    Chain p;
+    p.a.compute_at(p.c, p.y).store_at(p.c, p.x);
+    std::string msg = compile_error_of([&] { p.c.realize({8, 8}); });
+    CHECK(has(msg, "'a'"));
+    CHECK(has(msg, "store_at"));
+    CHECK(has(msg, "outside"));
+}
+
+TEST_CASE("store_root with compute_inline is rejected, compute_root with store_at inside too") {
+    Chain p;
+    p.a.store_root();
+    std::string msg = compile_error_of([&] { p.c.realize({8, 8}); });
+    CHECK(has(msg, "'a'"));
+    CHECK(has(msg, "compute_at or compute_root"));
+    Chain q;
+    q.a.store_at(q.c, q.y).compute_root();
+    msg = compile_error_of([&] { q.c.realize({8, 8}); });
+    CHECK(has(msg, "'a'"));
+    CHECK(has(msg, "store_root"));
+}
+
+TEST_CASE("reordering RVars against their order") {
+    Var x("x");
+    Buffer<int> in(std::vector<int>{10, 10}, "in");
+    Func f("f");
+    RDom r(0, 10, 0, 10, "r");
+    f(x) = 0;
+    f(x) += in(r.x, r.y) * x;
+    std::string msg = compile_error_of([&] { f.update().reorder(r.y, r.x); });
+    CHECK(has(msg, "'f' update 0"));
+    CHECK(has(msg, "RVars"));
+    // Pure Vars may move around the RVars.
+    CHECK(compile_error_of([&] { f.update().reorder(r.x, r.y, x); }).empty());
+}
+
+TEST_CASE("parallel or vectorize of a variable already split away, fuse of non-adjacent loops") {
+    Chain p;
+    Var xo("xo"), xi("xi"), f("f");
+    p.c.split(p.x, xo, xi, 4);
+    std::string msg = compile_error_of([&] { p.c.parallel(p.x); });
+    CHECK(has(msg, "'c'"));
+    CHECK(has(msg, "already split or fused away"));
+    msg = compile_error_of([&] { p.c.fuse(xi, p.y, f); });
+    CHECK(has(msg, "adjacent"));
+}
+
+TEST_CASE("a split of the output with ShiftInwards wider than the output is a clear run-time error") {
+    Var x("x"), xo("xo"), xi("xi");
+    Func f("f");
+    f(x) = x * 2;
+    f.split(x, xo, xi, 8, TailStrategy::ShiftInwards);
+    std::string msg;
+    try {
+        f.realize({5});
+    } catch (const RuntimeError &e) {
+        msg = e.what();
+    }
+    CHECK(has(msg, "output 'f'"));
+    CHECK(has(msg, "GuardWithIf"));
+    // GuardWithIf handles any size.
+    Func g("g");
+    g(x) = x * 2;
+    g.split(x, xo, xi, 8, TailStrategy::GuardWithIf);
+    Buffer<int> out = g.realize({5});
+    for (int i = 0; i < 5; i++) CHECK(out(i) == 2 * i);
+}
+
+TEST_CASE("a Func placed in a cycle of compute_at directives") {
+    Chain p;
+    p.a.compute_at(p.b, p.x);
+    p.b.compute_at(p.a, p.x);  // b's consumer is c, not a
+    std::string msg = compile_error_of([&] { p.c.realize({8, 8}); });
+    CHECK(has(msg, "'b'"));
+}
