@@ -127,6 +127,16 @@ public:
     // Promises that only [min, min+extent) of dimension var is ever needed (checked at run time).
     Func &bound(const Var &var, Expr min, Expr extent);
     Stage update(int i = 0);
+    // ---- schedule: storage
+    // Lays the Func's buffer out with these dimensions innermost first (e.g. reorder_storage(c,
+    // x, y) puts channels innermost in memory for a channel-vectorized consumer).
+    Func &reorder_storage(const std::vector<Var> &dims);
+    template <typename... Vs>
+    Func &reorder_storage(const Var &v0, const Var &v1, Vs &&...rest) {
+        return reorder_storage(std::vector<Var>{v0, v1, Var(rest)...});
+    }
+    // Pads rows (the innermost storage dimension) to a multiple of `elements`.
+    Func &align_storage(int elements);
 
     // ---- running it
     // Computes the Func over [0, sizes) in each dimension.

@@ -222,6 +222,33 @@ Func &Func::bound(const Var &var, Expr min, Expr extent) {
     return *this;
 }
 
+Func &Func::reorder_storage(const std::vector<Var> &dims) {
+    FunctionContents::changed();
+    std::vector<std::string> order;
+    for (auto &v : dims) {
+        user_assert(std::find(f_->args.begin(), f_->args.end(), v.name()) != f_->args.end())
+            << "Func '" << name() << "': reorder_storage names '" << v.name()
+            << "', which is not one of its pure arguments";
+        user_assert(std::find(order.begin(), order.end(), v.name()) == order.end())
+            << "Func '" << name() << "': reorder_storage names '" << v.name() << "' twice";
+        order.push_back(v.name());
+    }
+    // Unnamed dimensions keep their relative order, outside the named ones.
+    for (auto &a : f_->args) {
+        if (std::find(order.begin(), order.end(), a) == order.end()) order.push_back(a);
+    }
+    f_->schedule.storage_order = order;
+    return *this;
+}
+
+Func &Func::align_storage(int elements) {
+    FunctionContents::changed();
+    user_assert(elements > 0) << "Func '" << name() << "': align_storage(" << elements
+                              << ") needs a positive number of elements";
+    f_->schedule.align_storage = elements;
+    return *this;
+}
+
 Func &Func::compute_root() {
     FunctionContents::changed();
     f_->schedule.compute_level = LoopLevel::root();

@@ -68,6 +68,10 @@ struct FuncSchedule {
     bool store_level_set = false;  // store_at given explicitly
     bool explicitly_inlined = false;  // compute_inline() was called
     std::vector<Bound> bounds;
+    // Storage order of the pure dimensions, innermost first (empty: the argument order).
+    std::vector<std::string> storage_order;
+    // Pad the innermost storage dimension to a multiple of this many elements (0: none).
+    int align_storage = 0;
 };
 
 }  // namespace halo

@@ -1,5 +1,8 @@
 #include "StorageFlattening.h"
 
+#include <algorithm>
+#include <set>
+
 #include "dsl/Error.h"
 #include "dsl/IROperator.h"
 
@@ -12,14 +15,13 @@ Expr field(const std::string &buffer, const char *name, int d) {
 }
 
 // Index of args in a buffer whose mins and strides are the symbols <name>.min.d, .stride.d.
-// Computed in 64 bits when buffers may exceed 2^31 elements would matter; 32 suffices here.
-Expr flat_index(const std::string &name, const std::vector<Expr> &args) {
+// Dimension 0 of an input or output is dense (codegen checks it on entry), which is what
+// lets vector loads and stores be contiguous; internal buffers carry their own strides.
+Expr flat_index(const std::string &name, const std::vector<Expr> &args, bool external) {
     Expr idx;
     for (size_t d = 0; d < args.size(); d++) {
-        // Dimension 0 is dense in every buffer (codegen checks inputs and outputs on entry),
-        // which is what lets vector loads and stores be contiguous.
         Expr offset = args[d] - field(name, "min", int(d));
-        Expr term = d == 0 ? offset : offset * field(name, "stride", int(d));
+        Expr term = d == 0 && external ? offset : offset * field(name, "stride", int(d));
         idx = idx.defined() ? idx + term : term;
     }
     return idx.defined() ? idx : Expr(0);
@@ -27,20 +29,41 @@ Expr flat_index(const std::string &name, const std::vector<Expr> &args) {
 
 class Flatten : public IRMutator {
 public:
+    explicit Flatten(const Environment &env) : env_(env) {}
     using IRMutator::mutate;
     using IRMutator::visit;
 
     Stmt visit(const Realize *op) override {
+        internal_.insert(op->name);
         Stmt body = mutate(op->body);
-        std::vector<Expr> extents;
+        internal_.erase(internal_.find(op->name));
+        const FuncSchedule &sched = env_.at(op->name)->schedule;
+        const auto &args = env_.at(op->name)->args;
+        // Storage order: innermost first.
+        std::vector<int> order;
+        for (auto &n : sched.storage_order) {
+            order.push_back(int(std::find(args.begin(), args.end(), n) - args.begin()));
+        }
+        if (order.empty()) {
+            for (size_t d = 0; d < op->bounds.size(); d++) order.push_back(int(d));
+        }
         std::vector<std::pair<std::string, Expr>> lets;
-        Expr stride = 1;
+        std::vector<Expr> extents(op->bounds.size());
         for (size_t d = 0; d < op->bounds.size(); d++) {
             lets.push_back({op->name + ".min." + std::to_string(d), op->bounds[d].min});
             lets.push_back({op->name + ".extent." + std::to_string(d), op->bounds[d].extent});
+        }
+        Expr stride = 1;
+        for (size_t i = 0; i < order.size(); i++) {
+            int d = order[i];
+            Expr extent = field(op->name, "extent", d);
+            if (i == 0 && sched.align_storage > 1) {
+                int a = sched.align_storage;
+                extent = (extent + (a - 1)) / a * a;
+            }
             lets.push_back({op->name + ".stride." + std::to_string(d), stride});
-            extents.push_back(field(op->name, "extent", int(d)));
-            stride = stride * field(op->name, "extent", int(d));
+            extents[i] = extent;
+            stride = stride * extent;
         }
         Stmt s = Allocate::make(op->name, op->type, extents, body);
         for (auto it = lets.rbegin(); it != lets.rend(); ++it) s = LetStmt::make(it->first, it->second, s);
@@ -50,22 +73,25 @@ public:
         Expr value = mutate(op->value);
         std::vector<Expr> args;
         for (auto &a : op->args) args.push_back(mutate(a));
-        return Store::make(op->name, value, flat_index(op->name, args));
+        return Store::make(op->name, value, flat_index(op->name, args, !internal_.count(op->name)));
     }
     Expr visit(const Call *op) override {
         if (op->call_type != Call::Halo && op->call_type != Call::Image) return IRMutator::visit(op);
         std::vector<Expr> args;
         for (auto &a : op->args) args.push_back(mutate(a));
-        return Load::make(op->type, op->name, flat_index(op->name, args));
+        return Load::make(op->type, op->name, flat_index(op->name, args, !internal_.count(op->name)));
     }
+
+private:
+    const Environment &env_;
+    std::multiset<std::string> internal_;
 };
 
 }  // namespace
 
 Stmt storage_flattening(const Stmt &s, const Environment &env, const std::string &output) {
-    (void)env;
     (void)output;
-    return Flatten().mutate(s);
+    return Flatten(env).mutate(s);
 }
 
 }  // namespace halo

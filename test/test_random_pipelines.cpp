@@ -1,7 +1,7 @@
 // Randomized differential testing: random small pipelines (pointwise, stencils, down- and
 // upsampling, reductions, several consumers) under random legal schedules (placements,
 // splits with every tail strategy, tiles, vectorize, unroll, parallel) against the reference
-// evaluator. HALO_FUZZ_CASES sets the number of cases (500 by default) and HALO_FUZZ_SEED the
+// evaluator (storage layouts too). HALO_FUZZ_CASES sets the number of cases (500 by default) and HALO_FUZZ_SEED the
 // first seed; a failure prints the pipeline and schedule.
 #include <algorithm>
 #include <cstdlib>
@@ -192,6 +192,14 @@ struct RandomPipeline {
                 log << "  " << f.name() << ".compute_root()\n";
             }
             placed[s] = true;
+            if (rand(3) == 0) {
+                f.reorder_storage(y, x);
+                log << "  " << f.name() << ".reorder_storage(y, x)\n";
+            }
+            if (rand(4) == 0) {
+                f.align_storage(8);
+                log << "  " << f.name() << ".align_storage(8)\n";
+            }
             loops_of[s] = schedule_loops(f, false);
             if (stages[s].has_update) schedule_loops(f, true);
         }
