@@ -3,7 +3,10 @@
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
+#include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Module.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/ADT/SmallString.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
@@ -54,6 +57,17 @@ JITModule::JITModule(const LoweredPipeline &p) : impl_(std::make_unique<Impl>())
     llvm::raw_string_ostream os(llvm_ir_);
     module->print(os, nullptr);
     os.flush();
+    {
+        // Assembly of a copy (code generation may change the module it runs on).
+        auto copy = llvm::CloneModule(*module);
+        llvm::SmallString<0> text;
+        llvm::raw_svector_ostream as(text);
+        llvm::legacy::PassManager pm;
+        if (!(*tm)->addPassesToEmitFile(pm, as, nullptr, llvm::CodeGenFileType::AssemblyFile)) {
+            pm.run(*copy);
+            assembly_ = std::string(text.str());
+        }
+    }
 
     auto jit = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(*jtmb)).create();
     internal_assert(bool(jit)) << "cannot create JIT: " << to_string(jit.takeError());

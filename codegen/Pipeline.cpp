@@ -114,5 +114,11 @@ std::string Func::lowered_stmt() {
 }
 
 std::string Func::llvm_ir() { return pipeline().llvm_ir(); }
+std::string Func::assembly() { return pipeline().assembly(); }
+
+std::string Pipeline::assembly() {
+    compile_jit();
+    return jit_->assembly();
+}
 
 }  // namespace halo

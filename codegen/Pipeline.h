@@ -26,6 +26,7 @@ public:
 
     std::string lowered_stmt();
     std::string llvm_ir();
+    std::string assembly();
     // Milliseconds the last compile took (lowering + LLVM).
     double compile_time_ms() const { return compile_ms_; }
     // Bytes held by this pipeline's arena of intermediate buffers.

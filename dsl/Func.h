@@ -154,6 +154,8 @@ public:
     std::string lowered_stmt();
     // The optimised LLVM IR of the compiled pipeline.
     std::string llvm_ir();
+    // The compiled machine code as assembly text (to check what vectorize produced).
+    std::string assembly();
 
     const std::shared_ptr<FunctionContents> &function() const { return f_; }
 
