@@ -99,3 +99,16 @@ TEST_CASE("conv -> relu -> conv fused, the first conv recomputing its halo per t
     r1.compute_at(c2, xo);
     halo_test::check_against_reference(c2, Buffer<>(Float(32), {31, 25}), 1e-5);
 }
+
+TEST_CASE("channels-innermost CNN block with register-blocked convolutions, fused and breadth-first") {
+    for (int fused = 0; fused < 2; fused++) {
+        apps::CnnBlock net(16, apps::CnnBlock::Layout::ChannelsInnermost);
+        Buffer<float> in(net.image_shape(2 * 13 + 4, 2 * 11 + 4));
+        halo_test::fill_random(in, -1, 1, 9);
+        net.input.set(in);
+        if (fused) net.schedule_fused_blocked(4, 4, 16, 8);
+        else net.schedule_breadth_first_blocked(16, 8);
+        INFO("fused " << fused);
+        halo_test::check_against_reference(net.pool, Buffer<>(Float(32), net.image_shape(13, 11)), 1e-4);
+    }
+}
