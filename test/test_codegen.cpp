@@ -1,6 +1,9 @@
 // What the generated code looks like: vector instructions for vectorized loops, a call into
 // the runtime's parallel loop, buffers reused across realizations.
+#include <sstream>
+
 #include "TestUtil.h"
+#include "../apps/cnn_block.h"
 
 using namespace halo;
 
@@ -63,4 +66,31 @@ TEST_CASE("a large intermediate is reused across realizations, not reallocated")
     for (int i = 0; i < 5; i++) out.realize(o);
     CHECK(p.arena_bytes() == held);
     CHECK(o(3, 4) == 3 * 4 + 4 * 4);
+}
+
+TEST_CASE("register blocking: the reduction loop of a blocked convolution keeps its accumulators in registers") {
+    apps::CnnBlock net(32, apps::CnnBlock::Layout::ChannelsInnermost);
+    net.schedule_fused_blocked();
+    std::string ir = net.pool.llvm_ir();
+    // Per basic block: vector multiplies and stores. The blocks doing the reduction's
+    // arithmetic must not store (no accumulator round trip through memory).
+    std::istringstream lines(ir);
+    std::string line;
+    int muls = 0, stores = 0, reduction_blocks = 0, blocks_with_stores = 0;
+    auto end_block = [&] {
+        if (muls >= 16) {
+            reduction_blocks++;
+            if (stores) blocks_with_stores++;
+        }
+        muls = stores = 0;
+    };
+    while (std::getline(lines, line)) {
+        if (!line.empty() && line[0] != ' ' && line.back() == ':') end_block();
+        if (!line.empty() && line[0] != ' ' && line.find(':') != std::string::npos && line.find("; preds") != std::string::npos) end_block();
+        if (line.find("fmul contract <16 x float>") != std::string::npos) muls++;
+        if (line.find(" store ") != std::string::npos) stores++;
+    }
+    end_block();
+    CHECK(reduction_blocks >= 2);
+    CHECK(blocks_with_stores == 0);
 }
