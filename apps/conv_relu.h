@@ -10,13 +10,13 @@ namespace apps {
 
 struct ConvRelu {
     static constexpr int in_channels = 3, out_channels = 10, k = 3;
-    halo::ImageParam input{halo::Float(32), 3, "input"};
+    halo::ImageParam input;
     halo::Buffer<float> weights{k, k, in_channels, out_channels};  // w(kx, ky, ci, co)
     halo::Buffer<float> bias{out_channels};
     halo::Var x{"x"}, y{"y"}, c{"c"};
     halo::Func conv{"conv"}, relu{"relu"};
 
-    ConvRelu() {
+    explicit ConvRelu(halo::ImageParam in = halo::ImageParam(halo::Float(32), 3, "input")) : input(in) {
         using namespace halo;
         // Fixed, varied filters: edge detectors, blurs and colour mixes.
         weights.for_each_value([](const std::vector<int> &p) {

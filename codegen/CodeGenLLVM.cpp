@@ -6,6 +6,7 @@
 #include <llvm/IR/MDBuilder.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
+#include <llvm/MC/MCSubtargetInfo.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
@@ -747,7 +748,7 @@ void CodeGen::compile(const LoweredPipeline &p) {
     function_ = llvm::Function::Create(fn_t, llvm::Function::ExternalLinkage, p.name, module_);
     function_->addFnAttr("target-cpu", tm_.getTargetCPU());
     function_->addFnAttr("target-features", tm_.getTargetFeatureString());
-    if (tm_.getTargetFeatureString().contains("+avx512f")) {
+    if (tm_.getMCSubtargetInfo()->checkFeatures("+avx512f")) {
         function_->addFnAttr("prefer-vector-width", "512");
         function_->addFnAttr("min-legal-vector-width", "512");
     }

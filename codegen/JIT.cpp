@@ -13,6 +13,7 @@
 #include <llvm/TargetParser/Host.h>
 
 #include <mutex>
+#include <optional>
 
 #include "CodeGenLLVM.h"
 #include "dsl/Error.h"
@@ -43,10 +44,18 @@ struct JITModule::Impl {
     std::unique_ptr<llvm::orc::LLJIT> jit;
 };
 
-JITModule::JITModule(const LoweredPipeline &p) : impl_(std::make_unique<Impl>()) {
+JITModule::JITModule(const LoweredPipeline &p, const Target &target) : impl_(std::make_unique<Impl>()) {
     initialize_llvm();
-    auto jtmb = llvm::orc::JITTargetMachineBuilder::detectHost();
-    internal_assert(bool(jtmb)) << "cannot detect host target: " << to_string(jtmb.takeError());
+    user_assert(target.supported_by_host()) << "Target '" << target.name << "' needs CPU features this "
+                                            << "machine does not have, so its code cannot run here";
+    auto jtmb = std::optional<llvm::orc::JITTargetMachineBuilder>(llvm::orc::JITTargetMachineBuilder(llvm::Triple(target.triple)));
+    jtmb->setCPU(target.cpu);
+    if (!target.features.empty()) {
+        llvm::SmallVector<llvm::StringRef, 32> fs;
+        llvm::StringRef(target.features).split(fs, ',');
+        std::vector<std::string> list(fs.begin(), fs.end());
+        jtmb->addFeatures(list);
+    }
     jtmb->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
     auto tm = jtmb->createTargetMachine();
     internal_assert(bool(tm)) << "cannot create target machine: " << to_string(tm.takeError());

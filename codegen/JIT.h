@@ -4,6 +4,7 @@
 #include <memory>
 #include <string>
 
+#include "Target.h"
 #include "lower/Lower.h"
 
 namespace halo {
@@ -13,7 +14,7 @@ using PipelineEntry = int32_t (*)(void **args);
 class JITModule {
 public:
     // Generates, optimises (O3) and JIT-compiles the pipeline.
-    explicit JITModule(const LoweredPipeline &p);
+    JITModule(const LoweredPipeline &p, const Target &target);
     ~JITModule();
     PipelineEntry entry() const { return entry_; }
     const std::string &llvm_ir() const { return llvm_ir_; }

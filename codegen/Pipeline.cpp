@@ -27,12 +27,18 @@ Pipeline::Pipeline(const Func &output)
 }
 Pipeline::~Pipeline() = default;
 
+void Pipeline::compile_jit(const Target &target) {
+    if (target.name != target_.name) jit_.reset();
+    target_ = target;
+    compile_jit();
+}
+
 void Pipeline::compile_jit() {
     if (jit_ && compiled_generation_ == definition_generation.load()) return;
     auto start = std::chrono::steady_clock::now();
     compiled_generation_ = definition_generation.load();
     lowered_ = lower(output_, "halo_pipeline_" + std::to_string(pipeline_counter++));
-    jit_ = std::make_unique<JITModule>(lowered_);
+    jit_ = std::make_unique<JITModule>(lowered_, target_);
     compile_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
@@ -106,6 +112,11 @@ void Func::realize(Buffer<> &dst) {
 void Func::compile_jit() {
     user_assert(defined()) << "Func '" << name() << "' is compiled but has no definition";
     pipeline().compile_jit();
+}
+
+void Func::compile_jit(const Target &target) {
+    user_assert(defined()) << "Func '" << name() << "' is compiled but has no definition";
+    pipeline().compile_jit(target);
 }
 
 std::string Func::lowered_stmt() {

@@ -6,6 +6,7 @@
 
 #include "dsl/Buffer.h"
 #include "dsl/Function.h"
+#include "Target.h"
 #include "lower/Lower.h"
 
 namespace halo {
@@ -20,6 +21,8 @@ public:
 
     // Lowers and compiles, unless nothing changed since the last compile.
     void compile_jit();
+    // Compiles for a given target (it must run on this machine).
+    void compile_jit(const Target &target);
     // Computes the output over dst's region.
     void realize(Buffer<> &dst);
     Buffer<> realize(const std::vector<int> &sizes);
@@ -37,6 +40,7 @@ private:
     LoweredPipeline lowered_;
     std::unique_ptr<JITModule> jit_;
     uint64_t compiled_generation_ = ~uint64_t(0);
+    Target target_ = Target::host();
     double compile_ms_ = 0;
     // Intermediate buffers are reused across realizations.
     std::unique_ptr<halo_arena_t, void (*)(halo_arena_t *)> arena_;

@@ -150,6 +150,9 @@ public:
     }
     // Compiles now, so that later realizations do not.
     void compile_jit();
+    // Compiles for a target other than the host's full feature set (e.g. to compare with
+    // code compiled ahead of time for that target).
+    void compile_jit(const struct Target &target);
     // The lowered loop nest, as text.
     std::string lowered_stmt();
     // The optimised LLVM IR of the compiled pipeline.

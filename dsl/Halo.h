@@ -14,3 +14,5 @@
 #include "codegen/Pipeline.h"
 #include "lower/ReferenceEvaluator.h"
 #include "lower/RedundancyReport.h"
+#include "Generator.h"
+#include "codegen/AOT.h"

@@ -1,0 +1,4 @@
+#include "app_generators.h"
+
+HALO_REGISTER_GENERATOR(apps::ConvReluGenerator, "conv_relu")
+HALO_REGISTER_GENERATOR(apps::BrightenGenerator, "brighten")

@@ -1,0 +1,40 @@
+// Ahead-of-time compilation: a pipeline to a static library holding one C-callable function
+// (plus a C header declaring it), for a chosen target. The library needs only the small Halo
+// runtime (libhalo_runtime.a), the C/C++ standard libraries and OpenMP at run time.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "Target.h"
+#include "dsl/Type.h"
+
+namespace halo {
+
+class Func;
+
+// One argument of the generated function, in the order the function takes them.
+struct AOTArgument {
+    std::string name;
+    bool is_buffer = false;
+    Type type;
+    int dimensions = 0;
+};
+
+struct AOTEmit {
+    bool static_library = true;  // <dir>/lib<function>.a
+    bool header = true;          // <dir>/<function>.h
+    bool object = false;         // <dir>/<function>.o
+    bool stmt = false;           // <dir>/<function>.stmt (the lowered loop nest)
+    bool llvm_ir = false;        // <dir>/<function>.ll
+    bool assembly = false;       // <dir>/<function>.s
+};
+
+// Compiles `output` into `int32_t function_name(<inputs...>, halo_buffer_t *output)`.
+// Inputs are the pipeline's ImageParams (as halo_buffer_t*) and Params (by value), in the
+// given order; Buffers used directly by the algorithm are embedded as constant data.
+void compile_to_files(const Func &output, const std::vector<AOTArgument> &inputs,
+                      const std::string &function_name, const Target &target, const std::string &dir,
+                      const AOTEmit &emit);
+
+}  // namespace halo

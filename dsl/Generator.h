@@ -1,0 +1,227 @@
+// Generators: pipelines packaged for ahead-of-time compilation, in the style of Halide's.
+//
+//   class Brighten : public halo::Generator<Brighten> {
+//   public:
+//       GeneratorParam<int> vector_width{"vector_width", 8};
+//       Input<Buffer<uint8_t>> input{"input", 2};
+//       Input<float> gain{"gain"};
+//       Output<Buffer<uint8_t>> output{"output", 2};
+//       void generate() { output(x, y) = saturating_cast<uint8_t>(input(x, y) * gain); }
+//       void schedule() { output.vectorize(x, vector_width); }
+//       Var x{"x"}, y{"y"};
+//   };
+//   HALO_REGISTER_GENERATOR(Brighten, "brighten")
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "Func.h"
+#include "Param.h"
+
+namespace halo {
+
+class GeneratorBase;
+
+namespace internal {
+
+struct GeneratorParamBase {
+    std::string name;
+    virtual ~GeneratorParamBase() = default;
+    // Throws CompileError naming the parameter if the text is not a valid value.
+    virtual void set_from_string(const std::string &text) = 0;
+    virtual std::string value_string() const = 0;
+    virtual std::string type_name() const = 0;
+};
+
+struct GeneratorIOBase {
+    std::string io_name;
+    bool io_is_buffer = false;
+    bool io_is_output = false;
+    Type io_type;
+    int io_dimensions = 0;
+    virtual ~GeneratorIOBase() = default;
+    virtual Func output_func() const { return Func(); }
+};
+
+// The generator whose members are being constructed (members register themselves with it).
+GeneratorBase *&constructing_generator();
+void register_param(GeneratorParamBase *p);
+void register_io(GeneratorIOBase *io);
+
+bool parse_bool(const std::string &text, const std::string &param);
+int64_t parse_int(const std::string &text, const std::string &param);
+double parse_double(const std::string &text, const std::string &param);
+Type parse_type(const std::string &text, const std::string &param);
+
+}  // namespace internal
+
+class GeneratorBase {
+public:
+    virtual ~GeneratorBase() = default;
+    virtual void generate() = 0;
+    virtual void schedule() {}
+
+    const std::vector<internal::GeneratorParamBase *> &params() const { return params_; }
+    const std::vector<internal::GeneratorIOBase *> &ios() const { return ios_; }
+    // Sets a GeneratorParam from text; throws CompileError for unknown names or bad values.
+    void set_param(const std::string &name, const std::string &value);
+    // Runs generate() and schedule() once and returns the output Func.
+    Func build();
+
+protected:
+    GeneratorBase() { internal::constructing_generator() = this; }
+
+private:
+    friend void internal::register_param(internal::GeneratorParamBase *);
+    friend void internal::register_io(internal::GeneratorIOBase *);
+    std::vector<internal::GeneratorParamBase *> params_;
+    std::vector<internal::GeneratorIOBase *> ios_;
+    bool built_ = false;
+    Func output_;
+};
+
+template <typename T>
+class Generator : public GeneratorBase {};
+
+template <typename T>
+class GeneratorParam : public internal::GeneratorParamBase {
+public:
+    GeneratorParam(const std::string &n, T def) : value_(def) {
+        name = n;
+        internal::register_param(this);
+    }
+    // An enum-like parameter: the value is one of the named choices.
+    GeneratorParam(const std::string &n, T def, std::map<std::string, T> choices)
+        : value_(def), choices_(std::move(choices)) {
+        name = n;
+        internal::register_param(this);
+    }
+    operator T() const { return value_; }
+    T value() const { return value_; }
+    void set(T v) { value_ = v; }
+
+    void set_from_string(const std::string &text) override {
+        if (!choices_.empty()) {
+            auto it = choices_.find(text);
+            std::string names;
+            for (auto &c : choices_) names += (names.empty() ? "" : ", ") + c.first;
+            user_assert(it != choices_.end()) << "GeneratorParam '" << name << "' has no value '" << text
+                                              << "'; choose one of: " << names;
+            value_ = it->second;
+            return;
+        }
+        if constexpr (std::is_same_v<T, bool>) {
+            value_ = internal::parse_bool(text, name);
+        } else if constexpr (std::is_integral_v<T>) {
+            value_ = T(internal::parse_int(text, name));
+        } else if constexpr (std::is_floating_point_v<T>) {
+            value_ = T(internal::parse_double(text, name));
+        } else if constexpr (std::is_same_v<T, Type>) {
+            value_ = internal::parse_type(text, name);
+        } else if constexpr (std::is_same_v<T, std::string>) {
+            value_ = text;
+        } else {
+            user_error << "GeneratorParam '" << name << "' cannot be set from text";
+        }
+    }
+    std::string value_string() const override {
+        for (auto &c : choices_) {
+            if (c.second == value_) return c.first;
+        }
+        if constexpr (std::is_same_v<T, bool>) return value_ ? "true" : "false";
+        else if constexpr (std::is_arithmetic_v<T>) return std::to_string(value_);
+        else if constexpr (std::is_same_v<T, Type>) return value_.to_string();
+        else if constexpr (std::is_same_v<T, std::string>) return value_;
+        else return "?";
+    }
+    std::string type_name() const override {
+        if (!choices_.empty()) {
+            std::string names;
+            for (auto &c : choices_) names += (names.empty() ? "" : "|") + c.first;
+            return "enum {" + names + "}";
+        }
+        if constexpr (std::is_same_v<T, bool>) return "bool";
+        else if constexpr (std::is_integral_v<T>) return "int";
+        else if constexpr (std::is_floating_point_v<T>) return "float";
+        else if constexpr (std::is_same_v<T, Type>) return "type";
+        else return "string";
+    }
+
+private:
+    T value_;
+    std::map<std::string, T> choices_;
+};
+
+template <typename T>
+class Input;
+template <typename T>
+class Output;
+
+// A buffer input: an ImageParam of element type T.
+template <typename T>
+class Input<Buffer<T>> : public ImageParam, public internal::GeneratorIOBase {
+public:
+    Input(const std::string &n, int dims) : ImageParam(type_of<T>(), dims, n) {
+        io_name = n;
+        io_is_buffer = true;
+        io_type = type_of<T>();
+        io_dimensions = dims;
+        internal::register_io(this);
+    }
+    using ImageParam::operator();
+};
+
+// A scalar input: a Param<T>.
+template <typename T>
+class Input : public Param<T>, public internal::GeneratorIOBase {
+public:
+    explicit Input(const std::string &n) : Param<T>(n) {
+        io_name = n;
+        io_type = type_of<T>();
+        internal::register_io(this);
+    }
+};
+
+// The output: a Func whose values have type T.
+template <typename T>
+class Output<Buffer<T>> : public Func, public internal::GeneratorIOBase {
+public:
+    Output(const std::string &n, int dims) : Func(n) {
+        io_name = n;
+        io_is_buffer = true;
+        io_is_output = true;
+        io_type = type_of<T>();
+        io_dimensions = dims;
+        internal::register_io(this);
+    }
+    Func output_func() const override { return *this; }
+    using Func::operator();
+};
+
+// The registry of generators linked into this program.
+struct GeneratorRegistry {
+    using Factory = std::function<std::unique_ptr<GeneratorBase>()>;
+    static std::map<std::string, Factory> &factories();
+    static std::unique_ptr<GeneratorBase> create(const std::string &name);
+    static std::vector<std::string> names();
+};
+
+struct RegisterGenerator {
+    RegisterGenerator(const std::string &name, GeneratorRegistry::Factory f);
+};
+
+}  // namespace halo
+
+#define HALO_CONCAT_IMPL_(a, b) a##b
+#define HALO_CONCAT_(a, b) HALO_CONCAT_IMPL_(a, b)
+#define HALO_REGISTER_GENERATOR(CLASS, NAME)                                                      \
+    static ::halo::RegisterGenerator HALO_CONCAT_(halo_generator_registration_, __COUNTER__)(     \
+        NAME, [] {                                                                                \
+            auto g = std::unique_ptr<::halo::GeneratorBase>(new CLASS());                         \
+            ::halo::internal::constructing_generator() = nullptr;                                 \
+            return g;                                                                             \
+        });

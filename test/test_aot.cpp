@@ -1,0 +1,174 @@
+// Ahead-of-time compilation: the generated libraries compute exactly what the JIT computes
+// for the same pipeline, schedule and target; bad calls return errors with clear messages;
+// the generator driver rejects bad command lines; nothing of LLVM is needed at run time.
+#include <array>
+#include <cstdio>
+#include <memory>
+
+#include "../apps/app_generators.h"
+#include "TestUtil.h"
+#include "brighten_host.h"
+#include "brighten_x86_64_avx2.h"
+#include "brighten_x86_64_avx512.h"
+#include "brighten_x86_64_sse41.h"
+#include "conv_relu_host.h"
+#include "conv_relu_x86_64_avx2.h"
+#include "conv_relu_x86_64_avx512.h"
+#include "conv_relu_x86_64_sse41.h"
+#include "runtime/HaloBuffer.h"
+
+using namespace halo;
+
+namespace {
+
+std::string last_error;
+void capture(void *, const char *msg) { last_error = msg; }
+
+std::pair<int, std::string> run_command(const std::string &cmd) {
+    std::string out;
+    FILE *p = popen((cmd + " 2>&1").c_str(), "r");
+    REQUIRE(p);
+    std::array<char, 512> buf;
+    while (fgets(buf.data(), int(buf.size()), p)) out += buf.data();
+    int rc = pclose(p);
+    return {rc, out};
+}
+
+struct Variant {
+    const char *target;
+    int32_t (*conv)(halo_buffer_t *, halo_buffer_t *);
+    int32_t (*brighten)(halo_buffer_t *, float, int32_t, halo_buffer_t *);
+};
+const Variant variants[] = {
+    {"host", conv_relu_host, brighten_host},
+    {"x86-64-sse41", conv_relu_x86_64_sse41, brighten_x86_64_sse41},
+    {"x86-64-avx2", conv_relu_x86_64_avx2, brighten_x86_64_avx2},
+    {"x86-64-avx512", conv_relu_x86_64_avx512, brighten_x86_64_avx512},
+};
+
+}  // namespace
+
+TEST_CASE("AOT conv_relu equals the JIT bit for bit on every target this machine runs") {
+    Buffer<float> in(std::vector<int>{53, 38, 3}, "in");
+    halo_test::fill_random(in, -1, 1, 11);
+    for (const Variant &v : variants) {
+        Target t = Target::parse(v.target);
+        if (!t.supported_by_host()) continue;
+        INFO("target " << v.target);
+        apps::ConvReluGenerator g;
+        Func f = g.build();
+        g.input.set(in);
+        f.compile_jit(t);
+        Buffer<float> jit = f.realize({51, 36, 10});
+        Buffer<float> aot(std::vector<int>{51, 36, 10});
+        aot::BufferRef ai(in), ao(aot);
+        REQUIRE(v.conv(ai, ao) == 0);
+        CHECK(halo_test::compare(aot, jit).empty());
+    }
+}
+
+TEST_CASE("AOT brighten with scalar inputs equals the JIT bit for bit, with non-zero mins") {
+    Buffer<uint8_t> in(std::vector<int>{77, 20}, "in");
+    in.set_min(-5, 3);
+    halo_test::fill_random(in, 0, 255, 12);
+    for (const Variant &v : variants) {
+        Target t = Target::parse(v.target);
+        if (!t.supported_by_host()) continue;
+        INFO("target " << v.target);
+        apps::BrightenGenerator g;
+        g.set_param("vector_width", "32");
+        Func f = g.build();
+        g.input.set(in);
+        g.gain.set(1.7f);
+        g.offset.set(-20);
+        f.compile_jit(t);
+        Buffer<uint8_t> jit(std::vector<int>{70, 18});
+        jit.set_min(-3, 4);
+        f.realize(jit);
+        Buffer<uint8_t> aot(std::vector<int>{70, 18});
+        aot.set_min(-3, 4);
+        aot::BufferRef ai(in), ao(aot);
+        REQUIRE(v.brighten(ai, 1.7f, -20, ao) == 0);
+        CHECK(halo_test::compare(aot, jit).empty());
+    }
+}
+
+TEST_CASE("bad calls return an error code and a message, and touch no memory") {
+    halo_set_error_handler(capture);
+    std::vector<float> out(40 * 30 * 10);
+    std::vector<float> small(10 * 30 * 3);
+    aot::BufferRef o(out.data(), {40, 30, 10});
+    // Input too small: 10 wide, but a 40-wide output needs 42.
+    last_error.clear();
+    aot::BufferRef s(small.data(), {10, 30, 3});
+    CHECK(conv_relu_host(s, o) == halo_error_code_access_out_of_bounds);
+    CHECK(last_error.find("input 'input' covers x in [0, 9]") != std::string::npos);
+    CHECK(last_error.find("needs [0, 41]") != std::string::npos);
+    // Null buffer.
+    last_error.clear();
+    CHECK(conv_relu_host(nullptr, o) == halo_error_code_null_buffer);
+    CHECK(last_error.find("'input'") != std::string::npos);
+    // Wrong element type.
+    std::vector<int32_t> ints(42 * 32 * 3);
+    aot::BufferRef wrong(ints.data(), {42, 32, 3});
+    last_error.clear();
+    CHECK(conv_relu_host(wrong, o) == halo_error_code_bad_type);
+    CHECK(last_error.find("int32") != std::string::npos);
+    CHECK(last_error.find("float32") != std::string::npos);
+    // Wrong dimension count.
+    std::vector<float> flat(42 * 32);
+    aot::BufferRef two_d(flat.data(), {42, 32});
+    last_error.clear();
+    CHECK(conv_relu_host(two_d, o) == halo_error_code_bad_dimensions);
+    CHECK(last_error.find("2 dimensions") != std::string::npos);
+    halo_set_error_handler(nullptr);
+}
+
+TEST_CASE("the generator driver's errors") {
+    std::string exe = HALO_APP_GENERATORS;
+    auto [rc1, out1] = run_command(exe + " -g no_such -o /tmp");
+    CHECK(rc1 != 0);
+    CHECK(out1.find("Unknown generator 'no_such'") != std::string::npos);
+    CHECK(out1.find("conv_relu") != std::string::npos);
+    auto [rc2, out2] = run_command(exe + " -g conv_relu -o /tmp no_such_param=3");
+    CHECK(rc2 != 0);
+    CHECK(out2.find("Unknown generator parameter 'no_such_param'") != std::string::npos);
+    CHECK(out2.find("vector_width") != std::string::npos);
+    auto [rc3, out3] = run_command(exe + " -g conv_relu -o /tmp vector_width=wide");
+    CHECK(rc3 != 0);
+    CHECK(out3.find("'vector_width' is an integer") != std::string::npos);
+    auto [rc4, out4] = run_command(exe + " -g conv_relu -o /tmp target=arm-neon");
+    CHECK(rc4 != 0);
+    CHECK(out4.find("Unknown target 'arm-neon'") != std::string::npos);
+    auto [rc5, out5] = run_command(exe + " --help");
+    CHECK(rc5 == 0);
+    CHECK(out5.find("brighten") != std::string::npos);
+    CHECK(out5.find("vector_width") != std::string::npos);
+}
+
+TEST_CASE("the driver emits the loop nest, LLVM IR, assembly and the redundancy report") {
+    std::string exe = HALO_APP_GENERATORS;
+    auto [rc, out] = run_command(exe + " -g conv_relu -o " + std::string(HALO_TEST_TMP) +
+                                 " -f conv_all -e static_library,h,o,stmt,ll,s,report -r 64x48x10 target=x86-64-avx2");
+    INFO(out);
+    REQUIRE(rc == 0);
+    for (const char *ext : {".h", ".o", ".stmt", ".ll", ".s", ".report.txt"}) {
+        FILE *f = std::fopen((std::string(HALO_TEST_TMP) + "/conv_all" + ext).c_str(), "r");
+        CHECK_MESSAGE(f != nullptr, ext);
+        if (f) std::fclose(f);
+    }
+}
+
+TEST_CASE("an AOT program runs with no LLVM library loaded") {
+    auto [rc, out] = run_command(std::string("ldd ") + HALO_AOT_STANDALONE);
+    REQUIRE(rc == 0);
+    CHECK(out.find("LLVM") == std::string::npos);
+    auto [rc2, out2] = run_command(HALO_AOT_STANDALONE);
+    CHECK(rc2 == 0);
+    CHECK(out2.find("rc=0") != std::string::npos);
+    // The library itself defines only the pipeline and needs only the runtime and libc/libm.
+    auto [rc3, syms] = run_command(std::string("nm -u ") + HALO_CONV_RELU_LIB);
+    CHECK(rc3 == 0);
+    CHECK(syms.find("llvm") == std::string::npos);
+    CHECK(syms.find("halo_") != std::string::npos);
+}
