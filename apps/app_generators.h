@@ -3,6 +3,7 @@
 
 #include <memory>
 
+#include "cnn_block.h"
 #include "conv_relu.h"
 #include "dsl/Halo.h"
 
@@ -55,6 +56,46 @@ public:
 
 private:
     halo::Var x{"x"}, y{"y"};
+};
+
+// The seeds' CNN block (conv -> relu -> conv -> relu -> 2x2 max pool), weights compiled in.
+// The schedule and its tile sizes are generator parameters, for tile-size sweeps.
+class CnnBlockGenerator : public halo::Generator<CnnBlockGenerator> {
+public:
+    enum class Schedule { BreadthFirst, Fused, Blocked, BreadthFirstBlocked };
+    halo::GeneratorParam<int> channels{"channels", 32};
+    halo::GeneratorParam<Schedule> schedule_kind{
+        "schedule", Schedule::Blocked,
+        {{"breadth_first", Schedule::BreadthFirst}, {"fused", Schedule::Fused}, {"blocked", Schedule::Blocked},
+         {"breadth_first_blocked", Schedule::BreadthFirstBlocked}}};
+    halo::GeneratorParam<int> tile_w{"tile_w", 8};
+    halo::GeneratorParam<int> tile_h{"tile_h", 8};
+    halo::GeneratorParam<int> vector_width{"vector_width", 16};
+    // Images are (x, y, c) for breadth_first and fused, (c, x, y) for the blocked schedules.
+    halo::Input<halo::Buffer<float>> input{"input", 3};
+    halo::Output<halo::Buffer<float>> output{"output", 3};
+
+    void generate() {
+        bool blocked = schedule_kind.value() == Schedule::Blocked || schedule_kind.value() == Schedule::BreadthFirstBlocked;
+        net = std::make_unique<CnnBlock>(int(channels), blocked ? CnnBlock::Layout::ChannelsInnermost : CnnBlock::Layout::Planar,
+                                         input);
+        output(net->at(net->c, net->x, net->y)) = net->pool(net->at(net->c, net->x, net->y));
+    }
+    void schedule() {
+        // The output stands in for the pool: the pool itself is inlined into it.
+        halo::Func pool = net->pool;
+        net->pool = output;
+        switch (schedule_kind.value()) {
+        case Schedule::BreadthFirst: net->schedule_breadth_first(vector_width); break;
+        case Schedule::Fused: net->schedule_fused(tile_w, tile_h, vector_width); break;
+        case Schedule::Blocked: net->schedule_fused_blocked(tile_w, tile_h, vector_width); break;
+        case Schedule::BreadthFirstBlocked: net->schedule_breadth_first_blocked(vector_width); break;
+        }
+        net->pool = pool;
+    }
+
+private:
+    std::unique_ptr<CnnBlock> net;
 };
 
 }  // namespace apps

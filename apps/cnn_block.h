@@ -22,8 +22,9 @@ struct CnnBlock {
     halo::Var x{"x"}, y{"y"}, c{"c"};
     halo::Func conv1{"conv1"}, relu1{"relu1"}, conv2{"conv2"}, relu2{"relu2"}, pool{"pool"};
 
-    explicit CnnBlock(int channels_ = 32, Layout layout_ = Layout::Planar)
-        : channels(channels_), layout(layout_), input(halo::Float(32), 3, "input"),
+    explicit CnnBlock(int channels_ = 32, Layout layout_ = Layout::Planar,
+                      halo::ImageParam input_ = halo::ImageParam(halo::Float(32), 3, "input"))
+        : channels(channels_), layout(layout_), input(input_),
           w1(weight_shape()), b1(channels_), w2(weight_shape()), b2(channels_) {
         using namespace halo;
         auto init = [&](Buffer<float> &w, double phase) {

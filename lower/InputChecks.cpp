@@ -43,6 +43,20 @@ Stmt add_input_checks(const Stmt &s, const std::vector<std::shared_ptr<Parameter
                       const FunctionContents &output) {
     auto boxes = boxes_required(s);
     std::vector<Stmt> checks;
+    // The output's loops may write outside the requested region (a split with ShiftInwards
+    // when the output is narrower than the factor, or RoundUp); never outside the buffer.
+    Box written = box_provided(s, output.name);
+    for (size_t d = 0; d < written.dims.size(); d++) {
+        if (!written.dims[d].is_bounded()) continue;
+        Expr lo = simplify(written.dims[d].min), hi = simplify(written.dims[d].max);
+        Expr have_min = field(output.name, "min", int(d));
+        Expr have_max = simplify(have_min + field(output.name, "extent", int(d)) - 1);
+        Expr msg = Call::make(Int(32), "halo_error_output_bounds",
+                              {StringImm::make(output.name), Expr(int32_t(d)), have_min, have_max, lo, hi},
+                              Call::Extern);
+        checks.push_back(AssertStmt::make(lo >= have_min && hi <= have_max, msg));
+    }
+
     for (auto &p : params) {
         if (!p->is_buffer) continue;
         auto it = boxes.find(p->name);
@@ -64,19 +78,6 @@ Stmt add_input_checks(const Stmt &s, const std::vector<std::shared_ptr<Parameter
                                   Call::Extern);
             checks.push_back(AssertStmt::make(need_min >= have_min && need_max <= have_max, msg));
         }
-    }
-    // The output's loops may write outside the requested region (a split with ShiftInwards
-    // when the output is narrower than the factor, or RoundUp); never outside the buffer.
-    Box written = box_provided(s, output.name);
-    for (size_t d = 0; d < written.dims.size(); d++) {
-        if (!written.dims[d].is_bounded()) continue;
-        Expr lo = simplify(written.dims[d].min), hi = simplify(written.dims[d].max);
-        Expr have_min = field(output.name, "min", int(d));
-        Expr have_max = simplify(have_min + field(output.name, "extent", int(d)) - 1);
-        Expr msg = Call::make(Int(32), "halo_error_output_bounds",
-                              {StringImm::make(output.name), Expr(int32_t(d)), have_min, have_max, lo, hi},
-                              Call::Extern);
-        checks.push_back(AssertStmt::make(lo >= have_min && hi <= have_max, msg));
     }
     checks.push_back(s);
     return Block::make(checks);

@@ -11,6 +11,9 @@
 #include "brighten_x86_64_avx2.h"
 #include "brighten_x86_64_avx512.h"
 #include "brighten_x86_64_sse41.h"
+#include "cnn_block_blocked.h"
+#include "cnn_block_breadth_first.h"
+#include "cnn_block_fused.h"
 #include "conv_relu_host.h"
 #include "conv_relu_x86_64_avx2.h"
 #include "conv_relu_x86_64_avx512.h"
@@ -89,6 +92,39 @@ TEST_CASE("AOT brighten with scalar inputs equals the JIT bit for bit, with non-
         aot.set_min(-3, 4);
         aot::BufferRef ai(in), ao(aot);
         REQUIRE(v.brighten(ai, 1.7f, -20, ao) == 0);
+        CHECK(halo_test::compare(aot, jit).empty());
+    }
+}
+
+TEST_CASE("AOT cnn_block equals the JIT bit for bit under each schedule") {
+    struct Lib {
+        const char *schedule;
+        int32_t (*fn)(halo_buffer_t *, halo_buffer_t *);
+        bool channels_first;
+    } libs[] = {{"breadth_first", cnn_block_breadth_first, false},
+                {"fused", cnn_block_fused, false},
+                {"blocked", cnn_block_blocked, true}};
+    // Larger than the fused schedule's 32x32 tiles (ShiftInwards needs that of the output).
+    const int C = 32, W = 37, H = 33;
+    for (auto &lib : libs) {
+        INFO("schedule " << std::string(lib.schedule));
+        std::vector<int> in_shape = lib.channels_first ? std::vector<int>{C, 2 * W + 4, 2 * H + 4}
+                                                       : std::vector<int>{2 * W + 4, 2 * H + 4, C};
+        std::vector<int> out_shape = lib.channels_first ? std::vector<int>{C, W, H} : std::vector<int>{W, H, C};
+        Buffer<float> in(in_shape);
+        halo_test::fill_random(in, -1, 1, 13);
+        apps::CnnBlockGenerator g;
+        g.set_param("schedule", lib.schedule);
+        if (std::string(lib.schedule) == "fused") {
+            g.set_param("tile_w", "32");
+            g.set_param("tile_h", "32");
+        }
+        Func f = g.build();
+        g.input.set(in);
+        Buffer<float> jit = f.realize(out_shape);
+        Buffer<float> aot(out_shape);
+        aot::BufferRef ai(in), ao(aot);
+        REQUIRE(lib.fn(ai, ao) == 0);
         CHECK(halo_test::compare(aot, jit).empty());
     }
 }
