@@ -199,7 +199,21 @@ private:
         Value *a = codegen(op->a), *b = codegen(op->b);
         value_ = op->type.is_float() ? builder_.CreateFMul(a, b) : builder_.CreateMul(a, b);
     }
-    // Integer division rounds toward negative infinity (Euclidean); x / 0 == 0.
+    // Integer division and modulo are Euclidean (the remainder is in [0, |b|)); a zero
+    // divisor gives 0. Both share the zero guard.
+    struct IntDivision {
+        Value *zero, *one, *b_is_zero, *safe_b;
+    };
+    IntDivision guard_divisor(Value *a, Value *b) {
+        IntDivision d;
+        d.zero = llvm::Constant::getNullValue(a->getType());
+        d.one = llvm::ConstantInt::get(a->getType(), 1);
+        bool const_nonzero = false;
+        if (auto c = llvm::dyn_cast<llvm::Constant>(b)) const_nonzero = !c->isNullValue() && !c->containsPoisonElement();
+        d.b_is_zero = const_nonzero ? nullptr : builder_.CreateICmpEQ(b, d.zero);
+        d.safe_b = d.b_is_zero ? builder_.CreateSelect(d.b_is_zero, d.one, b) : b;
+        return d;
+    }
     void visit(const Div *op) override {
         Value *a = codegen(op->a), *b = codegen(op->b);
         Type t = op->type;
@@ -207,25 +221,20 @@ private:
             value_ = builder_.CreateFDiv(a, b);
             return;
         }
-        Value *zero = llvm::Constant::getNullValue(a->getType());
-        Value *one = llvm::ConstantInt::get(a->getType(), 1);
-        bool const_nonzero = false;
-        if (auto c = llvm::dyn_cast<llvm::Constant>(b)) const_nonzero = !c->isNullValue() && !c->containsPoisonElement();
-        Value *b_is_zero = const_nonzero ? nullptr : builder_.CreateICmpEQ(b, zero);
-        Value *safe_b = b_is_zero ? builder_.CreateSelect(b_is_zero, one, b) : b;
+        IntDivision d = guard_divisor(a, b);
         Value *q;
         if (t.is_uint()) {
-            q = builder_.CreateUDiv(a, safe_b);
+            q = builder_.CreateUDiv(a, d.safe_b);
         } else {
-            q = builder_.CreateSDiv(a, safe_b);
-            Value *r = builder_.CreateSRem(a, safe_b);
+            q = builder_.CreateSDiv(a, d.safe_b);
+            Value *r = builder_.CreateSRem(a, d.safe_b);
             // r < 0: step q away from zero in the direction that makes r non-negative
-            Value *r_neg = builder_.CreateICmpSLT(r, zero);
-            Value *b_pos = builder_.CreateICmpSGT(safe_b, zero);
-            Value *adj = builder_.CreateSelect(b_pos, llvm::Constant::getAllOnesValue(a->getType()), one);
-            q = builder_.CreateAdd(q, builder_.CreateSelect(r_neg, adj, zero));
+            Value *r_neg = builder_.CreateICmpSLT(r, d.zero);
+            Value *b_pos = builder_.CreateICmpSGT(d.safe_b, d.zero);
+            Value *adj = builder_.CreateSelect(b_pos, llvm::Constant::getAllOnesValue(a->getType()), d.one);
+            q = builder_.CreateAdd(q, builder_.CreateSelect(r_neg, adj, d.zero));
         }
-        value_ = b_is_zero ? builder_.CreateSelect(b_is_zero, zero, q) : q;
+        value_ = d.b_is_zero ? builder_.CreateSelect(d.b_is_zero, d.zero, q) : q;
     }
     void visit(const Mod *op) override {
         Value *a = codegen(op->a), *b = codegen(op->b);
@@ -236,22 +245,17 @@ private:
             value_ = builder_.CreateFSub(a, builder_.CreateFMul(b, fl));
             return;
         }
-        Value *zero = llvm::Constant::getNullValue(a->getType());
-        Value *one = llvm::ConstantInt::get(a->getType(), 1);
-        bool const_nonzero = false;
-        if (auto c = llvm::dyn_cast<llvm::Constant>(b)) const_nonzero = !c->isNullValue() && !c->containsPoisonElement();
-        Value *b_is_zero = const_nonzero ? nullptr : builder_.CreateICmpEQ(b, zero);
-        Value *safe_b = b_is_zero ? builder_.CreateSelect(b_is_zero, one, b) : b;
+        IntDivision d = guard_divisor(a, b);
         Value *r;
         if (t.is_uint()) {
-            r = builder_.CreateURem(a, safe_b);
+            r = builder_.CreateURem(a, d.safe_b);
         } else {
-            r = builder_.CreateSRem(a, safe_b);
-            Value *abs_b = builder_.CreateSelect(builder_.CreateICmpSLT(safe_b, zero),
-                                                 builder_.CreateNeg(safe_b), safe_b);
-            r = builder_.CreateAdd(r, builder_.CreateSelect(builder_.CreateICmpSLT(r, zero), abs_b, zero));
+            r = builder_.CreateSRem(a, d.safe_b);
+            Value *abs_b = builder_.CreateSelect(builder_.CreateICmpSLT(d.safe_b, d.zero),
+                                                 builder_.CreateNeg(d.safe_b), d.safe_b);
+            r = builder_.CreateAdd(r, builder_.CreateSelect(builder_.CreateICmpSLT(r, d.zero), abs_b, d.zero));
         }
-        value_ = b_is_zero ? builder_.CreateSelect(b_is_zero, zero, r) : r;
+        value_ = d.b_is_zero ? builder_.CreateSelect(d.b_is_zero, d.zero, r) : r;
     }
     void min_max(const Expr &ea, const Expr &eb, Type t, bool is_min) {
         Value *a = codegen(ea), *b = codegen(eb);

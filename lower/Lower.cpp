@@ -71,26 +71,21 @@ LoweredPipeline lower(const std::shared_ptr<FunctionContents> &output, const std
     auto params = find_parameters(env, order);
     s = step("add_input_checks", add_input_checks(s, params, *env.at(output->name)));
     s = step("simplify", simplify(s));
-    if (options.stop_before_flattening) {
+    auto result = [&](const Stmt &body) {
         LoweredPipeline p;
         p.name = name;
-        p.body = s;
+        p.body = body;
         p.output = output;
         p.params = params;
         return p;
-    }
+    };
+    if (options.stop_before_flattening) return result(s);
     s = step("storage_flattening", storage_flattening(s, env, output->name));
     s = step("partition_loops", partition_loops(s));
     s = step("unroll_loops", unroll_loops(s));
     s = step("vectorize_loops", vectorize_loops(s));
     s = step("simplify", simplify(s));
-
-    LoweredPipeline p;
-    p.name = name;
-    p.body = s;
-    p.output = output;
-    p.params = params;
-    return p;
+    return result(s);
 }
 
 }  // namespace halo

@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 
+#include "EuclideanDivision.h"
 #include "Lower.h"
 #include "Simplify.h"
 #include "Substitute.h"
@@ -60,18 +61,8 @@ public:
         if (auto a = e.as<Add>()) return eval(a->a) + eval(a->b);
         if (auto s = e.as<Sub>()) return eval(s->a) - eval(s->b);
         if (auto m = e.as<Mul>()) return eval(m->a) * eval(m->b);
-        if (auto d = e.as<Div>()) {
-            int64_t a = eval(d->a), b = eval(d->b);
-            if (b == 0) return 0;
-            int64_t q = a / b, r = a % b;
-            return r < 0 ? q + (b > 0 ? -1 : 1) : q;
-        }
-        if (auto m = e.as<Mod>()) {
-            int64_t a = eval(m->a), b = eval(m->b);
-            if (b == 0) return 0;
-            int64_t r = a % b;
-            return r < 0 ? r + (b < 0 ? -b : b) : r;
-        }
+        if (auto d = e.as<Div>()) return euclidean_div(eval(d->a), eval(d->b));
+        if (auto m = e.as<Mod>()) return euclidean_mod(eval(m->a), eval(m->b));
         if (auto m = e.as<Min>()) return std::min(eval(m->a), eval(m->b));
         if (auto m = e.as<Max>()) return std::max(eval(m->a), eval(m->b));
         if (auto c = e.as<EQ>()) return eval(c->a) == eval(c->b);

@@ -4,6 +4,8 @@
 // after that update (as a serial loop in the default order would for scans).
 #include "ReferenceEvaluator.h"
 
+#include "EuclideanDivision.h"
+
 #include <cmath>
 #include <cstring>
 #include <map>
@@ -30,19 +32,6 @@ int64_t wrap(Type t, int64_t v) {
     return int64_t(uint64_t(v) << shift) >> shift;
 }
 double round_float(Type t, double v) { return t.bits == 32 ? double(float(v)) : v; }
-
-int64_t euclid_div(int64_t a, int64_t b) {
-    if (b == 0) return 0;
-    int64_t q = a / b, r = a % b;
-    if (r < 0) q += b > 0 ? -1 : 1;
-    return q;
-}
-int64_t euclid_mod(int64_t a, int64_t b) {
-    if (b == 0) return 0;
-    int64_t r = a % b;
-    if (r < 0) r += b < 0 ? -b : b;
-    return r;
-}
 
 class Evaluator {
 public:
@@ -98,12 +87,12 @@ Value Evaluator::binary(IRNodeType op, Type t, Value a, Value b) {
     case IRNodeType::Div:
         if (fl) r.f = round_float(t, a.f / b.f);
         else if (un) r.i = b.i == 0 ? 0 : wrap(t, int64_t(uint64_t(a.i) / uint64_t(b.i)));
-        else r.i = wrap(t, euclid_div(a.i, b.i));
+        else r.i = wrap(t, euclidean_div(a.i, b.i));
         break;
     case IRNodeType::Mod:
         if (fl) r.f = round_float(t, a.f - b.f * std::floor(a.f / b.f));
         else if (un) r.i = b.i == 0 ? 0 : wrap(t, int64_t(uint64_t(a.i) % uint64_t(b.i)));
-        else r.i = wrap(t, euclid_mod(a.i, b.i));
+        else r.i = wrap(t, euclidean_mod(a.i, b.i));
         break;
     case IRNodeType::Min:
         if (fl) r.f = a.f < b.f ? a.f : b.f;

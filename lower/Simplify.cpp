@@ -3,6 +3,7 @@
 #include <cmath>
 #include <map>
 
+#include "EuclideanDivision.h"
 #include "IREquality.h"
 #include "Substitute.h"
 #include "dsl/IROperator.h"
@@ -14,20 +15,6 @@ namespace {
 // Integer arithmetic of 32 or 64 bits is treated as not overflowing (as in Halide), which is
 // what lets a + b - a become b. Narrow integer types wrap, so they only get constant folding.
 bool is_affine_type(Type t) { return t.is_int() && t.bits >= 32 && t.lanes == 1; }
-
-int64_t floor_div(int64_t a, int64_t b) {
-    // Euclidean division: the remainder is always in [0, |b|); x / 0 is 0.
-    if (b == 0) return 0;
-    int64_t q = a / b, r = a % b;
-    if (r < 0) q += b > 0 ? -1 : 1;
-    return q;
-}
-int64_t floor_mod(int64_t a, int64_t b) {
-    if (b == 0) return 0;
-    int64_t r = a % b;
-    if (r < 0) r += b < 0 ? -b : b;
-    return r;
-}
 
 // sum of coeff * term, plus constant
 struct Linear {
@@ -182,7 +169,7 @@ public:
         Type t = op->type;
         if (t.is_scalar()) {
             if (Expr f = fold_float(a, b, [](double x, double y) { return x / y; }); f.defined()) return f;
-            if (auto ia = a.as<IntImm>(), ib = b.as<IntImm>(); ia && ib) return make_const(t, floor_div(ia->value, ib->value));
+            if (auto ia = a.as<IntImm>(), ib = b.as<IntImm>(); ia && ib) return make_const(t, euclidean_div(ia->value, ib->value));
             if (auto ua = a.as<UIntImm>(), ub = b.as<UIntImm>(); ua && ub)
                 return UIntImm::make(t, ub->value ? ua->value / ub->value : 0);
         }
@@ -198,7 +185,7 @@ public:
                 }
                 if (!q.terms.empty() || rest.terms.empty()) {
                     if (rest.terms.empty()) {
-                        q.constant = floor_div(l.constant, *c);
+                        q.constant = euclidean_div(l.constant, *c);
                         return from_linear(q, t);
                     }
                     rest.constant = l.constant;
@@ -213,7 +200,7 @@ public:
         Expr a = mutate(op->a), b = mutate(op->b);
         Type t = op->type;
         if (t.is_scalar()) {
-            if (auto ia = a.as<IntImm>(), ib = b.as<IntImm>(); ia && ib) return make_const(t, floor_mod(ia->value, ib->value));
+            if (auto ia = a.as<IntImm>(), ib = b.as<IntImm>(); ia && ib) return make_const(t, euclidean_mod(ia->value, ib->value));
             if (auto ua = a.as<UIntImm>(), ub = b.as<UIntImm>(); ua && ub)
                 return UIntImm::make(t, ub->value ? ua->value % ub->value : 0);
         }
@@ -226,7 +213,7 @@ public:
                     if (coeff % *c == 0) dropped = true;
                     else rest.terms[term] = coeff;
                 }
-                rest.constant = floor_mod(l.constant, *c);
+                rest.constant = euclidean_mod(l.constant, *c);
                 if (rest.terms.empty()) return make_const(t, rest.constant);
                 if (dropped || rest.constant != l.constant) return Mod::make(from_linear(rest, t), b);
             }
