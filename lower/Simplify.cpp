@@ -400,6 +400,10 @@ private:
         if (auto inner = a.as<Node>(); inner && is_const(inner->b) && is_const(b)) {
             return mutate(Node::make(inner->a, Node::make(inner->b, b)));
         }
+        // Absorption: max(x, min(y, x)) -> x and min(x, max(y, x)) -> x.
+        using Other = std::conditional_t<std::is_same_v<Node, Min>, Max, Min>;
+        if (auto o = b.template as<Other>(); o && (equal(o->a, a) || equal(o->b, a))) return a;
+        if (auto o = a.template as<Other>(); o && (equal(o->a, b) || equal(o->b, b))) return b;
         // min(x, min(x, y)) -> min(x, y)
         if (auto inner = b.as<Node>(); inner && (equal(inner->a, a) || equal(inner->b, a))) return b;
         if (auto inner = a.as<Node>(); inner && (equal(inner->a, b) || equal(inner->b, b))) return a;
