@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <functional>
 #include <random>
 #include <sstream>
 #include <string>
@@ -59,6 +60,33 @@ inline void fill_random(halo::Buffer<> b, double lo, double hi, unsigned seed) {
         double v = dist(rng);
         b.set_value(c, integer ? std::floor(v) : v);
     });
+}
+
+// A buffer of the given sizes filled with random values in [lo, hi].
+template <typename T>
+halo::Buffer<T> random_image(std::vector<int> sizes, unsigned seed, double lo = -100, double hi = 100) {
+    halo::Buffer<T> b(sizes);
+    fill_random(b, lo, hi, seed);
+    return b;
+}
+
+// Checks every element of out against expect(coords), within a relative tolerance.
+template <typename T>
+void check_all(const halo::Buffer<T> &out, const std::function<double(const std::vector<int> &)> &expect,
+               double tol = 0) {
+    int bad = 0;
+    std::string first;
+    out.for_each_element([&](const std::vector<int> &c) {
+        double got = out.get_as_double(c), e = expect(c);
+        if (!(std::fabs(got - e) <= tol * std::max(1.0, std::fabs(e)))) {
+            if (!bad++) {
+                first = "at (";
+                for (size_t i = 0; i < c.size(); i++) first += (i ? ", " : "") + std::to_string(c[i]);
+                first += "): got " + std::to_string(got) + ", expected " + std::to_string(e);
+            }
+        }
+    });
+    CHECK_MESSAGE(bad == 0, bad << " mismatches; first " << first);
 }
 
 // Runs fn and returns the CompileError message (or "" if nothing was thrown).

@@ -11,33 +11,11 @@
 #include <vector>
 
 using namespace halo;
+using halo_test::check_all;
+using halo_test::random_image;
 
 namespace {
 
-template <typename T>
-Buffer<T> random_image(std::vector<int> sizes, unsigned seed, double lo, double hi) {
-    Buffer<T> b(sizes);
-    halo_test::fill_random(b, lo, hi, seed);
-    return b;
-}
-
-template <typename T>
-void check_all(const Buffer<T> &out, const std::function<double(const std::vector<int> &)> &expect,
-               double tol = 0) {
-    int bad = 0;
-    std::string first;
-    out.for_each_element([&](const std::vector<int> &c) {
-        double got = out.get_as_double(c), e = expect(c);
-        if (!(std::fabs(got - e) <= tol * std::max(1.0, std::fabs(e)))) {
-            if (!bad++) {
-                first = "at (";
-                for (size_t i = 0; i < c.size(); i++) first += (i ? ", " : "") + std::to_string(c[i]);
-                first += "): got " + std::to_string(got) + ", expected " + std::to_string(e);
-            }
-        }
-    });
-    CHECK_MESSAGE(bad == 0, bad << " mismatches; first " << first);
-}
 
 int ediv(int a, int b) { return int(std::floor(double(a) / b)); }
 
