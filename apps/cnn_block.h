@@ -105,7 +105,7 @@ struct CnnBlock {
     // reduction loops inside the block so the accumulators stay in registers.
     void schedule_fused_blocked(int tile_w = 8, int tile_h = 8, int vec = 16, int block_x = 8) {
         using namespace halo;
-        Var xo("xo"), yo("yo"), xi("xi"), yi("yi"), co("co"), ci("ci");
+        Var xo("xo"), yo("yo"), xi("xi"), yi("yi");
         pool.split(x, xo, xi, tile_w).split(y, yo, yi, tile_h).reorder(c, xi, yi, xo, yo);
         // The channel count is known: loops over channels get constant extents to unroll.
         pool.bound(c, 0, channels).vectorize(c, vec).parallel(yo);

@@ -43,10 +43,12 @@ void Pipeline::compile_jit() {
 }
 
 std::string Pipeline::lowered_stmt() {
-    compiled_generation_ = definition_generation.load();
-    if (!jit_) lowered_ = lower(output_, "halo_pipeline_" + std::to_string(pipeline_counter++));
+    // The compiled pipeline's loop nest if it is current; otherwise lower afresh (without
+    // compiling, and without marking anything as compiled).
+    bool current = jit_ && compiled_generation_ == definition_generation.load();
+    Stmt body = current ? lowered_.body : lower(output_, "halo_pipeline_" + std::to_string(pipeline_counter++)).body;
     std::ostringstream s;
-    s << lowered_.body;
+    s << body;
     return s.str();
 }
 

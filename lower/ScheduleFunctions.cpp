@@ -158,10 +158,6 @@ public:
         found = true;
         return For::make(op->name, op->min, op->extent, op->for_type, wrap(op->body));
     }
-    Stmt visit(const ProducerConsumer *op) override {
-        // At compute level for a store_at elsewhere, the compute loop is inside the Realize.
-        return IRMutator::visit(op);
-    }
 
 private:
     const FunctionContents &f_;
@@ -208,7 +204,7 @@ std::string loop_names_of(const FunctionContents &g) {
 
 // The For loop name of LoopLevel l: the consumer's last stage that has the loop and calls f.
 std::string resolve_loop(const Environment &env, const FunctionContents &f, const LoopLevel &l,
-                         const Stmt &pipeline, const char *directive) {
+                         const char *directive) {
     auto it = env.find(l.func);
     user_assert(it != env.end())
         << "Func '" << f.name << "' is scheduled " << directive << "(" << l.func << ", " << l.var
@@ -231,7 +227,6 @@ std::string resolve_loop(const Environment &env, const FunctionContents &f, cons
         << "Func '" << f.name << "' is scheduled " << directive << "(" << g.name << ", " << l.var
         << "), but '" << g.name << "' has no loop '" << l.var << "'. Its loops, outermost first, are: "
         << loop_names_of(g) << ". Pick one of those (after splits, use the new names)";
-    (void)pipeline;
     return chosen;
 }
 
@@ -397,7 +392,7 @@ Stmt schedule_functions(const Environment &env, const std::vector<std::string> &
             s = inj.wrap(s);
             continue;
         }
-        std::string compute_loop = resolve_loop(env, f, sched.compute_level, s, "compute_at");
+        std::string compute_loop = resolve_loop(env, f, sched.compute_level, "compute_at");
         if (same) {
             InjectRealization inj(f, true, true);
             inj.loop_name = compute_loop;
@@ -419,7 +414,7 @@ Stmt schedule_functions(const Environment &env, const std::vector<std::string> &
             s = Realize::make(f.name, f.type(), {}, s);
             continue;
         }
-        std::string store_loop = resolve_loop(env, f, sched.store_level, s, "store_at");
+        std::string store_loop = resolve_loop(env, f, sched.store_level, "store_at");
         InjectRealization store(f, true, false);
         store.loop_name = store_loop;
         Stmt stored = store.mutate(s);

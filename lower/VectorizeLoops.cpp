@@ -76,6 +76,16 @@ private:
     int lanes_;
     std::map<std::string, Expr> vectors_;  // variables that now hold vectors
 
+    // A let whose value became a vector binds a vector variable of its own.
+    template <typename LetNode, typename Make>
+    auto bind_vector(const LetNode *op, const Expr &v, Make make) {
+        std::string vn = op->name + ".v";
+        vectors_[op->name] = Variable::make(v.type(), vn);
+        auto b = mutate(op->body);
+        vectors_.erase(op->name);
+        return make(vn, v, b);
+    }
+
     Expr visit(const Variable *op) override {
         auto it = vectors_.find(op->name);
         return it == vectors_.end() ? self(op) : it->second;
@@ -133,13 +143,7 @@ private:
     }
     Expr visit(const Let *op) override {
         Expr v = mutate(op->value);
-        if (v.type().is_vector()) {
-            std::string vn = op->name + ".v";
-            vectors_[op->name] = Variable::make(v.type(), vn);
-            Expr b = mutate(op->body);
-            vectors_.erase(op->name);
-            return Let::make(vn, v, b);
-        }
+        if (v.type().is_vector()) return bind_vector(op, v, &Let::make);
         Expr b = mutate(op->body);
         return v.same_as(op->value) && b.same_as(op->body) ? self(op) : Let::make(op->name, v, b);
     }
@@ -153,13 +157,7 @@ private:
             vectors_.erase(op->name);
             return b;
         }
-        if (v.type().is_vector()) {
-            std::string vn = op->name + ".v";
-            vectors_[op->name] = Variable::make(v.type(), vn);
-            Stmt b = mutate(op->body);
-            vectors_.erase(op->name);
-            return LetStmt::make(vn, v, b);
-        }
+        if (v.type().is_vector()) return bind_vector(op, v, &LetStmt::make);
         Stmt b = mutate(op->body);
         return v.same_as(op->value) && b.same_as(op->body) ? self(op) : LetStmt::make(op->name, v, b);
     }

@@ -422,3 +422,15 @@ TEST_CASE("the same Func realized again after its schedule changes") {
     std::string stmt = b.by.lowered_stmt();
     CHECK(stmt.find("for (by.s0.y") < stmt.find("produce bx"));
 }
+
+TEST_CASE("lowered_stmt after a schedule change shows the new schedule, and realize recompiles") {
+    Var x("x"), xo("xo"), xi("xi");
+    Func f("f_restage");
+    f(x) = x * 3;
+    Buffer<int> first = f.realize({10});
+    CHECK(f.lowered_stmt().find("f_restage.s0.xo") == std::string::npos);
+    f.split(x, xo, xi, 4, TailStrategy::GuardWithIf);
+    CHECK(f.lowered_stmt().find("f_restage.s0.xo") != std::string::npos);
+    Buffer<int> second = f.realize({10});
+    for (int i = 0; i < 10; i++) CHECK(second(i) == 3 * i);
+}
