@@ -110,8 +110,12 @@ FuncRef Func::operator()(std::vector<Expr> args) const {
 }
 
 FuncRef::operator Expr() const {
-    Type t = f_->has_pure_definition ? f_->type() : Int(32);
-    return Call::make(t, f_->name, args_, Call::Halo, f_);
+    // Its type is not known yet, and Funcs cannot be recursive: a call before the definition
+    // is always a mistake in the order of the algorithm's statements.
+    user_assert(f_->has_pure_definition)
+        << "Func '" << f_->name << "' is called, but it has no definition yet. Define it (" << f_->name
+        << "(x, ...) = ...) before using it in another expression; a pure definition cannot refer to itself";
+    return Call::make(f_->type(), f_->name, args_, Call::Halo, f_);
 }
 
 Stage FuncRef::operator=(const Expr &value) {

@@ -225,7 +225,8 @@ Box &merge_into(Box &dst, const Box &src) {
 // box of every Func or image call (or Provide) it meets.
 class BoxFinder : public IRVisitor {
 public:
-    BoxFinder(const Scope &s, bool provides) : scope(s), provides_(provides) {}
+    BoxFinder(const Scope &s, bool provides, const LetValues &outer_lets)
+        : scope(s), provides_(provides), let_values_(outer_lets) {}
     Scope scope;
     std::map<std::string, Box> boxes;
 
@@ -242,8 +243,8 @@ private:
             // Simplify first: interval arithmetic on (v.min + (v.max - v.min)) loses the
             // correlation between the two ends that the simplifier cancels exactly.
             Interval i = bounds(simplify(a, let_values_));
-            i.min = i.min.defined() ? simplify(i.min) : i.min;
-            i.max = i.max.defined() ? simplify(i.max) : i.max;
+            i.min = i.min.defined() ? simplify(i.min, let_values_) : i.min;
+            i.max = i.max.defined() ? simplify(i.max, let_values_) : i.max;
             b.dims.push_back(i);
         }
         merge_into(boxes[name], b);
@@ -350,20 +351,20 @@ Interval bounds_of_expr_in_scope(const Expr &e, const Scope &scope) {
     return b.get(e);
 }
 
-std::map<std::string, Box> boxes_required(const Stmt &s, const Scope &scope) {
-    BoxFinder f(scope, false);
+std::map<std::string, Box> boxes_required(const Stmt &s, const Scope &scope, const LetValues &outer_lets) {
+    BoxFinder f(scope, false, outer_lets);
     s.accept(&f);
     return f.boxes;
 }
 
-Box box_required(const Stmt &s, const std::string &name, const Scope &scope) {
-    auto boxes = boxes_required(s, scope);
+Box box_required(const Stmt &s, const std::string &name, const Scope &scope, const LetValues &outer_lets) {
+    auto boxes = boxes_required(s, scope, outer_lets);
     auto it = boxes.find(name);
     return it == boxes.end() ? Box() : it->second;
 }
 
-Box box_provided(const Stmt &s, const std::string &name, const Scope &scope) {
-    BoxFinder f(scope, true);
+Box box_provided(const Stmt &s, const std::string &name, const Scope &scope, const LetValues &outer_lets) {
+    BoxFinder f(scope, true, outer_lets);
     s.accept(&f);
     auto it = f.boxes.find(name);
     return it == f.boxes.end() ? Box() : it->second;

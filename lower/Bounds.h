@@ -35,10 +35,13 @@ struct Box {
 Box box_union(const Box &a, const Box &b);
 
 // The regions of every Func and image read (Call) in s.
-std::map<std::string, Box> boxes_required(const Stmt &s, const Scope &scope = {});
+// Values of lets that enclose s (outside it): the simplifier uses them to cancel terms, while
+// the boxes keep naming them.
+using LetValues = std::map<std::string, Expr>;
+std::map<std::string, Box> boxes_required(const Stmt &s, const Scope &scope = {}, const LetValues &outer_lets = {});
 // The region of one Func or image read in s (empty Box if never read).
-Box box_required(const Stmt &s, const std::string &name, const Scope &scope = {});
+Box box_required(const Stmt &s, const std::string &name, const Scope &scope = {}, const LetValues &outer_lets = {});
 // The region of a Func written (Provide) in s.
-Box box_provided(const Stmt &s, const std::string &name, const Scope &scope = {});
+Box box_provided(const Stmt &s, const std::string &name, const Scope &scope = {}, const LetValues &outer_lets = {});
 
 }  // namespace halo

@@ -45,6 +45,29 @@ std::string first_consumer(const Stmt &s, const std::string &name) {
     return f.found.empty() ? std::string("its consumer") : f.found;
 }
 
+// Removes the LetStmts at the head of s (looking through Realize and consume nodes, which bind
+// no scalars) and returns them in order. These are the bounds of the stages nested at this loop
+// level; once lifted above the producer being bounded, its bounds can name them instead of
+// repeating their expanded values, which would grow exponentially with the pipeline's depth.
+Stmt peel_leading_lets(const Stmt &s, std::vector<std::pair<std::string, Expr>> &lets) {
+    if (auto l = s.as<LetStmt>()) {
+        lets.push_back({l->name, l->value});
+        return peel_leading_lets(l->body, lets);
+    }
+    if (auto r = s.as<Realize>()) return Realize::make(r->name, r->type, r->bounds, peel_leading_lets(r->body, lets));
+    if (auto pc = s.as<ProducerConsumer>(); pc && !pc->is_producer) {
+        return ProducerConsumer::make(pc->name, false, peel_leading_lets(pc->body, lets));
+    }
+    return s;
+}
+
+LetValues as_map(const std::vector<std::pair<std::string, Expr>> &lets) { return LetValues(lets.begin(), lets.end()); }
+
+Stmt wrap_lets(Stmt s, const std::vector<std::pair<std::string, Expr>> &lets) {
+    for (auto it = lets.rbegin(); it != lets.rend(); ++it) s = LetStmt::make(it->first, it->second, s);
+    return s;
+}
+
 class BoundsInference : public IRMutator {
 public:
     BoundsInference(const Environment &env, const std::string &output) : env_(env), output_(output) {}
@@ -58,18 +81,23 @@ public:
               produce->name == consume->name)) {
             return IRMutator::visit(op);
         }
-        Stmt first = mutate(op->first), rest = mutate(op->rest);
+        Stmt first = mutate(op->first);
+        std::vector<std::pair<std::string, Expr>> inner_lets;
+        Stmt rest = peel_leading_lets(mutate(op->rest), inner_lets);
         const FunctionContents &f = *env_.at(produce->name);
-        Box required = box_required(rest.as<ProducerConsumer>()->body, f.name);
+        LetValues known = as_map(inner_lets);
+        Box required = box_required(rest.as<ProducerConsumer>()->body, f.name, {}, known);
         internal_assert(!required.empty()) << "Func " << f.name << " computed but not used";
         apply_explicit_bounds(f, required, rest);
-        return define_stage_bounds(f, required, Block::make(first, rest));
+        return wrap_lets(define_stage_bounds(f, required, Block::make(first, rest), known), inner_lets);
     }
 
     Stmt visit(const Realize *op) override {
-        Stmt body = mutate(op->body);
+        std::vector<std::pair<std::string, Expr>> inner_lets;
+        Stmt body = peel_leading_lets(mutate(op->body), inner_lets);
         const FunctionContents &f = *env_.at(op->name);
-        Box b = box_union(box_required(body, f.name), box_provided(body, f.name));
+        LetValues known = as_map(inner_lets);
+        Box b = box_union(box_required(body, f.name, {}, known), box_provided(body, f.name, {}, known));
         apply_explicit_bounds(f, b, body);
         std::vector<Range> bounds;
         std::vector<std::pair<std::string, Expr>> lets;
@@ -81,13 +109,11 @@ public:
                 << f.args[d] << ", min, extent)";
             std::string mn = f.name + ".realize." + std::to_string(d) + ".min";
             std::string ex = f.name + ".realize." + std::to_string(d) + ".extent";
-            lets.push_back({mn, simplify(b.dims[d].min)});
-            lets.push_back({ex, simplify(b.dims[d].max - var(mn) + 1)});
+            lets.push_back({mn, simplify(b.dims[d].min, known)});
+            lets.push_back({ex, simplify(b.dims[d].max - var(mn) + 1, known)});
             bounds.push_back(Range(var(mn), var(ex)));
         }
-        Stmt s = Realize::make(op->name, op->type, bounds, body);
-        for (auto it = lets.rbegin(); it != lets.rend(); ++it) s = LetStmt::make(it->first, it->second, s);
-        return s;
+        return wrap_lets(wrap_lets(Realize::make(op->name, op->type, bounds, body), lets), inner_lets);
     }
 
     // The output's loops cover the output buffer.
@@ -106,7 +132,7 @@ public:
                 if (b.var == f.args[d]) region.dims[d] = Interval(b.min, b.min + b.extent - 1);
             }
         }
-        return define_stage_bounds(f, region, s);
+        return define_stage_bounds(f, region, s, {});
     }
 
 private:
@@ -127,14 +153,14 @@ private:
     }
 
     // Lets for the loop bounds of every stage of f, given the region its consumers need.
-    Stmt define_stage_bounds(const FunctionContents &f, const Box &required, const Stmt &body) {
+    Stmt define_stage_bounds(const FunctionContents &f, const Box &required, const Stmt &body, LetValues known) {
         std::vector<std::pair<std::string, Expr>> lets;
         Scope scope;
         for (int k = 1; k < f.stages(); k++) {
             std::string p = stage_prefix(f.name, k);
             for (int d = 0; d < f.dimensions(); d++) {
-                lets.push_back({p + f.args[d] + ".min", simplify(required.dims[d].min)});
-                lets.push_back({p + f.args[d] + ".max", simplify(required.dims[d].max)});
+                lets.push_back({p + f.args[d] + ".min", simplify(required.dims[d].min, known)});
+                lets.push_back({p + f.args[d] + ".max", simplify(required.dims[d].max, known)});
             }
         }
         for (auto &[n, v] : lets) scope[n] = Interval::point(v);
@@ -146,7 +172,7 @@ private:
         if (produce && f.stages() > 1) {
             std::vector<Stmt> stages = flatten_block(produce->body);
             for (size_t k = 1; k < stages.size(); k++) {
-                Box written = box_provided(stages[k], f.name, scope);
+                Box written = box_provided(stages[k], f.name, scope, known);
                 if (written.empty()) continue;
                 for (int d = 0; d < f.dimensions(); d++) {
                     user_assert(written.dims[d].is_bounded())
@@ -160,12 +186,10 @@ private:
         }
         std::string p0 = stage_prefix(f.name, 0);
         for (int d = 0; d < f.dimensions(); d++) {
-            lets.push_back({p0 + f.args[d] + ".min", simplify(stage0.dims[d].min)});
-            lets.push_back({p0 + f.args[d] + ".max", simplify(stage0.dims[d].max)});
+            lets.push_back({p0 + f.args[d] + ".min", simplify(stage0.dims[d].min, known)});
+            lets.push_back({p0 + f.args[d] + ".max", simplify(stage0.dims[d].max, known)});
         }
-        Stmt s = body;
-        for (auto it = lets.rbegin(); it != lets.rend(); ++it) s = LetStmt::make(it->first, it->second, s);
-        return s;
+        return wrap_lets(body, lets);
     }
 };
 

@@ -39,16 +39,26 @@ public:
 
 Stmt clamp_data_dependent_input_reads(const Stmt &s) { return ClampDataDependent().mutate(s); }
 
-Stmt add_input_checks(const Stmt &s, const std::vector<std::shared_ptr<ParameterContents>> &params,
+Stmt add_input_checks(const Stmt &whole, const std::vector<std::shared_ptr<ParameterContents>> &params,
                       const FunctionContents &output) {
-    auto boxes = boxes_required(s);
+    // The checks go inside the leading bounds lets, so they can name the stages' bounds
+    // instead of expanding them (expansion grows exponentially with the pipeline's depth).
+    std::vector<const LetStmt *> lets;
+    Stmt s = whole;
+    while (auto l = s.as<LetStmt>()) {
+        lets.push_back(l);
+        s = l->body;
+    }
+    LetValues known;
+    for (auto *l : lets) known[l->name] = l->value;
+    auto boxes = boxes_required(s, {}, known);
     std::vector<Stmt> checks;
     // The output's loops may write outside the requested region (a split with ShiftInwards
     // when the output is narrower than the factor, or RoundUp); never outside the buffer.
-    Box written = box_provided(s, output.name);
+    Box written = box_provided(s, output.name, {}, known);
     for (size_t d = 0; d < written.dims.size(); d++) {
         if (!written.dims[d].is_bounded()) continue;
-        Expr lo = simplify(written.dims[d].min), hi = simplify(written.dims[d].max);
+        Expr lo = simplify(written.dims[d].min, known), hi = simplify(written.dims[d].max, known);
         Expr have_min = field(output.name, "min", int(d));
         Expr have_max = simplify(have_min + field(output.name, "extent", int(d)) - 1);
         Expr msg = Call::make(Int(32), "halo_error_output_bounds",
@@ -64,7 +74,7 @@ Stmt add_input_checks(const Stmt &s, const std::vector<std::shared_ptr<Parameter
         const Box &b = it->second;
         for (size_t d = 0; d < b.dims.size(); d++) {
             if (!b.dims[d].is_bounded()) continue;
-            Expr need_min = simplify(b.dims[d].min), need_max = simplify(b.dims[d].max);
+            Expr need_min = simplify(b.dims[d].min, known), need_max = simplify(b.dims[d].max, known);
             Expr have_min = field(p->name, "min", int(d));
             Expr have_max = simplify(have_min + field(p->name, "extent", int(d)) - 1);
             int od = d < size_t(output.dimensions()) ? int(d) : 0;
@@ -80,7 +90,9 @@ Stmt add_input_checks(const Stmt &s, const std::vector<std::shared_ptr<Parameter
         }
     }
     checks.push_back(s);
-    return Block::make(checks);
+    Stmt result = Block::make(checks);
+    for (auto it = lets.rbegin(); it != lets.rend(); ++it) result = LetStmt::make((*it)->name, (*it)->value, result);
+    return result;
 }
 
 }  // namespace halo

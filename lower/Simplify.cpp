@@ -79,10 +79,11 @@ public:
 
     // Replaces let-bound terms by their values where that makes the sum shorter.
     Linear expand_lets(Linear l) {
-        // First try replacing every let-bound term at once (a few levels deep): catches
+        // First try replacing every let-bound term at once (levels deep, as the bounds of one
+        // stage name those of its consumers): catches
         // v_max - v_min where both are lets of the same base.
         Linear full = l;
-        for (int depth = 0; depth < 4; depth++) {
+        for (int depth = 0; depth < 16; depth++) {
             Linear next;
             next.constant = full.constant;
             bool any = false;

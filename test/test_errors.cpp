@@ -35,6 +35,20 @@ TEST_CASE("calling a Func that has no definition") {
     CHECK(has(msg, "no definition"));
 }
 
+TEST_CASE("a Func used in an expression before its definition, which would fix its type") {
+    Var x("x");
+    Func f("early"), g("g");
+    std::string msg = compile_error_of([&] {
+        Expr e = f(x) * 2.0f;  // f's type is not known yet
+        f(x) = cast<float>(x);
+        g(x) = e;
+    });
+    INFO(msg);
+    CHECK(has(msg, "'early'"));
+    CHECK(has(msg, "no definition yet"));
+    CHECK(has(msg, "Define it"));
+}
+
 TEST_CASE("realizing a Func that has no definition") {
     Func f("lonely");
     std::string msg = compile_error_of([&] { f.realize({10}); });
@@ -102,7 +116,7 @@ TEST_CASE("a pure definition that refers to itself") {
     std::string msg = compile_error_of([&] { f(x) = f(x - 1) + 1; });
     INFO(msg);
     CHECK(has(msg, "'f'"));
-    CHECK(has(msg, "refers to itself"));
+    CHECK(has(msg, "cannot refer to itself"));
 }
 
 TEST_CASE("a pure definition using a Var that is not an argument") {
