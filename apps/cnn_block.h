@@ -7,7 +7,9 @@
 // so that a vector of output channels is contiguous everywhere.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "dsl/Halo.h"
 
@@ -125,6 +127,38 @@ struct CnnBlock {
             block(*f, vec, block_x);
             f->update().parallel(y);
         }
+    }
+
+    // Plain C++ loops (one thread) for the ChannelsInnermost layout, dense buffers with mins 0:
+    // in (C, 2W + 4, 2H + 4), out (C, W, H).
+    void plain(const halo::Buffer<float> &in, halo::Buffer<float> &out) const {
+        const int C = channels, W = out.dim(1).extent(), H = out.dim(2).extent();
+        auto conv_relu = [C](const std::vector<float> &src, int sw, const halo::Buffer<float> &w, const halo::Buffer<float> &b,
+                             int ow, int oh) {
+            std::vector<float> dst(size_t(C) * ow * oh);
+            for (int yy = 0; yy < oh; yy++)
+                for (int xx = 0; xx < ow; xx++)
+                    for (int co = 0; co < C; co++) {
+                        float acc = b.data()[co];
+                        for (int ci = 0; ci < C; ci++)  // the order of Halo's RDom: r.x innermost
+                            for (int ky = 0; ky < 3; ky++)
+                                for (int kx = 0; kx < 3; kx++)
+                                    acc += w.data()[((size_t(ci) * 3 + ky) * 3 + kx) * C + co] *
+                                           src[(size_t(yy + ky) * sw + xx + kx) * C + ci];
+                        dst[(size_t(yy) * ow + xx) * C + co] = std::max(acc, 0.0f);
+                    }
+            return dst;
+        };
+        std::vector<float> src(in.data(), in.data() + size_t(C) * (2 * W + 4) * (2 * H + 4));
+        std::vector<float> r1 = conv_relu(src, 2 * W + 4, w1, b1, 2 * W + 2, 2 * H + 2);
+        std::vector<float> r2 = conv_relu(r1, 2 * W + 2, w2, b2, 2 * W, 2 * H);
+        for (int yy = 0; yy < H; yy++)
+            for (int xx = 0; xx < W; xx++)
+                for (int co = 0; co < C; co++) {
+                    auto at = [&](int px, int py) { return r2[(size_t(py) * 2 * W + px) * C + co]; };
+                    out.data()[(size_t(yy) * W + xx) * C + co] =
+                        std::max(std::max(at(2 * xx, 2 * yy), at(2 * xx + 1, 2 * yy)), std::max(at(2 * xx, 2 * yy + 1), at(2 * xx + 1, 2 * yy + 1)));
+                }
     }
 
 private:

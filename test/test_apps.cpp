@@ -2,6 +2,8 @@
 // the tiles do not divide, against their plain C++ references.
 #include "TestUtil.h"
 #include "../apps/blur.h"
+#include "../apps/cnn_block.h"
+#include "../apps/dw_pw.h"
 #include "../apps/harris.h"
 #include "../apps/local_laplacian.h"
 #include "../apps/unsharp.h"
@@ -102,5 +104,38 @@ TEST_CASE("local Laplacian: every schedule matches the plain C++ pyramids") {
         app.output.realize(out);
         INFO("schedule " << int(s));
         CHECK(max_difference(out, expected) < 1e-4);
+    }
+}
+
+TEST_CASE("cnn_block (channels innermost): fused and breadth-first blocked schedules match the plain C++ loops") {
+    const int C = 16, W = 13, H = 10;
+    Buffer<float> in = halo_test::random_image<float>({C, 2 * W + 4, 2 * H + 4}, 19, -1, 1);
+    Buffer<float> expected(C, W, H);
+    apps::CnnBlock(C, apps::CnnBlock::Layout::ChannelsInnermost).plain(in, expected);
+    for (int mode = 0; mode < 2; mode++) {
+        apps::CnnBlock net(C, apps::CnnBlock::Layout::ChannelsInnermost);
+        if (mode == 0) net.schedule_fused_blocked(4, 3, 8);
+        else net.schedule_breadth_first_blocked(8);
+        net.input.set(in);
+        Buffer<float> out(C, W, H);
+        net.pool.realize(out);
+        INFO("mode " << mode);
+        CHECK(max_difference(out, expected) < 1e-5);
+    }
+}
+
+TEST_CASE("depthwise -> pointwise: every schedule matches the plain C++ loops") {
+    const int C = 16, W = 29, H = 11;
+    Buffer<float> in = halo_test::random_image<float>({C, W + 2, H + 2}, 23, -1, 1);
+    Buffer<float> expected(C, W, H);
+    apps::DepthwisePointwise(C).plain(in, expected);
+    for (Sched s : all_schedules) {
+        apps::DepthwisePointwise app(C);
+        apply(app, s, 8, 4, 8);
+        app.input.set(in);
+        Buffer<float> out(C, W, H);
+        app.output.realize(out);
+        INFO("schedule " << int(s));
+        CHECK(max_difference(out, expected) < 1e-5);
     }
 }

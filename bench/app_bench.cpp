@@ -1,0 +1,207 @@
+// The apps side by side in one run: Halo's fused (tiled) and breadth-first schedules, plain C++
+// loops, and the same pipelines and schedules built with Halide 14 (a separate process, driven
+// over a pipe) where it is installed. Cases of one app run interleaved round-robin.
+// Usage: app_bench [--quick] [--rounds N] [app...]   (apps: blur harris cnn_block unsharp local_laplacian)
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <set>
+#include <string>
+
+#include "BenchUtil.h"
+#include "PeerClient.h"
+#include "blur.h"
+#include "cnn_block.h"
+#include "harris.h"
+#include "local_laplacian.h"
+#include "unsharp.h"
+
+using namespace halo;
+
+namespace {
+
+struct Row {
+    bench::Case c;
+    double compile_ms = 0;
+    double checksum = 0;
+    std::function<double()> sum;
+};
+
+double sum_of(const Buffer<> &b) {
+    double s = 0;
+    b.for_each_element([&](const std::vector<int> &c) { s += b.get_as_double(c); });
+    return s;
+}
+
+// Runs the rows interleaved and prints one table; `work` is bytes (GB/s) or flops (GFLOP/s).
+void report(const std::string &title, std::vector<Row> &rows, int rounds, double work, const char *unit) {
+    std::vector<bench::Case> cases;
+    for (auto &r : rows) cases.push_back(r.c);
+    bench::run_interleaved(cases, rounds);
+    double best = 1e300;
+    for (auto &c : cases) best = std::min(best, c.median());
+    std::printf("\n%s, %d rounds\n", title.c_str(), rounds);
+    std::printf("%-44s %10s %10s %10s %9s %8s %14s\n", "case", "compile ms", "median ms", "min ms", unit, "vs best", "checksum");
+    for (size_t i = 0; i < rows.size(); i++) {
+        double cs = rows[i].sum ? rows[i].sum() : 0;
+        std::printf("%-44s %10.0f %10.2f %10.2f %9.1f %7.2fx %14.6g\n", cases[i].name.c_str(), rows[i].compile_ms,
+                    cases[i].median(), cases[i].min(), work / cases[i].median() / 1e6, cases[i].median() / best, cs);
+    }
+    std::fflush(stdout);
+}
+
+template <typename App>
+Row halo_row(const std::string &name, App &app, Func out_func, Buffer<> &out) {
+    Row r;
+    r.compile_ms = bench::time_ms([&] { out_func.compile_jit(); });
+    r.c = {name, [out_func, &out]() mutable { out_func.realize(out); }, {}};
+    r.sum = [&out] { return sum_of(out); };
+    (void)app;
+    return r;
+}
+
+void add_peer_rows(bench::PeerClient &peer, std::vector<Row> &rows, const std::string &app,
+                   const std::vector<std::pair<std::string, std::string>> &schedules) {
+    if (!peer.ok()) return;
+    for (auto &[label, args] : schedules) {
+        Row r;
+        int id = peer.setup(app + " " + args, &r.compile_ms);
+        if (id < 0) {
+            std::fprintf(stderr, "%s\n", peer.why().c_str());
+            continue;
+        }
+        r.c.name = "halide 14: " + label;
+        r.c.timed = [&peer, id] { return peer.run(id); };
+        r.sum = [&peer, id] { return peer.checksum(id); };
+        rows.push_back(r);
+    }
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+    bool quick = false;
+    int rounds = 9;
+    std::set<std::string> apps;
+    for (int i = 1; i < argc; i++) {
+        if (!std::strcmp(argv[i], "--quick")) quick = true, rounds = 2;
+        else if (!std::strcmp(argv[i], "--rounds") && i + 1 < argc) rounds = std::atoi(argv[++i]);
+        else apps.insert(argv[i]);
+    }
+    auto want = [&](const char *a) { return apps.empty() || apps.count(a); };
+    const char *peer_path = std::getenv("HALO_HALIDE_PEER");
+#ifdef HALO_HALIDE_PEER_PATH
+    if (!peer_path) peer_path = HALO_HALIDE_PEER_PATH;
+#endif
+    bench::PeerClient peer(peer_path ? peer_path : "");
+    if (!peer.ok()) std::printf("%s\n", peer.why().c_str());
+
+    if (want("blur")) {
+        const int W = quick ? 512 : 6400, H = quick ? 256 : 4800;
+        Buffer<uint16_t> in(W + 8, H + 2);
+        for (int y = 0; y < H + 2; y++)
+            for (int x = 0; x < W + 8; x++) in(x, y) = uint16_t((x * 31 + y * 17) & 0xffff);
+        apps::Blur tiled, bf;
+        tiled.schedule_tiled(256, 32, 16);
+        bf.schedule_breadth_first(16);
+        tiled.input.set(in);
+        bf.input.set(in);
+        Buffer<> o1(UInt(16), {W, H}), o2(UInt(16), {W, H});
+        Buffer<uint16_t> o3(W, H);
+        std::vector<Row> rows = {halo_row("halo: tiled 256x32", tiled, tiled.blur_y, o1),
+                                 halo_row("halo: breadth-first", bf, bf.blur_y, o2)};
+        Row plain;
+        plain.c = {"plain C++ (one thread)", [&] { apps::Blur::plain(in, o3); }, {}};
+        plain.sum = [&] { return sum_of(o3); };
+        rows.push_back(plain);
+        std::string size = std::to_string(W) + " " + std::to_string(H);
+        add_peer_rows(peer, rows, "blur", {{"tiled 256x32", "tiled " + size}, {"breadth-first", "breadth_first " + size},
+                                           {"sliding window (Halide's app)", "sliding " + size}});
+        report("blur " + std::to_string(W) + "x" + std::to_string(H) + " uint16", rows, rounds,
+               4.0 * W * H, "GB/s");  // one read and one write of every pixel
+    }
+    if (want("harris")) {
+        const int W = quick ? 512 : 2560, H = quick ? 256 : 1920;
+        Buffer<float> in(W + 4, H + 4);
+        for (int y = 0; y < H + 4; y++)
+            for (int x = 0; x < W + 4; x++) in(x, y) = float((x * 7 + y * 13) % 256) / 255.0f;
+        apps::Harris tiled, bf;
+        tiled.schedule_tiled(256, 32, 16);
+        bf.schedule_breadth_first(16);
+        tiled.input.set(in);
+        bf.input.set(in);
+        Buffer<> o1(Float(32), {W, H}), o2(Float(32), {W, H});
+        Buffer<float> o3(W, H);
+        std::vector<Row> rows = {halo_row("halo: tiled 256x32", tiled, tiled.output, o1),
+                                 halo_row("halo: breadth-first", bf, bf.output, o2)};
+        Row plain;
+        plain.c = {"plain C++ (one thread)", [&] { apps::Harris::plain(in, o3); }, {}};
+        plain.sum = [&] { return sum_of(o3); };
+        rows.push_back(plain);
+        std::string size = std::to_string(W) + " " + std::to_string(H);
+        add_peer_rows(peer, rows, "harris", {{"tiled 256x32", "tiled " + size}, {"breadth-first", "breadth_first " + size},
+                                             {"sliding window (Halide's app)", "sliding " + size}});
+        report("harris " + std::to_string(W) + "x" + std::to_string(H) + " float", rows, rounds, 8.0 * W * H, "GB/s");
+    }
+    if (want("cnn_block")) {
+        const int W = quick ? 32 : 256, H = quick ? 32 : 256, C = 32;
+        Buffer<float> in(C, 2 * W + 4, 2 * H + 4);
+        in.for_each_value([](const std::vector<int> &p) { return float((p[1] * 7 + p[2] * 13 + p[0] * 29) % 101) / 101.0f - 0.3f; });
+        using L = apps::CnnBlock::Layout;
+        apps::CnnBlock fused8(C, L::ChannelsInnermost), fused_big(C, L::ChannelsInnermost), bf(C, L::ChannelsInnermost);
+        fused8.schedule_fused_blocked(8, 8);
+        fused_big.schedule_fused_blocked(32, 16);
+        bf.schedule_breadth_first_blocked();
+        for (auto *n : {&fused8, &fused_big, &bf}) n->input.set(in);
+        Buffer<> o1(Float(32), {C, W, H}), o2(Float(32), {C, W, H}), o3(Float(32), {C, W, H});
+        std::vector<Row> rows = {halo_row("halo: fused 8x8, 8px x 32ch blocks", fused8, fused8.pool, o1),
+                                 halo_row("halo: fused 32x16", fused_big, fused_big.pool, o2),
+                                 halo_row("halo: breadth-first, same kernels", bf, bf.pool, o3)};
+        std::string size = std::to_string(W) + " " + std::to_string(H) + " " + std::to_string(C);
+        add_peer_rows(peer, rows, "cnn_block", {{"fused 8x8", "fused " + size + " 8 8"}, {"fused 64x32 (its best)", "fused " + size + " 64 32"},
+                                                {"breadth-first", "breadth_first " + size}});
+        double flops = 2.0 * 2 * (2.0 * W + 2) * (2.0 * H + 2) * C * C * 9;
+        report("cnn_block " + std::to_string(W) + "x" + std::to_string(H) + "x" + std::to_string(C) + " float", rows, rounds,
+               flops, "GFLOP/s");
+    }
+    if (want("unsharp")) {
+        const int W = quick ? 256 : 2560, H = quick ? 128 : 1920;
+        Buffer<float> in(W + 4, H + 4, 3);
+        in.for_each_value([](const std::vector<int> &p) { return float((p[0] * 7 + p[1] * 13 + p[2] * 5) % 256) / 255.0f; });
+        apps::Unsharp tiled, bf;
+        tiled.schedule_tiled(256, 32, 16);
+        bf.schedule_breadth_first(16);
+        tiled.input.set(in);
+        bf.input.set(in);
+        Buffer<> o1(Float(32), {W, H, 3}), o2(Float(32), {W, H, 3});
+        Buffer<float> o3(W, H, 3);
+        std::vector<Row> rows = {halo_row("halo: tiled 256x32", tiled, tiled.output, o1),
+                                 halo_row("halo: breadth-first", bf, bf.output, o2)};
+        Row plain;
+        plain.c = {"plain C++ (one thread)", [&] { apps::Unsharp::plain(in, o3); }, {}};
+        plain.sum = [&] { return sum_of(o3); };
+        rows.push_back(plain);
+        report("unsharp " + std::to_string(W) + "x" + std::to_string(H) + "x3 float", rows, rounds, 24.0 * W * H, "GB/s");
+    }
+    if (want("local_laplacian")) {
+        const int W = quick ? 128 : 1536, H = quick ? 96 : 1024;
+        Buffer<float> in(W, H, 3);
+        in.for_each_value([](const std::vector<int> &p) { return float((p[0] * 7 + p[1] * 13 + p[2] * 50) % 256) / 255.0f; });
+        apps::LocalLaplacian tiled(8, 4, 1.0f, 1.0f), bf(8, 4, 1.0f, 1.0f), ref(8, 4, 1.0f, 1.0f);
+        tiled.schedule_tiled(64, 32, 8);
+        bf.schedule_breadth_first(8);
+        tiled.input.set(in);
+        bf.input.set(in);
+        Buffer<> o1(Float(32), {W, H, 3}), o2(Float(32), {W, H, 3});
+        Buffer<float> o3(W, H, 3);
+        std::vector<Row> rows = {halo_row("halo: collapse at 64x32 tiles", tiled, tiled.output, o1),
+                                 halo_row("halo: breadth-first", bf, bf.output, o2)};
+        Row plain;
+        plain.c = {"plain C++ (one thread)", [&] { ref.plain(in, o3); }, {}};
+        plain.sum = [&] { return sum_of(o3); };
+        rows.push_back(plain);
+        report("local_laplacian " + std::to_string(W) + "x" + std::to_string(H) + "x3 float, 8 levels, 4 pyramid levels",
+               rows, std::max(1, rounds / 2), 24.0 * W * H, "GB/s");
+    }
+    return 0;
+}
