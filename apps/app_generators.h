@@ -1,11 +1,18 @@
 // The apps as generators, for ahead-of-time compilation (registered in generators.cpp).
 #pragma once
 
+#include <map>
 #include <memory>
+#include <string>
 
+#include "blur.h"
 #include "cnn_block.h"
 #include "conv_relu.h"
 #include "dsl/Halo.h"
+#include "dw_pw.h"
+#include "harris.h"
+#include "local_laplacian.h"
+#include "unsharp.h"
 
 namespace apps {
 
@@ -96,6 +103,101 @@ public:
 
 private:
     std::unique_ptr<CnnBlock> net;
+};
+
+// The schedules the image apps offer, as a generator parameter.
+enum class AppSchedule { BreadthFirst, Tiled };
+inline const std::map<std::string, AppSchedule> &app_schedule_names() {
+    static const std::map<std::string, AppSchedule> names = {{"breadth_first", AppSchedule::BreadthFirst},
+                                                             {"tiled", AppSchedule::Tiled}};
+    return names;
+}
+
+// Schedules an app whose last Func `last` feeds the generator's output: the app's schedule is
+// applied to the output in its place (`last` itself is then inlined into the output).
+template <typename App>
+void schedule_app_for_output(App &app, halo::Func &last, const halo::Func &output, AppSchedule kind, int tile_w,
+                             int tile_h, int vector_width) {
+    halo::Func saved = last;
+    last = output;
+    if (kind == AppSchedule::BreadthFirst) app.schedule_breadth_first(vector_width);
+    else app.schedule_tiled(tile_w, tile_h, vector_width);
+    last = saved;
+}
+
+// Parameters shared by the image app generators.
+template <typename T>
+class TiledAppGenerator : public halo::Generator<T> {
+public:
+    halo::GeneratorParam<AppSchedule> schedule_kind{"schedule", AppSchedule::Tiled, app_schedule_names()};
+    halo::GeneratorParam<int> tile_w{"tile_w", 256};
+    halo::GeneratorParam<int> tile_h{"tile_h", 32};
+    halo::GeneratorParam<int> vector_width{"vector_width", 16};
+};
+
+// 3x3 box blur on uint16: input (W + 2) x (H + 2), output W x H.
+class BlurGenerator : public TiledAppGenerator<BlurGenerator> {
+public:
+    halo::Input<halo::Buffer<uint16_t>> input{"input", 2};
+    halo::Output<halo::Buffer<uint16_t>> output{"output", 2};
+    void generate() {
+        app = std::make_unique<Blur>(input);
+        output(app->x, app->y) = app->blur_y(app->x, app->y);
+    }
+    void schedule() { schedule_app_for_output(*app, app->blur_y, output, schedule_kind, tile_w, tile_h, vector_width); }
+
+private:
+    std::unique_ptr<Blur> app;
+};
+
+// Harris corner response: float input (W + 4) x (H + 4), output W x H.
+class HarrisGenerator : public TiledAppGenerator<HarrisGenerator> {
+public:
+    halo::Input<halo::Buffer<float>> input{"input", 2};
+    halo::Output<halo::Buffer<float>> output{"output", 2};
+    void generate() {
+        app = std::make_unique<Harris>(input);
+        output(app->x, app->y) = app->output(app->x, app->y);
+    }
+    void schedule() { schedule_app_for_output(*app, app->output, output, schedule_kind, tile_w, tile_h, vector_width); }
+
+private:
+    std::unique_ptr<Harris> app;
+};
+
+// Unsharp mask: RGB float input (W + 4) x (H + 4) x 3, output W x H x 3.
+class UnsharpGenerator : public TiledAppGenerator<UnsharpGenerator> {
+public:
+    halo::Input<halo::Buffer<float>> input{"input", 3};
+    halo::Output<halo::Buffer<float>> output{"output", 3};
+    void generate() {
+        app = std::make_unique<Unsharp>(input);
+        output(app->x, app->y, app->c) = app->output(app->x, app->y, app->c);
+    }
+    void schedule() { schedule_app_for_output(*app, app->output, output, schedule_kind, tile_w, tile_h, vector_width); }
+
+private:
+    std::unique_ptr<Unsharp> app;
+};
+
+// Local Laplacian filter: RGB float in and out, the same size; alpha and beta set the detail
+// and the contrast.
+class LocalLaplacianGenerator : public TiledAppGenerator<LocalLaplacianGenerator> {
+public:
+    halo::GeneratorParam<int> levels{"levels", 8};
+    halo::GeneratorParam<int> pyramid_levels{"pyramid_levels", 4};
+    halo::GeneratorParam<float> alpha{"alpha", 1.0f};
+    halo::GeneratorParam<float> beta{"beta", 1.0f};
+    halo::Input<halo::Buffer<float>> input{"input", 3};
+    halo::Output<halo::Buffer<float>> output{"output", 3};
+    void generate() {
+        app = std::make_unique<LocalLaplacian>(levels, pyramid_levels, alpha, beta, input);
+        output(app->x, app->y, app->c) = app->output(app->x, app->y, app->c);
+    }
+    void schedule() { schedule_app_for_output(*app, app->output, output, schedule_kind, tile_w, tile_h, vector_width); }
+
+private:
+    std::unique_ptr<LocalLaplacian> app;
 };
 
 }  // namespace apps
