@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <string>
 #include <vector>
@@ -72,6 +73,22 @@ inline int report(const std::string &app, const std::vector<std::pair<std::strin
     std::printf("%s: max |halo - plain C++| = %.3g (tolerance %.3g): %s; wrote %s\n", app.c_str(), worst, tolerance,
                 match ? "match" : "MISMATCH", wrote.c_str());
     return failed || !match ? 1 : 0;
+}
+
+// The drivers' main(): parses "input.png output.png [repetitions]", runs body(input, output,
+// repetitions) and turns exceptions into a message and exit code 1.
+inline int driver_main(int argc, char **argv,
+                       const std::function<int(const char *input, const char *output, int reps)> &body) {
+    if (argc < 3) {
+        std::fprintf(stderr, "usage: %s input.png output.png [repetitions]\n", argv[0]);
+        return 2;
+    }
+    try {
+        return body(argv[1], argv[2], argc > 3 ? std::atoi(argv[3]) : 10);
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "error: %s\n", e.what());
+        return 1;
+    }
 }
 
 }  // namespace apps

@@ -1,8 +1,6 @@
 // Driver: 3x3 box blur on a photograph's luma as uint16, ahead-of-time compiled with the tiled
 // and breadth-first schedules, checked exactly against plain C++ loops.
 // Usage: blur_run input.png output.png [repetitions]
-#include <cstdlib>
-
 #include "DriverUtil.h"
 #include "blur.h"
 #include "blur_breadth_first.h"
@@ -10,13 +8,8 @@
 #include "runtime/HaloBuffer.h"
 
 int main(int argc, char **argv) {
-    if (argc < 3) {
-        std::fprintf(stderr, "usage: %s input.png output.png [repetitions]\n", argv[0]);
-        return 2;
-    }
-    int reps = argc > 3 ? std::atoi(argv[3]) : 10;
-    try {
-        halo::Buffer<float> gray = apps::load_gray(argv[1]);
+    return apps::driver_main(argc, argv, [](const char *input_path, const char *output_path, int reps) {
+        halo::Buffer<float> gray = apps::load_gray(input_path);
         halo::Buffer<uint16_t> in(gray.width(), gray.height());
         in.for_each_value([&](const std::vector<int> &p) { return uint16_t(std::lround(gray(p) * 65535.0f)); });
         const int W = in.width() - 2, H = in.height() - 2;
@@ -24,12 +17,9 @@ int main(int argc, char **argv) {
         double t_tiled = apps::median_ms([&] { return blur_tiled(halo::aot::BufferRef(in), halo::aot::BufferRef(tiled)); }, reps);
         double t_bf = apps::median_ms([&] { return blur_breadth_first(halo::aot::BufferRef(in), halo::aot::BufferRef(bf)); }, reps);
         apps::Blur::plain(in, expected);
-        halo::save_png(tiled, argv[2]);
+        halo::save_png(tiled, output_path);
         double worst = std::max(apps::max_abs_difference(tiled, expected), apps::max_abs_difference(bf, expected));
-        std::printf("blur: %s (%dx%d) -> %dx%d uint16\n", argv[1], in.width(), in.height(), W, H);
-        return apps::report("blur", {{"halo tiled 256x32 (AOT)", t_tiled}, {"halo breadth-first (AOT)", t_bf}}, worst, 0, argv[2]);
-    } catch (const std::exception &e) {
-        std::fprintf(stderr, "error: %s\n", e.what());
-        return 1;
-    }
+        std::printf("blur: %s (%dx%d) -> %dx%d uint16\n", input_path, in.width(), in.height(), W, H);
+        return apps::report("blur", {{"halo tiled 256x32 (AOT)", t_tiled}, {"halo breadth-first (AOT)", t_bf}}, worst, 0, output_path);
+    });
 }

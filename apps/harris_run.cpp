@@ -2,8 +2,6 @@
 // and breadth-first schedules, checked against plain C++ loops. The output picture shows the
 // corner response (bright = corner) on a log scale.
 // Usage: harris_run input.png output.png [repetitions]
-#include <cstdlib>
-
 #include "DriverUtil.h"
 #include "harris.h"
 #include "harris_breadth_first.h"
@@ -11,13 +9,8 @@
 #include "runtime/HaloBuffer.h"
 
 int main(int argc, char **argv) {
-    if (argc < 3) {
-        std::fprintf(stderr, "usage: %s input.png output.png [repetitions]\n", argv[0]);
-        return 2;
-    }
-    int reps = argc > 3 ? std::atoi(argv[3]) : 10;
-    try {
-        halo::Buffer<float> in = apps::load_gray(argv[1]);
+    return apps::driver_main(argc, argv, [](const char *input_path, const char *output_path, int reps) {
+        halo::Buffer<float> in = apps::load_gray(input_path);
         const int W = in.width() - 4, H = in.height() - 4;
         halo::Buffer<float> tiled(W, H), bf(W, H), expected(W, H);
         double t_tiled = apps::median_ms([&] { return harris_tiled(halo::aot::BufferRef(in), halo::aot::BufferRef(tiled)); }, reps);
@@ -30,14 +23,11 @@ int main(int argc, char **argv) {
             double v = std::max(0.0, double(tiled(c))) / peak;
             return uint8_t(std::lround(255.0 * std::log1p(1000.0 * v) / std::log1p(1000.0)));
         });
-        halo::save_png(picture, argv[2]);
+        halo::save_png(picture, output_path);
         // Floats: the tolerance is relative to the largest response.
         double worst = std::max(apps::max_abs_difference(tiled, expected), apps::max_abs_difference(bf, expected)) / peak;
-        std::printf("harris: %s (%dx%d) -> %dx%d float\n", argv[1], in.width(), in.height(), W, H);
+        std::printf("harris: %s (%dx%d) -> %dx%d float\n", input_path, in.width(), in.height(), W, H);
         return apps::report("harris", {{"halo tiled 256x32 (AOT)", t_tiled}, {"halo breadth-first (AOT)", t_bf}}, worst, 1e-5,
-                            argv[2]);
-    } catch (const std::exception &e) {
-        std::fprintf(stderr, "error: %s\n", e.what());
-        return 1;
-    }
+                            output_path);
+    });
 }

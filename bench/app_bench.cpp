@@ -2,6 +2,7 @@
 // loops, and the same pipelines and schedules built with Halide 14 (a separate process, driven
 // over a pipe) where it is installed. Cases of one app run interleaved round-robin.
 // Usage: app_bench [--quick] [--rounds N] [app...]   (apps: blur harris cnn_block unsharp local_laplacian)
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -101,14 +102,15 @@ int main(int argc, char **argv) {
         Buffer<uint16_t> in(W + 8, H + 2);
         for (int y = 0; y < H + 2; y++)
             for (int x = 0; x < W + 8; x++) in(x, y) = uint16_t((x * 31 + y * 17) & 0xffff);
-        apps::Blur tiled, bf;
+        apps::Blur tiled, strips, bf;
         tiled.schedule_tiled(256, 32, 16);
+        strips.schedule_tiled(W, 32, 16);  // the sweep's best: tiles as wide as the image
         bf.schedule_breadth_first(16);
-        tiled.input.set(in);
-        bf.input.set(in);
-        Buffer<> o1(UInt(16), {W, H}), o2(UInt(16), {W, H});
+        for (auto *a : {&tiled, &strips, &bf}) a->input.set(in);
+        Buffer<> o1(UInt(16), {W, H}), o2(UInt(16), {W, H}), o4(UInt(16), {W, H});
         Buffer<uint16_t> o3(W, H);
         std::vector<Row> rows = {halo_row("halo: tiled 256x32", tiled, tiled.blur_y, o1),
+                                 halo_row("halo: tiled " + std::to_string(W) + "x32 (sweep's best)", strips, strips.blur_y, o4),
                                  halo_row("halo: breadth-first", bf, bf.blur_y, o2)};
         Row plain;
         plain.c = {"plain C++ (one thread)", [&] { apps::Blur::plain(in, o3); }, {}};
@@ -150,12 +152,12 @@ int main(int argc, char **argv) {
         using L = apps::CnnBlock::Layout;
         apps::CnnBlock fused8(C, L::ChannelsInnermost), fused_big(C, L::ChannelsInnermost), bf(C, L::ChannelsInnermost);
         fused8.schedule_fused_blocked(8, 8);
-        fused_big.schedule_fused_blocked(32, 16);
+        fused_big.schedule_fused_blocked(64, 32);  // the sweep's best
         bf.schedule_breadth_first_blocked();
         for (auto *n : {&fused8, &fused_big, &bf}) n->input.set(in);
         Buffer<> o1(Float(32), {C, W, H}), o2(Float(32), {C, W, H}), o3(Float(32), {C, W, H});
         std::vector<Row> rows = {halo_row("halo: fused 8x8, 8px x 32ch blocks", fused8, fused8.pool, o1),
-                                 halo_row("halo: fused 32x16", fused_big, fused_big.pool, o2),
+                                 halo_row("halo: fused 64x32 (sweep's best)", fused_big, fused_big.pool, o2),
                                  halo_row("halo: breadth-first, same kernels", bf, bf.pool, o3)};
         std::string size = std::to_string(W) + " " + std::to_string(H) + " " + std::to_string(C);
         add_peer_rows(peer, rows, "cnn_block", {{"fused 8x8", "fused " + size + " 8 8"}, {"fused 64x32 (its best)", "fused " + size + " 64 32"},
@@ -167,7 +169,9 @@ int main(int argc, char **argv) {
     if (want("unsharp")) {
         const int W = quick ? 256 : 2560, H = quick ? 128 : 1920;
         Buffer<float> in(W + 4, H + 4, 3);
-        in.for_each_value([](const std::vector<int> &p) { return float((p[0] * 7 + p[1] * 13 + p[2] * 5) % 256) / 255.0f; });
+        in.for_each_value([](const std::vector<int> &p) {
+            return float(0.5 + 0.3 * std::sin(0.05 * p[0] + p[2]) * std::cos(0.07 * p[1]) + 0.1 * ((p[0] * 7 + p[1] * 13) % 5) / 5.0);
+        });
         apps::Unsharp tiled, bf;
         tiled.schedule_tiled(256, 32, 16);
         bf.schedule_breadth_first(16);
