@@ -2,13 +2,27 @@
 // machine noise hits every case alike; report medians and minimums.
 #pragma once
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <functional>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace bench {
+
+// OpenMP worker threads that fall asleep between parallel loops can take milliseconds to wake on
+// this VM (the idle virtual CPU is descheduled), which made short multi-threaded cases bimodal.
+// libgomp reads OMP_WAIT_POLICY when it loads, so a benchmark that needs it re-executes itself
+// with OMP_WAIT_POLICY=active unless the user set a policy.
+inline void ensure_active_omp_wait(char **argv) {
+    if (std::getenv("OMP_WAIT_POLICY")) return;
+    setenv("OMP_WAIT_POLICY", "active", 1);
+    execv("/proc/self/exe", argv);  // returns only on failure: then run as we are
+}
 
 struct Case {
     std::string name;
@@ -30,11 +44,19 @@ inline double time_ms(const std::function<void()> &f) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
 }
 
-// Runs every case once to warm up, then `rounds` rounds of all cases in turn.
-inline void run_interleaved(std::vector<Case> &cases, int rounds) {
+// Runs every case once to warm up, then `rounds` rounds of all cases in turn. A pause between
+// cases lets the previous case's worker threads (OpenMP's or another process's pool, which spin
+// for a while after a parallel loop) go idle before the next case is timed.
+inline void run_interleaved(std::vector<Case> &cases, int rounds, int pause_ms = 0) {
+    auto pause = [&] {
+        if (pause_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(pause_ms));
+    };
     for (auto &c : cases) c.timed ? (void)c.timed() : c.run();
     for (int r = 0; r < rounds; r++) {
-        for (auto &c : cases) c.ms.push_back(c.timed ? c.timed() : time_ms(c.run));
+        for (auto &c : cases) {
+            pause();
+            c.ms.push_back(c.timed ? c.timed() : time_ms(c.run));
+        }
     }
 }
 

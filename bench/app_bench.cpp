@@ -38,7 +38,7 @@ double sum_of(const Buffer<> &b) {
 void report(const std::string &title, std::vector<Row> &rows, int rounds, double work, const char *unit) {
     std::vector<bench::Case> cases;
     for (auto &r : rows) cases.push_back(r.c);
-    bench::run_interleaved(cases, rounds);
+    bench::run_interleaved(cases, rounds, 50);
     double best = 1e300;
     for (auto &c : cases) best = std::min(best, c.median());
     std::printf("\n%s, %d rounds\n", title.c_str(), rounds);
@@ -81,6 +81,7 @@ void add_peer_rows(bench::PeerClient &peer, std::vector<Row> &rows, const std::s
 }  // namespace
 
 int main(int argc, char **argv) {
+    bench::ensure_active_omp_wait(argv);
     bool quick = false;
     int rounds = 9;
     std::set<std::string> apps;
