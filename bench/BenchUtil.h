@@ -14,13 +14,15 @@
 
 namespace bench {
 
-// OpenMP worker threads that fall asleep between parallel loops can take milliseconds to wake on
-// this VM (the idle virtual CPU is descheduled), which made short multi-threaded cases bimodal.
-// libgomp reads OMP_WAIT_POLICY when it loads, so a benchmark that needs it re-executes itself
-// with OMP_WAIT_POLICY=active unless the user set a policy.
-inline void ensure_active_omp_wait(char **argv) {
+// With libgomp's default policy (spin a little, then sleep), short multi-threaded cases were
+// bimodal on this VM: now and then a loop ran at one thread's speed. "active" (workers spin
+// between loops) makes them steady when Halo runs alone; when another process (the Halide
+// peer) is timed in between, "passive" keeps Halo's idle workers from stealing its cores.
+// libgomp reads OMP_WAIT_POLICY when it loads, so the benchmark re-executes itself with the
+// policy set, unless the user set one.
+inline void ensure_omp_wait_policy(char **argv, const char *policy) {
     if (std::getenv("OMP_WAIT_POLICY")) return;
-    setenv("OMP_WAIT_POLICY", "active", 1);
+    setenv("OMP_WAIT_POLICY", policy, 1);
     execv("/proc/self/exe", argv);  // returns only on failure: then run as we are
 }
 

@@ -81,7 +81,6 @@ void add_peer_rows(bench::PeerClient &peer, std::vector<Row> &rows, const std::s
 }  // namespace
 
 int main(int argc, char **argv) {
-    bench::ensure_active_omp_wait(argv);
     bool quick = false;
     int rounds = 9;
     std::set<std::string> apps;
@@ -95,6 +94,8 @@ int main(int argc, char **argv) {
 #ifdef HALO_HALIDE_PEER_PATH
     if (!peer_path) peer_path = HALO_HALIDE_PEER_PATH;
 #endif
+    bool peer_exists = peer_path && access(peer_path, X_OK) == 0;
+    bench::ensure_omp_wait_policy(argv, peer_exists ? "passive" : "active");
     bench::PeerClient peer(peer_path ? peer_path : "");
     if (!peer.ok()) std::printf("%s\n", peer.why().c_str());
 

@@ -53,7 +53,7 @@ struct Entry {
 }  // namespace
 
 int main(int argc, char **argv) {
-    bench::ensure_active_omp_wait(argv);
+    bench::ensure_omp_wait_policy(argv, "active");
     if (argc < 2 || !std::strcmp(argv[1], "--help")) {
         std::fprintf(stderr, "usage: %s <cnn_block|cnn_block8|dw_pw|blur|harris|unsharp> [--quick] [--rounds N] "
                              "[--threads N] [--widths a,b] [--heights a,b] [--csv file] [--png file] [--no-plain]\n", argv[0]);
