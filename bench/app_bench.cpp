@@ -1,7 +1,8 @@
 // The apps side by side in one run: Halo's fused (tiled) and breadth-first schedules, plain C++
 // loops, and the same pipelines and schedules built with Halide 14 (a separate process, driven
 // over a pipe) where it is installed. Cases of one app run interleaved round-robin.
-// Usage: app_bench [--quick] [--rounds N] [app...]   (apps: blur harris cnn_block unsharp local_laplacian)
+// Usage: app_bench [--quick] [--rounds N] [app...]
+//   apps: blur harris cnn_block conv_avgpool int16_conv_add unsharp local_laplacian (default: all)
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -13,6 +14,7 @@
 #include "PeerClient.h"
 #include "blur.h"
 #include "cnn_block.h"
+#include "conv_variants.h"
 #include "harris.h"
 #include "local_laplacian.h"
 #include "unsharp.h"
@@ -167,6 +169,46 @@ int main(int argc, char **argv) {
         double flops = 2.0 * 2 * (2.0 * W + 2) * (2.0 * H + 2) * C * C * 9;
         report("cnn_block " + std::to_string(W) + "x" + std::to_string(H) + "x" + std::to_string(C) + " float", rows, rounds,
                flops, "GFLOP/s");
+    }
+    if (want("conv_avgpool")) {
+        const int W = quick ? 64 : 512, H = quick ? 32 : 512, C = 16;
+        Buffer<float> in(2 * W + 2, 2 * H + 2, C);
+        in.for_each_value([](const std::vector<int> &p) { return float((p[0] * 7 + p[1] * 13 + p[2] * 29) % 101) / 101.0f - 0.3f; });
+        apps::ConvAvgPool tiled(C, C), bf(C, C), ref(C, C);
+        tiled.schedule_tiled(32, 8, 16);
+        bf.schedule_breadth_first(16);
+        tiled.input.set(in);
+        bf.input.set(in);
+        Buffer<> o1(Float(32), {W, H, C}), o2(Float(32), {W, H, C});
+        Buffer<float> o3(W, H, C);
+        std::vector<Row> rows = {halo_row("halo: conv at 32x8 pool tiles", tiled, tiled.pool, o1),
+                                 halo_row("halo: breadth-first", bf, bf.pool, o2)};
+        Row plain;
+        plain.c = {"plain C++ (one thread)", [&] { ref.plain(in, o3); }, {}};
+        plain.sum = [&] { return sum_of(o3); };
+        rows.push_back(plain);
+        double flops = 2.0 * (2.0 * W) * (2.0 * H) * C * C * 9;
+        report("conv 3x3 + bias + relu -> 2x2 avg pool, " + std::to_string(W) + "x" + std::to_string(H) + "x16 float", rows,
+               rounds, flops, "GFLOP/s");
+    }
+    if (want("int16_conv_add")) {
+        const int W = quick ? 512 : 4096, H = quick ? 256 : 3072;
+        Buffer<int16_t> in(W + 2, H + 2), res(W, H);
+        in.for_each_value([](const std::vector<int> &p) { return int16_t((p[0] * 31 + p[1] * 17) % 2001 - 1000); });
+        res.for_each_value([](const std::vector<int> &p) { return int16_t((p[0] * 13 + p[1] * 7) % 501 - 250); });
+        apps::Int16ConvAdd tiled, bf, ref;
+        tiled.schedule_tiled(256, 16, 32);
+        bf.schedule_breadth_first(32);
+        for (auto *a : {&tiled, &bf}) a->input.set(in), a->residual.set(res);
+        Buffer<> o1(Int(16), {W, H}), o2(Int(16), {W, H});
+        Buffer<int16_t> o3(W, H);
+        std::vector<Row> rows = {halo_row("halo: conv at 256x16 tiles", tiled, tiled.output, o1),
+                                 halo_row("halo: breadth-first", bf, bf.output, o2)};
+        Row plain;
+        plain.c = {"plain C++ (one thread)", [&] { ref.plain(in, res, o3); }, {}};
+        plain.sum = [&] { return sum_of(o3); };
+        rows.push_back(plain);
+        report("int16 conv 3x3 + add, " + std::to_string(W) + "x" + std::to_string(H), rows, rounds, 6.0 * W * H, "GB/s");
     }
     if (want("unsharp")) {
         const int W = quick ? 256 : 2560, H = quick ? 128 : 1920;

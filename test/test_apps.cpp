@@ -3,6 +3,7 @@
 #include "TestUtil.h"
 #include "../apps/blur.h"
 #include "../apps/cnn_block.h"
+#include "../apps/conv_variants.h"
 #include "../apps/dw_pw.h"
 #include "../apps/harris.h"
 #include "../apps/local_laplacian.h"
@@ -137,5 +138,39 @@ TEST_CASE("depthwise -> pointwise: every schedule matches the plain C++ loops") 
         app.output.realize(out);
         INFO("schedule " << int(s));
         CHECK(max_difference(out, expected) < 1e-5);
+    }
+}
+
+TEST_CASE("conv + bias + relu -> 2x2 average pool: every schedule matches the plain C++ loops") {
+    const int W = 21, H = 9;
+    Buffer<float> in = halo_test::random_image<float>({2 * W + 2, 2 * H + 2, 5}, 29, -1, 1);
+    Buffer<float> expected(W, H, 6);
+    apps::ConvAvgPool(5, 6).plain(in, expected);
+    for (Sched s : all_schedules) {
+        apps::ConvAvgPool app(5, 6);
+        apply(app, s, 8, 4, 8);
+        app.input.set(in);
+        Buffer<float> out(W, H, 6);
+        app.pool.realize(out);
+        INFO("schedule " << int(s));
+        CHECK(max_difference(out, expected) < 1e-5);
+    }
+}
+
+TEST_CASE("int16 conv + add: every schedule equals the plain C++ loops, wrap-around included") {
+    const int W = 75, H = 19;
+    Buffer<int16_t> in = halo_test::random_image<int16_t>({W + 2, H + 2}, 31, -30000, 30000);
+    Buffer<int16_t> res = halo_test::random_image<int16_t>({W, H}, 37, -30000, 30000);
+    Buffer<int16_t> expected(W, H);
+    apps::Int16ConvAdd().plain(in, res, expected);
+    for (Sched s : all_schedules) {
+        apps::Int16ConvAdd app;
+        apply(app, s, 32, 8, 16);
+        app.input.set(in);
+        app.residual.set(res);
+        Buffer<int16_t> out(W, H);
+        app.output.realize(out);
+        INFO("schedule " << int(s));
+        CHECK(halo_test::compare(out, expected) == "");
     }
 }
