@@ -100,6 +100,7 @@ int main(int argc, char **argv) {
     bench::ensure_omp_wait_policy(argv, peer_exists ? "passive" : "active");
     bench::PeerClient peer(peer_path ? peer_path : "");
     if (!peer.ok()) std::printf("%s\n", peer.why().c_str());
+    try {
 
     if (want("blur")) {
         const int W = quick ? 512 : 6400, H = quick ? 256 : 4800;
@@ -156,7 +157,8 @@ int main(int argc, char **argv) {
         using L = apps::CnnBlock::Layout;
         apps::CnnBlock fused8(C, L::ChannelsInnermost), fused_big(C, L::ChannelsInnermost), bf(C, L::ChannelsInnermost);
         fused8.schedule_fused_blocked(8, 8);
-        fused_big.schedule_fused_blocked(64, 32);  // the sweep's best
+        const int big_w = std::min(64, W), big_h = std::min(32, H);  // the sweep's best, if it fits
+        fused_big.schedule_fused_blocked(big_w, big_h);
         bf.schedule_breadth_first_blocked();
         for (auto *n : {&fused8, &fused_big, &bf}) n->input.set(in);
         Buffer<> o1(Float(32), {C, W, H}), o2(Float(32), {C, W, H}), o3(Float(32), {C, W, H});
@@ -164,7 +166,7 @@ int main(int argc, char **argv) {
                                  halo_row("halo: fused 64x32 (sweep's best)", fused_big, fused_big.pool, o2),
                                  halo_row("halo: breadth-first, same kernels", bf, bf.pool, o3)};
         std::string size = std::to_string(W) + " " + std::to_string(H) + " " + std::to_string(C);
-        add_peer_rows(peer, rows, "cnn_block", {{"fused 8x8", "fused " + size + " 8 8"}, {"fused 64x32 (its best)", "fused " + size + " 64 32"},
+        add_peer_rows(peer, rows, "cnn_block", {{"fused 8x8", "fused " + size + " 8 8"}, {"fused 64x32 (its best)", "fused " + size + " " + std::to_string(big_w) + " " + std::to_string(big_h)},
                                                 {"breadth-first", "breadth_first " + size}});
         double flops = 2.0 * 2 * (2.0 * W + 2) * (2.0 * H + 2) * C * C * 9;
         report("cnn_block " + std::to_string(W) + "x" + std::to_string(H) + "x" + std::to_string(C) + " float", rows, rounds,
@@ -250,6 +252,10 @@ int main(int argc, char **argv) {
         rows.push_back(plain);
         report("local_laplacian " + std::to_string(W) + "x" + std::to_string(H) + "x3 float, 8 levels, 4 pyramid levels",
                rows, std::max(1, rounds / 2), 24.0 * W * H, "GB/s");
+    }
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "error: %s\n", e.what());
+        return 1;
     }
     return 0;
 }
