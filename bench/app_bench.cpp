@@ -102,157 +102,157 @@ int main(int argc, char **argv) {
     if (!peer.ok()) std::printf("%s\n", peer.why().c_str());
     try {
 
-    if (want("blur")) {
-        const int W = quick ? 512 : 6400, H = quick ? 256 : 4800;
-        Buffer<uint16_t> in(W + 8, H + 2);
-        for (int y = 0; y < H + 2; y++)
-            for (int x = 0; x < W + 8; x++) in(x, y) = uint16_t((x * 31 + y * 17) & 0xffff);
-        apps::Blur tiled, strips, bf;
-        tiled.schedule_tiled(256, 32, 16);
-        strips.schedule_tiled(W, 32, 16);  // the sweep's best: tiles as wide as the image
-        bf.schedule_breadth_first(16);
-        for (auto *a : {&tiled, &strips, &bf}) a->input.set(in);
-        Buffer<> o1(UInt(16), {W, H}), o2(UInt(16), {W, H}), o4(UInt(16), {W, H});
-        Buffer<uint16_t> o3(W, H);
-        std::vector<Row> rows = {halo_row("halo: tiled 256x32", tiled, tiled.blur_y, o1),
-                                 halo_row("halo: tiled " + std::to_string(W) + "x32 (sweep's best)", strips, strips.blur_y, o4),
-                                 halo_row("halo: breadth-first", bf, bf.blur_y, o2)};
-        Row plain;
-        plain.c = {"plain C++ (one thread)", [&] { apps::Blur::plain(in, o3); }, {}};
-        plain.sum = [&] { return sum_of(o3); };
-        rows.push_back(plain);
-        std::string size = std::to_string(W) + " " + std::to_string(H);
-        add_peer_rows(peer, rows, "blur", {{"tiled 256x32", "tiled " + size}, {"breadth-first", "breadth_first " + size},
-                                           {"sliding window (Halide's app)", "sliding " + size}});
-        report("blur " + std::to_string(W) + "x" + std::to_string(H) + " uint16", rows, rounds,
-               4.0 * W * H, "GB/s");  // one read and one write of every pixel
-    }
-    if (want("harris")) {
-        const int W = quick ? 512 : 2560, H = quick ? 256 : 1920;
-        Buffer<float> in(W + 4, H + 4);
-        for (int y = 0; y < H + 4; y++)
-            for (int x = 0; x < W + 4; x++) in(x, y) = float((x * 7 + y * 13) % 256) / 255.0f;
-        apps::Harris tiled, bf;
-        tiled.schedule_tiled(256, 32, 16);
-        bf.schedule_breadth_first(16);
-        tiled.input.set(in);
-        bf.input.set(in);
-        Buffer<> o1(Float(32), {W, H}), o2(Float(32), {W, H});
-        Buffer<float> o3(W, H);
-        std::vector<Row> rows = {halo_row("halo: tiled 256x32", tiled, tiled.output, o1),
-                                 halo_row("halo: breadth-first", bf, bf.output, o2)};
-        Row plain;
-        plain.c = {"plain C++ (one thread)", [&] { apps::Harris::plain(in, o3); }, {}};
-        plain.sum = [&] { return sum_of(o3); };
-        rows.push_back(plain);
-        std::string size = std::to_string(W) + " " + std::to_string(H);
-        add_peer_rows(peer, rows, "harris", {{"tiled 256x32", "tiled " + size}, {"breadth-first", "breadth_first " + size},
-                                             {"sliding window (Halide's app)", "sliding " + size}});
-        report("harris " + std::to_string(W) + "x" + std::to_string(H) + " float", rows, rounds, 8.0 * W * H, "GB/s");
-    }
-    if (want("cnn_block")) {
-        const int W = quick ? 32 : 256, H = quick ? 32 : 256, C = 32;
-        Buffer<float> in(C, 2 * W + 4, 2 * H + 4);
-        in.for_each_value([](const std::vector<int> &p) { return float((p[1] * 7 + p[2] * 13 + p[0] * 29) % 101) / 101.0f - 0.3f; });
-        using L = apps::CnnBlock::Layout;
-        apps::CnnBlock fused8(C, L::ChannelsInnermost), fused_big(C, L::ChannelsInnermost), bf(C, L::ChannelsInnermost);
-        fused8.schedule_fused_blocked(8, 8);
-        const int big_w = std::min(64, W), big_h = std::min(32, H);  // the sweep's best, if it fits
-        fused_big.schedule_fused_blocked(big_w, big_h);
-        bf.schedule_breadth_first_blocked();
-        for (auto *n : {&fused8, &fused_big, &bf}) n->input.set(in);
-        Buffer<> o1(Float(32), {C, W, H}), o2(Float(32), {C, W, H}), o3(Float(32), {C, W, H});
-        std::vector<Row> rows = {halo_row("halo: fused 8x8, 8px x 32ch blocks", fused8, fused8.pool, o1),
-                                 halo_row("halo: fused 64x32 (sweep's best)", fused_big, fused_big.pool, o2),
-                                 halo_row("halo: breadth-first, same kernels", bf, bf.pool, o3)};
-        std::string size = std::to_string(W) + " " + std::to_string(H) + " " + std::to_string(C);
-        add_peer_rows(peer, rows, "cnn_block", {{"fused 8x8", "fused " + size + " 8 8"}, {"fused 64x32 (its best)", "fused " + size + " " + std::to_string(big_w) + " " + std::to_string(big_h)},
-                                                {"breadth-first", "breadth_first " + size}});
-        double flops = 2.0 * 2 * (2.0 * W + 2) * (2.0 * H + 2) * C * C * 9;
-        report("cnn_block " + std::to_string(W) + "x" + std::to_string(H) + "x" + std::to_string(C) + " float", rows, rounds,
-               flops, "GFLOP/s");
-    }
-    if (want("conv_avgpool")) {
-        const int W = quick ? 64 : 512, H = quick ? 32 : 512, C = 16;
-        Buffer<float> in(2 * W + 2, 2 * H + 2, C);
-        in.for_each_value([](const std::vector<int> &p) { return float((p[0] * 7 + p[1] * 13 + p[2] * 29) % 101) / 101.0f - 0.3f; });
-        apps::ConvAvgPool tiled(C, C), bf(C, C), ref(C, C);
-        tiled.schedule_tiled(32, 8, 16);
-        bf.schedule_breadth_first(16);
-        tiled.input.set(in);
-        bf.input.set(in);
-        Buffer<> o1(Float(32), {W, H, C}), o2(Float(32), {W, H, C});
-        Buffer<float> o3(W, H, C);
-        std::vector<Row> rows = {halo_row("halo: conv at 32x8 pool tiles", tiled, tiled.pool, o1),
-                                 halo_row("halo: breadth-first", bf, bf.pool, o2)};
-        Row plain;
-        plain.c = {"plain C++ (one thread)", [&] { ref.plain(in, o3); }, {}};
-        plain.sum = [&] { return sum_of(o3); };
-        rows.push_back(plain);
-        double flops = 2.0 * (2.0 * W) * (2.0 * H) * C * C * 9;
-        report("conv 3x3 + bias + relu -> 2x2 avg pool, " + std::to_string(W) + "x" + std::to_string(H) + "x16 float", rows,
-               rounds, flops, "GFLOP/s");
-    }
-    if (want("int16_conv_add")) {
-        const int W = quick ? 512 : 4096, H = quick ? 256 : 3072;
-        Buffer<int16_t> in(W + 2, H + 2), res(W, H);
-        in.for_each_value([](const std::vector<int> &p) { return int16_t((p[0] * 31 + p[1] * 17) % 2001 - 1000); });
-        res.for_each_value([](const std::vector<int> &p) { return int16_t((p[0] * 13 + p[1] * 7) % 501 - 250); });
-        apps::Int16ConvAdd tiled, bf, ref;
-        tiled.schedule_tiled(256, 16, 32);
-        bf.schedule_breadth_first(32);
-        for (auto *a : {&tiled, &bf}) a->input.set(in), a->residual.set(res);
-        Buffer<> o1(Int(16), {W, H}), o2(Int(16), {W, H});
-        Buffer<int16_t> o3(W, H);
-        std::vector<Row> rows = {halo_row("halo: conv at 256x16 tiles", tiled, tiled.output, o1),
-                                 halo_row("halo: breadth-first", bf, bf.output, o2)};
-        Row plain;
-        plain.c = {"plain C++ (one thread)", [&] { ref.plain(in, res, o3); }, {}};
-        plain.sum = [&] { return sum_of(o3); };
-        rows.push_back(plain);
-        report("int16 conv 3x3 + add, " + std::to_string(W) + "x" + std::to_string(H), rows, rounds, 6.0 * W * H, "GB/s");
-    }
-    if (want("unsharp")) {
-        const int W = quick ? 256 : 2560, H = quick ? 128 : 1920;
-        Buffer<float> in(W + 4, H + 4, 3);
-        in.for_each_value([](const std::vector<int> &p) {
-            return float(0.5 + 0.3 * std::sin(0.05 * p[0] + p[2]) * std::cos(0.07 * p[1]) + 0.1 * ((p[0] * 7 + p[1] * 13) % 5) / 5.0);
-        });
-        apps::Unsharp tiled, bf;
-        tiled.schedule_tiled(256, 32, 16);
-        bf.schedule_breadth_first(16);
-        tiled.input.set(in);
-        bf.input.set(in);
-        Buffer<> o1(Float(32), {W, H, 3}), o2(Float(32), {W, H, 3});
-        Buffer<float> o3(W, H, 3);
-        std::vector<Row> rows = {halo_row("halo: tiled 256x32", tiled, tiled.output, o1),
-                                 halo_row("halo: breadth-first", bf, bf.output, o2)};
-        Row plain;
-        plain.c = {"plain C++ (one thread)", [&] { apps::Unsharp::plain(in, o3); }, {}};
-        plain.sum = [&] { return sum_of(o3); };
-        rows.push_back(plain);
-        report("unsharp " + std::to_string(W) + "x" + std::to_string(H) + "x3 float", rows, rounds, 24.0 * W * H, "GB/s");
-    }
-    if (want("local_laplacian")) {
-        const int W = quick ? 128 : 1536, H = quick ? 96 : 1024;
-        Buffer<float> in(W, H, 3);
-        in.for_each_value([](const std::vector<int> &p) { return float((p[0] * 7 + p[1] * 13 + p[2] * 50) % 256) / 255.0f; });
-        apps::LocalLaplacian tiled(8, 4, 1.0f, 1.0f), bf(8, 4, 1.0f, 1.0f), ref(8, 4, 1.0f, 1.0f);
-        tiled.schedule_tiled(64, 32, 8);
-        bf.schedule_breadth_first(8);
-        tiled.input.set(in);
-        bf.input.set(in);
-        Buffer<> o1(Float(32), {W, H, 3}), o2(Float(32), {W, H, 3});
-        Buffer<float> o3(W, H, 3);
-        std::vector<Row> rows = {halo_row("halo: collapse at 64x32 tiles", tiled, tiled.output, o1),
-                                 halo_row("halo: breadth-first", bf, bf.output, o2)};
-        Row plain;
-        plain.c = {"plain C++ (one thread)", [&] { ref.plain(in, o3); }, {}};
-        plain.sum = [&] { return sum_of(o3); };
-        rows.push_back(plain);
-        report("local_laplacian " + std::to_string(W) + "x" + std::to_string(H) + "x3 float, 8 levels, 4 pyramid levels",
-               rows, std::max(1, rounds / 2), 24.0 * W * H, "GB/s");
-    }
+        if (want("blur")) {
+            const int W = quick ? 512 : 6400, H = quick ? 256 : 4800;
+            Buffer<uint16_t> in(W + 8, H + 2);
+            for (int y = 0; y < H + 2; y++)
+                for (int x = 0; x < W + 8; x++) in(x, y) = uint16_t((x * 31 + y * 17) & 0xffff);
+            apps::Blur tiled, strips, bf;
+            tiled.schedule_tiled(256, 32, 16);
+            strips.schedule_tiled(W, 32, 16);  // the sweep's best: tiles as wide as the image
+            bf.schedule_breadth_first(16);
+            for (auto *a : {&tiled, &strips, &bf}) a->input.set(in);
+            Buffer<> o1(UInt(16), {W, H}), o2(UInt(16), {W, H}), o4(UInt(16), {W, H});
+            Buffer<uint16_t> o3(W, H);
+            std::vector<Row> rows = {halo_row("halo: tiled 256x32", tiled, tiled.blur_y, o1),
+                                     halo_row("halo: tiled " + std::to_string(W) + "x32 (sweep's best)", strips, strips.blur_y, o4),
+                                     halo_row("halo: breadth-first", bf, bf.blur_y, o2)};
+            Row plain;
+            plain.c = {"plain C++ (one thread)", [&] { apps::Blur::plain(in, o3); }, {}};
+            plain.sum = [&] { return sum_of(o3); };
+            rows.push_back(plain);
+            std::string size = std::to_string(W) + " " + std::to_string(H);
+            add_peer_rows(peer, rows, "blur", {{"tiled 256x32", "tiled " + size}, {"breadth-first", "breadth_first " + size},
+                                               {"sliding window (Halide's app)", "sliding " + size}});
+            report("blur " + std::to_string(W) + "x" + std::to_string(H) + " uint16", rows, rounds,
+                   4.0 * W * H, "GB/s");  // one read and one write of every pixel
+        }
+        if (want("harris")) {
+            const int W = quick ? 512 : 2560, H = quick ? 256 : 1920;
+            Buffer<float> in(W + 4, H + 4);
+            for (int y = 0; y < H + 4; y++)
+                for (int x = 0; x < W + 4; x++) in(x, y) = float((x * 7 + y * 13) % 256) / 255.0f;
+            apps::Harris tiled, bf;
+            tiled.schedule_tiled(256, 32, 16);
+            bf.schedule_breadth_first(16);
+            tiled.input.set(in);
+            bf.input.set(in);
+            Buffer<> o1(Float(32), {W, H}), o2(Float(32), {W, H});
+            Buffer<float> o3(W, H);
+            std::vector<Row> rows = {halo_row("halo: tiled 256x32", tiled, tiled.output, o1),
+                                     halo_row("halo: breadth-first", bf, bf.output, o2)};
+            Row plain;
+            plain.c = {"plain C++ (one thread)", [&] { apps::Harris::plain(in, o3); }, {}};
+            plain.sum = [&] { return sum_of(o3); };
+            rows.push_back(plain);
+            std::string size = std::to_string(W) + " " + std::to_string(H);
+            add_peer_rows(peer, rows, "harris", {{"tiled 256x32", "tiled " + size}, {"breadth-first", "breadth_first " + size},
+                                                 {"sliding window (Halide's app)", "sliding " + size}});
+            report("harris " + std::to_string(W) + "x" + std::to_string(H) + " float", rows, rounds, 8.0 * W * H, "GB/s");
+        }
+        if (want("cnn_block")) {
+            const int W = quick ? 32 : 256, H = quick ? 32 : 256, C = 32;
+            Buffer<float> in(C, 2 * W + 4, 2 * H + 4);
+            in.for_each_value([](const std::vector<int> &p) { return float((p[1] * 7 + p[2] * 13 + p[0] * 29) % 101) / 101.0f - 0.3f; });
+            using L = apps::CnnBlock::Layout;
+            apps::CnnBlock fused8(C, L::ChannelsInnermost), fused_big(C, L::ChannelsInnermost), bf(C, L::ChannelsInnermost);
+            fused8.schedule_fused_blocked(8, 8);
+            const int big_w = std::min(64, W), big_h = std::min(32, H);  // the sweep's best, if it fits
+            fused_big.schedule_fused_blocked(big_w, big_h);
+            bf.schedule_breadth_first_blocked();
+            for (auto *n : {&fused8, &fused_big, &bf}) n->input.set(in);
+            Buffer<> o1(Float(32), {C, W, H}), o2(Float(32), {C, W, H}), o3(Float(32), {C, W, H});
+            std::vector<Row> rows = {halo_row("halo: fused 8x8, 8px x 32ch blocks", fused8, fused8.pool, o1),
+                                     halo_row("halo: fused 64x32 (sweep's best)", fused_big, fused_big.pool, o2),
+                                     halo_row("halo: breadth-first, same kernels", bf, bf.pool, o3)};
+            std::string size = std::to_string(W) + " " + std::to_string(H) + " " + std::to_string(C);
+            add_peer_rows(peer, rows, "cnn_block", {{"fused 8x8", "fused " + size + " 8 8"}, {"fused 64x32 (its best)", "fused " + size + " " + std::to_string(big_w) + " " + std::to_string(big_h)},
+                                                    {"breadth-first", "breadth_first " + size}});
+            double flops = 2.0 * 2 * (2.0 * W + 2) * (2.0 * H + 2) * C * C * 9;
+            report("cnn_block " + std::to_string(W) + "x" + std::to_string(H) + "x" + std::to_string(C) + " float", rows, rounds,
+                   flops, "GFLOP/s");
+        }
+        if (want("conv_avgpool")) {
+            const int W = quick ? 64 : 512, H = quick ? 32 : 512, C = 16;
+            Buffer<float> in(2 * W + 2, 2 * H + 2, C);
+            in.for_each_value([](const std::vector<int> &p) { return float((p[0] * 7 + p[1] * 13 + p[2] * 29) % 101) / 101.0f - 0.3f; });
+            apps::ConvAvgPool tiled(C, C), bf(C, C), ref(C, C);
+            tiled.schedule_tiled(32, 8, 16);
+            bf.schedule_breadth_first(16);
+            tiled.input.set(in);
+            bf.input.set(in);
+            Buffer<> o1(Float(32), {W, H, C}), o2(Float(32), {W, H, C});
+            Buffer<float> o3(W, H, C);
+            std::vector<Row> rows = {halo_row("halo: conv at 32x8 pool tiles", tiled, tiled.pool, o1),
+                                     halo_row("halo: breadth-first", bf, bf.pool, o2)};
+            Row plain;
+            plain.c = {"plain C++ (one thread)", [&] { ref.plain(in, o3); }, {}};
+            plain.sum = [&] { return sum_of(o3); };
+            rows.push_back(plain);
+            double flops = 2.0 * (2.0 * W) * (2.0 * H) * C * C * 9;
+            report("conv 3x3 + bias + relu -> 2x2 avg pool, " + std::to_string(W) + "x" + std::to_string(H) + "x16 float", rows,
+                   rounds, flops, "GFLOP/s");
+        }
+        if (want("int16_conv_add")) {
+            const int W = quick ? 512 : 4096, H = quick ? 256 : 3072;
+            Buffer<int16_t> in(W + 2, H + 2), res(W, H);
+            in.for_each_value([](const std::vector<int> &p) { return int16_t((p[0] * 31 + p[1] * 17) % 2001 - 1000); });
+            res.for_each_value([](const std::vector<int> &p) { return int16_t((p[0] * 13 + p[1] * 7) % 501 - 250); });
+            apps::Int16ConvAdd tiled, bf, ref;
+            tiled.schedule_tiled(256, 16, 32);
+            bf.schedule_breadth_first(32);
+            for (auto *a : {&tiled, &bf}) a->input.set(in), a->residual.set(res);
+            Buffer<> o1(Int(16), {W, H}), o2(Int(16), {W, H});
+            Buffer<int16_t> o3(W, H);
+            std::vector<Row> rows = {halo_row("halo: conv at 256x16 tiles", tiled, tiled.output, o1),
+                                     halo_row("halo: breadth-first", bf, bf.output, o2)};
+            Row plain;
+            plain.c = {"plain C++ (one thread)", [&] { ref.plain(in, res, o3); }, {}};
+            plain.sum = [&] { return sum_of(o3); };
+            rows.push_back(plain);
+            report("int16 conv 3x3 + add, " + std::to_string(W) + "x" + std::to_string(H), rows, rounds, 6.0 * W * H, "GB/s");
+        }
+        if (want("unsharp")) {
+            const int W = quick ? 256 : 2560, H = quick ? 128 : 1920;
+            Buffer<float> in(W + 4, H + 4, 3);
+            in.for_each_value([](const std::vector<int> &p) {
+                return float(0.5 + 0.3 * std::sin(0.05 * p[0] + p[2]) * std::cos(0.07 * p[1]) + 0.1 * ((p[0] * 7 + p[1] * 13) % 5) / 5.0);
+            });
+            apps::Unsharp tiled, bf;
+            tiled.schedule_tiled(256, 32, 16);
+            bf.schedule_breadth_first(16);
+            tiled.input.set(in);
+            bf.input.set(in);
+            Buffer<> o1(Float(32), {W, H, 3}), o2(Float(32), {W, H, 3});
+            Buffer<float> o3(W, H, 3);
+            std::vector<Row> rows = {halo_row("halo: tiled 256x32", tiled, tiled.output, o1),
+                                     halo_row("halo: breadth-first", bf, bf.output, o2)};
+            Row plain;
+            plain.c = {"plain C++ (one thread)", [&] { apps::Unsharp::plain(in, o3); }, {}};
+            plain.sum = [&] { return sum_of(o3); };
+            rows.push_back(plain);
+            report("unsharp " + std::to_string(W) + "x" + std::to_string(H) + "x3 float", rows, rounds, 24.0 * W * H, "GB/s");
+        }
+        if (want("local_laplacian")) {
+            const int W = quick ? 128 : 1536, H = quick ? 96 : 1024;
+            Buffer<float> in(W, H, 3);
+            in.for_each_value([](const std::vector<int> &p) { return float((p[0] * 7 + p[1] * 13 + p[2] * 50) % 256) / 255.0f; });
+            apps::LocalLaplacian tiled(8, 4, 1.0f, 1.0f), bf(8, 4, 1.0f, 1.0f), ref(8, 4, 1.0f, 1.0f);
+            tiled.schedule_tiled(64, 32, 8);
+            bf.schedule_breadth_first(8);
+            tiled.input.set(in);
+            bf.input.set(in);
+            Buffer<> o1(Float(32), {W, H, 3}), o2(Float(32), {W, H, 3});
+            Buffer<float> o3(W, H, 3);
+            std::vector<Row> rows = {halo_row("halo: collapse at 64x32 tiles", tiled, tiled.output, o1),
+                                     halo_row("halo: breadth-first", bf, bf.output, o2)};
+            Row plain;
+            plain.c = {"plain C++ (one thread)", [&] { ref.plain(in, o3); }, {}};
+            plain.sum = [&] { return sum_of(o3); };
+            rows.push_back(plain);
+            report("local_laplacian " + std::to_string(W) + "x" + std::to_string(H) + "x3 float, 8 levels, 4 pyramid levels",
+                   rows, std::max(1, rounds / 2), 24.0 * W * H, "GB/s");
+        }
     } catch (const std::exception &e) {
         std::fprintf(stderr, "error: %s\n", e.what());
         return 1;
