@@ -28,7 +28,8 @@ struct SweepApp {
     std::string description, unit, key_func;
     double work = 0;  // bytes or flops per run
     std::vector<int> output_sizes, default_widths, default_heights;
-    std::function<SweepVariant(int tile_w, int tile_h)> fused;
+    int default_vector = 16;  // vector width of the fused schedule unless the sweep varies it
+    std::function<SweepVariant(int tile_w, int tile_h, int vector_width)> fused;
     std::function<SweepVariant()> breadth_first;
     std::function<void()> plain;  // may be empty
 };
@@ -65,10 +66,11 @@ inline std::unique_ptr<SweepApp> make_sweep_app(const std::string &name, bool qu
         app->key_func = "conv1";
         app->work = 2.0 * 2 * (2.0 * W + 2) * (2.0 * H + 2) * C * C * 9;
         app->output_sizes = sizes;
+        app->default_vector = vec;
         app->default_widths = {4, 8, 16, 32, 64};
         app->default_heights = {4, 8, 16, 32};
-        app->fused = [=](int tw, int th) {
-            return detail::variant<apps::CnnBlock>(make, [=](apps::CnnBlock &n) { n.schedule_fused_blocked(tw, th, vec); }, *in, out,
+        app->fused = [=](int tw, int th, int v) {
+            return detail::variant<apps::CnnBlock>(make, [=](apps::CnnBlock &n) { n.schedule_fused_blocked(tw, th, v); }, *in, out,
                                                    Float(32), sizes);
         };
         app->breadth_first = [=] {
@@ -92,8 +94,8 @@ inline std::unique_ptr<SweepApp> make_sweep_app(const std::string &name, bool qu
         app->output_sizes = sizes;
         app->default_widths = {8, 16, 32, 64, 128};
         app->default_heights = {2, 4, 8, 16};
-        app->fused = [=](int tw, int th) {
-            return detail::variant<apps::DepthwisePointwise>(make, [=](apps::DepthwisePointwise &n) { n.schedule_tiled(tw, th); },
+        app->fused = [=](int tw, int th, int v) {
+            return detail::variant<apps::DepthwisePointwise>(make, [=](apps::DepthwisePointwise &n) { n.schedule_tiled(tw, th, v); },
                                                              *in, out, Float(32), sizes);
         };
         app->breadth_first = [=] {
@@ -118,8 +120,8 @@ inline std::unique_ptr<SweepApp> make_sweep_app(const std::string &name, bool qu
         app->output_sizes = sizes;
         app->default_widths = {128, 256, 512, 1024, W};
         app->default_heights = {2, 4, 8, 16, 32};
-        app->fused = [=](int tw, int th) {
-            return detail::variant<apps::Blur>(make, [=](apps::Blur &b) { b.schedule_tiled(tw, th); }, *in, out, UInt(16), sizes);
+        app->fused = [=](int tw, int th, int v) {
+            return detail::variant<apps::Blur>(make, [=](apps::Blur &b) { b.schedule_tiled(tw, th, v); }, *in, out, UInt(16), sizes);
         };
         app->breadth_first = [=] {
             return detail::variant<apps::Blur>(make, [](apps::Blur &b) { b.schedule_breadth_first(); }, *in, out, UInt(16), sizes);
@@ -143,8 +145,8 @@ inline std::unique_ptr<SweepApp> make_sweep_app(const std::string &name, bool qu
         if (harris) {
             auto make = [] { return new apps::Harris(); };
             auto out = [](apps::Harris &a) { return a.output; };
-            app->fused = [=](int tw, int th) {
-                return detail::variant<apps::Harris>(make, [=](apps::Harris &a) { a.schedule_tiled(tw, th); }, *in, out, Float(32), sizes);
+            app->fused = [=](int tw, int th, int v) {
+                return detail::variant<apps::Harris>(make, [=](apps::Harris &a) { a.schedule_tiled(tw, th, v); }, *in, out, Float(32), sizes);
             };
             app->breadth_first = [=] {
                 return detail::variant<apps::Harris>(make, [](apps::Harris &a) { a.schedule_breadth_first(); }, *in, out, Float(32), sizes);
@@ -153,8 +155,8 @@ inline std::unique_ptr<SweepApp> make_sweep_app(const std::string &name, bool qu
         } else {
             auto make = [] { return new apps::Unsharp(); };
             auto out = [](apps::Unsharp &a) { return a.output; };
-            app->fused = [=](int tw, int th) {
-                return detail::variant<apps::Unsharp>(make, [=](apps::Unsharp &a) { a.schedule_tiled(tw, th); }, *in, out, Float(32), sizes);
+            app->fused = [=](int tw, int th, int v) {
+                return detail::variant<apps::Unsharp>(make, [=](apps::Unsharp &a) { a.schedule_tiled(tw, th, v); }, *in, out, Float(32), sizes);
             };
             app->breadth_first = [=] {
                 return detail::variant<apps::Unsharp>(make, [](apps::Unsharp &a) { a.schedule_breadth_first(); }, *in, out, Float(32), sizes);

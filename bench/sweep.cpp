@@ -4,7 +4,7 @@
 // per-tile footprint from the redundancy report, ratio to the best), writes a CSV and a heatmap
 // PNG of time over tile width x height, and shows progress on stderr.
 //
-// Usage: sweep <app> [--quick] [--rounds N] [--threads N] [--widths a,b,..] [--heights a,b,..]
+// Usage: sweep <app> [--quick] [--rounds N] [--threads N] [--widths a,b,..] [--heights a,b,..] [--vectors a,b,..]
 //              [--csv file] [--png file] [--no-plain]
 //   apps: cnn_block (32 channels), cnn_block8 (8 channels), dw_pw (depthwise 3x3 -> pointwise
 //         1x1, 32 channels), blur, harris, unsharp
@@ -45,8 +45,9 @@ void progress(const char *what, int done, int total) {
 
 struct Entry {
     std::string name;
-    int tile_w = 0, tile_h = 0;  // 0 for the reference cases
+    int tile_w = 0, tile_h = 0, vector_width = 0;  // 0 for the reference cases
     double compile_ms = 0, factor = NAN, footprint = NAN;
+    std::string error;  // why the variant cannot run at this size (it is then left out)
     bench::Case c;
 };
 
@@ -56,13 +57,13 @@ int main(int argc, char **argv) {
     bench::ensure_omp_wait_policy(argv, "active");
     if (argc < 2 || !std::strcmp(argv[1], "--help")) {
         std::fprintf(stderr, "usage: %s <cnn_block|cnn_block8|dw_pw|blur|harris|unsharp> [--quick] [--rounds N] "
-                             "[--threads N] [--widths a,b] [--heights a,b] [--csv file] [--png file] [--no-plain]\n", argv[0]);
+                             "[--threads N] [--widths a,b] [--heights a,b] [--vectors a,b] [--csv file] [--png file] [--no-plain]\n", argv[0]);
         return 2;
     }
     std::string app_name = argv[1];
     bool quick = false, with_plain = true;
     int rounds = 7, threads = 0;
-    std::vector<int> widths, heights;
+    std::vector<int> widths, heights, vectors;
     std::string csv_path = "sweep_" + app_name + ".csv", png_path = "sweep_" + app_name + ".png";
     for (int i = 2; i < argc; i++) {
         std::string a = argv[i];
@@ -79,6 +80,7 @@ int main(int argc, char **argv) {
         else if (a == "--threads") threads = std::atoi(next());
         else if (a == "--widths") widths = parse_list(next());
         else if (a == "--heights") heights = parse_list(next());
+        else if (a == "--vectors") vectors = parse_list(next());
         else if (a == "--csv") csv_path = next();
         else if (a == "--png") png_path = next();
         else {
@@ -95,15 +97,17 @@ int main(int argc, char **argv) {
     }
     if (widths.empty()) widths = quick ? std::vector<int>{8, 16} : app->default_widths;
     if (heights.empty()) heights = quick ? std::vector<int>{4, 8} : app->default_heights;
+    if (vectors.empty()) vectors = {app->default_vector};
 
     // Compile every variant first (compile times are reported), then time them all together.
     std::vector<Entry> entries;
-    int total = int(widths.size() * heights.size()) + 1, done = 0;
-    auto add = [&](const std::string &name, int tw, int th, bench::SweepVariant v) {
+    int total = int(widths.size() * heights.size() * vectors.size()) + 1, done = 0;
+    auto add = [&](const std::string &name, int tw, int th, int vw, bench::SweepVariant v) {
         Entry e;
         e.name = name;
         e.tile_w = tw;
         e.tile_h = th;
+        e.vector_width = vw;
         e.compile_ms = bench::time_ms([&] { v.output_func.compile_jit(); });
         RedundancyReport r = redundancy_report(v.output_func, app->output_sizes, 1e9);
         if (auto row = r.find(app->key_func)) e.factor = row->factor;
@@ -116,9 +120,14 @@ int main(int argc, char **argv) {
         entries.push_back(std::move(e));
         progress("compiling", ++done, total);
     };
-    add("breadth-first", 0, 0, app->breadth_first());
-    for (int th : heights)
-        for (int tw : widths) add("fused " + std::to_string(tw) + "x" + std::to_string(th), tw, th, app->fused(tw, th));
+    add("breadth-first", 0, 0, 0, app->breadth_first());
+    for (int vw : vectors)
+        for (int th : heights)
+            for (int tw : widths) {
+                std::string name = "fused " + std::to_string(tw) + "x" + std::to_string(th);
+                if (vectors.size() > 1) name += " v" + std::to_string(vw);
+                add(name, tw, th, vw, app->fused(tw, th, vw));
+            }
     if (app->plain && with_plain) {
         Entry e;
         e.name = "plain C++ (one thread)";
@@ -127,45 +136,67 @@ int main(int argc, char **argv) {
     }
     std::vector<bench::Case> cases;
     for (auto &e : entries) cases.push_back(e.c);
-    for (auto &c : cases) c.run();  // warm-up
+    // Warm-up; a variant that cannot run at this size (a tile narrower than its vector, say)
+    // is reported and left out rather than ending the sweep.
+    for (size_t i = 0; i < cases.size(); i++) {
+        try {
+            cases[i].run();
+        } catch (const std::exception &ex) {
+            entries[i].error = ex.what();
+            cases[i].run = [] {};
+        }
+    }
     for (int r = 0; r < rounds; r++) {
-        for (auto &c : cases) c.ms.push_back(bench::time_ms(c.run));
+        for (size_t i = 0; i < cases.size(); i++)
+            cases[i].ms.push_back(entries[i].error.empty() ? bench::time_ms(cases[i].run) : NAN);
         progress("timing", r + 1, rounds);
     }
 
     double best = 1e300;
     size_t best_i = 0;
     for (size_t i = 0; i < cases.size(); i++)
-        if (cases[i].median() < best) best = cases[i].median(), best_i = i;
+        if (entries[i].error.empty() && cases[i].median() < best) best = cases[i].median(), best_i = i;
     std::printf("sweep %s: %s, %d threads, %d rounds (median of interleaved rounds)\n", app_name.c_str(),
                 app->description.c_str(), threads > 0 ? threads : omp_get_max_threads(), rounds);
     std::printf("%-24s %9s %9s %9s %9s %9s %12s %8s\n", "case", "compile", "median ms", "min ms", app->unit.c_str(),
                 "recompute", "tile bytes", "vs best");
     std::ofstream csv(csv_path);
-    csv << "case,tile_w,tile_h,compile_ms,median_ms,min_ms," << app->unit << ",recompute_factor,tile_footprint_bytes,vs_best\n";
+    csv << "case,tile_w,tile_h,vector_width,compile_ms,median_ms,min_ms," << app->unit << ",recompute_factor,tile_footprint_bytes,vs_best\n";
     for (size_t i = 0; i < cases.size(); i++) {
         const Entry &e = entries[i];
+        if (!e.error.empty()) {
+            std::printf("%-24s skipped: %s\n", e.name.c_str(), e.error.c_str());
+            csv << e.name << "," << e.tile_w << "," << e.tile_h << "," << e.vector_width << ",,,,,,,\n";
+            continue;
+        }
         double med = cases[i].median(), thr = app->work / med / 1e6;
         std::printf("%-24s %7.0fms %9.2f %9.2f %9.1f %9.3f %12.0f %7.2fx%s\n", e.name.c_str(), e.compile_ms, med,
                     cases[i].min(), thr, e.factor, e.footprint, med / best, i == best_i ? "  <- best" : "");
-        csv << e.name << "," << e.tile_w << "," << e.tile_h << "," << e.compile_ms << "," << med << "," << cases[i].min()
+        csv << e.name << "," << e.tile_w << "," << e.tile_h << "," << e.vector_width << "," << e.compile_ms << "," << med << "," << cases[i].min()
             << "," << thr << "," << e.factor << "," << e.footprint << "," << med / best << "\n";
     }
-    // The heatmap: median ms of each fused variant over tile width x height.
+    // The heatmap: median ms of each fused variant over tile width x height (the best vector
+    // width of each cell when several were swept).
     bench::Heatmap h;
-    h.title = "sweep " + app_name + ": " + app->description + ", median ms";
+    h.title = "sweep " + app_name + ": " + app->description + ", median ms" +
+              (vectors.size() > 1 ? " (best vector width)" : "");
     h.x_label = "tile width";
     h.y_label = "tile height";
     for (int tw : widths) h.x_ticks.push_back(std::to_string(tw));
     for (int th : heights) h.y_ticks.push_back(std::to_string(th));
+    h.values.assign(heights.size(), std::vector<double>(widths.size(), 1e300));
     size_t k = 1;  // entries[0] is breadth-first
-    for (size_t r = 0; r < heights.size(); r++) {
-        h.values.emplace_back();
-        for (size_t c = 0; c < widths.size(); c++) h.values.back().push_back(cases[k++].median());
-    }
+    for (size_t v = 0; v < vectors.size(); v++)
+        for (size_t r = 0; r < heights.size(); r++)
+            for (size_t c = 0; c < widths.size(); c++, k++)
+                if (entries[k].error.empty()) h.values[r][c] = std::min(h.values[r][c], cases[k].median());
+    for (auto &row : h.values)
+        for (double &v : row)
+            if (v == 1e300) v = NAN;  // no vector width could run this tile: an "n/a" cell
     double best_fused = 1e300;
     for (auto &row : h.values)
-        for (double v : row) best_fused = std::min(best_fused, v);
+        for (double v : row)
+            if (!std::isnan(v)) best_fused = std::min(best_fused, v);
     std::printf("breadth-first / best fused: %.2fx\n", cases[0].median() / best_fused);
     std::printf("%s", bench::render_text_art(h).c_str());
     bench::write_heatmap_png(h, png_path);
