@@ -22,12 +22,25 @@ public:
             why_ = "Halide 14 peer not built (install libhalide14-0-dev and rebuild): skipping Halide cases";
             return;
         }
+        // A peer that dies mid-run must give an error message, not kill us with SIGPIPE.
+        signal(SIGPIPE, SIG_IGN);
         int to_child[2], from_child[2];
-        if (pipe(to_child) != 0 || pipe(from_child) != 0) {
+        if (pipe(to_child) != 0) {
+            why_ = "cannot create pipes for the Halide peer";
+            return;
+        }
+        if (pipe(from_child) != 0) {
+            close(to_child[0]);
+            close(to_child[1]);
             why_ = "cannot create pipes for the Halide peer";
             return;
         }
         pid_ = fork();
+        if (pid_ < 0) {
+            for (int fd : {to_child[0], to_child[1], from_child[0], from_child[1]}) close(fd);
+            why_ = "cannot start the Halide peer (fork failed)";
+            return;
+        }
         if (pid_ == 0) {
             dup2(to_child[0], 0);
             dup2(from_child[1], 1);
@@ -74,8 +87,8 @@ private:
     std::string why_;
 
     std::string ask(const std::string &line) {
-        std::fprintf(out_, "%s\n", line.c_str());
-        std::fflush(out_);
+        if (std::fprintf(out_, "%s\n", line.c_str()) < 0 || std::fflush(out_) != 0)
+            throw std::runtime_error("Halide peer is gone (writing: " + line + ")");
         char buf[4096];
         if (!std::fgets(buf, sizeof buf, in_)) throw std::runtime_error("Halide peer exited during: " + line);
         return buf;

@@ -10,6 +10,7 @@
 #include <set>
 #include <string>
 
+#include "AppInputs.h"
 #include "BenchUtil.h"
 #include "PeerClient.h"
 #include "blur.h"
@@ -26,9 +27,11 @@ namespace {
 struct Row {
     bench::Case c;
     double compile_ms = 0;
-    double checksum = 0;
-    std::function<double()> sum;
+    std::function<double()> sum;  // of the output, printed to compare implementations
 };
+
+const std::set<std::string> known_apps = {"blur", "harris", "cnn_block", "conv_avgpool", "int16_conv_add", "unsharp",
+                                          "local_laplacian"};
 
 double sum_of(const Buffer<> &b) {
     double s = 0;
@@ -53,13 +56,19 @@ void report(const std::string &title, std::vector<Row> &rows, int rounds, double
     std::fflush(stdout);
 }
 
-template <typename App>
-Row halo_row(const std::string &name, App &app, Func out_func, Buffer<> &out) {
+Row halo_row(const std::string &name, Func out_func, Buffer<> out) {
     Row r;
     r.compile_ms = bench::time_ms([&] { out_func.compile_jit(); });
-    r.c = {name, [out_func, &out]() mutable { out_func.realize(out); }, {}};
-    r.sum = [&out] { return sum_of(out); };
-    (void)app;
+    r.c = {name, [out_func, out]() mutable { out_func.realize(out); }, {}};
+    r.sum = [out] { return sum_of(out); };
+    return r;
+}
+
+// The plain C++ loops, writing `out`.
+Row plain_row(std::function<void()> run, Buffer<> out) {
+    Row r;
+    r.c = {"plain C++ (one thread)", std::move(run), {}};
+    r.sum = [out] { return sum_of(out); };
     return r;
 }
 
@@ -89,7 +98,13 @@ int main(int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
         if (!std::strcmp(argv[i], "--quick")) quick = true, rounds = 2;
         else if (!std::strcmp(argv[i], "--rounds") && i + 1 < argc) rounds = std::atoi(argv[++i]);
-        else apps.insert(argv[i]);
+        else if (known_apps.count(argv[i])) apps.insert(argv[i]);
+        else {
+            std::string names;
+            for (auto &a : known_apps) names += " " + a;
+            std::fprintf(stderr, "app_bench: unknown option or app '%s'; apps:%s\n", argv[i], names.c_str());
+            return 2;
+        }
     }
     auto want = [&](const char *a) { return apps.empty() || apps.count(a); };
     const char *peer_path = std::getenv("HALO_HALIDE_PEER");
@@ -104,9 +119,7 @@ int main(int argc, char **argv) {
 
         if (want("blur")) {
             const int W = quick ? 512 : 6400, H = quick ? 256 : 4800;
-            Buffer<uint16_t> in(W + 8, H + 2);
-            for (int y = 0; y < H + 2; y++)
-                for (int x = 0; x < W + 8; x++) in(x, y) = uint16_t((x * 31 + y * 17) & 0xffff);
+            Buffer<uint16_t> in = bench::blur_input(W, H);
             apps::Blur tiled, strips, bf;
             tiled.schedule_tiled(256, 32, 16);
             strips.schedule_tiled(W, 32, 16);  // the sweep's best: tiles as wide as the image
@@ -114,13 +127,10 @@ int main(int argc, char **argv) {
             for (auto *a : {&tiled, &strips, &bf}) a->input.set(in);
             Buffer<> o1(UInt(16), {W, H}), o2(UInt(16), {W, H}), o4(UInt(16), {W, H});
             Buffer<uint16_t> o3(W, H);
-            std::vector<Row> rows = {halo_row("halo: tiled 256x32", tiled, tiled.blur_y, o1),
-                                     halo_row("halo: tiled " + std::to_string(W) + "x32 (sweep's best)", strips, strips.blur_y, o4),
-                                     halo_row("halo: breadth-first", bf, bf.blur_y, o2)};
-            Row plain;
-            plain.c = {"plain C++ (one thread)", [&] { apps::Blur::plain(in, o3); }, {}};
-            plain.sum = [&] { return sum_of(o3); };
-            rows.push_back(plain);
+            std::vector<Row> rows = {halo_row("halo: tiled 256x32", tiled.blur_y, o1),
+                                     halo_row("halo: tiled " + std::to_string(W) + "x32 (sweep's best)", strips.blur_y, o4),
+                                     halo_row("halo: breadth-first", bf.blur_y, o2)};
+            rows.push_back(plain_row([&] { apps::Blur::plain(in, o3); }, o3));
             std::string size = std::to_string(W) + " " + std::to_string(H);
             add_peer_rows(peer, rows, "blur", {{"tiled 256x32", "tiled " + size}, {"breadth-first", "breadth_first " + size},
                                                {"sliding window (Halide's app)", "sliding " + size}});
@@ -129,9 +139,7 @@ int main(int argc, char **argv) {
         }
         if (want("harris")) {
             const int W = quick ? 512 : 2560, H = quick ? 256 : 1920;
-            Buffer<float> in(W + 4, H + 4);
-            for (int y = 0; y < H + 4; y++)
-                for (int x = 0; x < W + 4; x++) in(x, y) = float((x * 7 + y * 13) % 256) / 255.0f;
+            Buffer<float> in = bench::harris_input(W, H);
             apps::Harris tiled, bf;
             tiled.schedule_tiled(256, 32, 16);
             bf.schedule_breadth_first(16);
@@ -139,12 +147,9 @@ int main(int argc, char **argv) {
             bf.input.set(in);
             Buffer<> o1(Float(32), {W, H}), o2(Float(32), {W, H});
             Buffer<float> o3(W, H);
-            std::vector<Row> rows = {halo_row("halo: tiled 256x32", tiled, tiled.output, o1),
-                                     halo_row("halo: breadth-first", bf, bf.output, o2)};
-            Row plain;
-            plain.c = {"plain C++ (one thread)", [&] { apps::Harris::plain(in, o3); }, {}};
-            plain.sum = [&] { return sum_of(o3); };
-            rows.push_back(plain);
+            std::vector<Row> rows = {halo_row("halo: tiled 256x32", tiled.output, o1),
+                                     halo_row("halo: breadth-first", bf.output, o2)};
+            rows.push_back(plain_row([&] { apps::Harris::plain(in, o3); }, o3));
             std::string size = std::to_string(W) + " " + std::to_string(H);
             add_peer_rows(peer, rows, "harris", {{"tiled 256x32", "tiled " + size}, {"breadth-first", "breadth_first " + size},
                                                  {"sliding window (Halide's app)", "sliding " + size}});
@@ -152,8 +157,7 @@ int main(int argc, char **argv) {
         }
         if (want("cnn_block")) {
             const int W = quick ? 32 : 256, H = quick ? 32 : 256, C = 32;
-            Buffer<float> in(C, 2 * W + 4, 2 * H + 4);
-            in.for_each_value([](const std::vector<int> &p) { return float((p[1] * 7 + p[2] * 13 + p[0] * 29) % 101) / 101.0f - 0.3f; });
+            Buffer<float> in = bench::channels_innermost_input(C, 2 * W + 4, 2 * H + 4);
             using L = apps::CnnBlock::Layout;
             apps::CnnBlock fused8(C, L::ChannelsInnermost), fused_big(C, L::ChannelsInnermost), bf(C, L::ChannelsInnermost);
             fused8.schedule_fused_blocked(8, 8);
@@ -162,9 +166,9 @@ int main(int argc, char **argv) {
             bf.schedule_breadth_first_blocked();
             for (auto *n : {&fused8, &fused_big, &bf}) n->input.set(in);
             Buffer<> o1(Float(32), {C, W, H}), o2(Float(32), {C, W, H}), o3(Float(32), {C, W, H});
-            std::vector<Row> rows = {halo_row("halo: fused 8x8, 8px x 32ch blocks", fused8, fused8.pool, o1),
-                                     halo_row("halo: fused 64x32 (sweep's best)", fused_big, fused_big.pool, o2),
-                                     halo_row("halo: breadth-first, same kernels", bf, bf.pool, o3)};
+            std::vector<Row> rows = {halo_row("halo: fused 8x8, 8px x 32ch blocks", fused8.pool, o1),
+                                     halo_row("halo: fused 64x32 (sweep's best)", fused_big.pool, o2),
+                                     halo_row("halo: breadth-first, same kernels", bf.pool, o3)};
             std::string size = std::to_string(W) + " " + std::to_string(H) + " " + std::to_string(C);
             add_peer_rows(peer, rows, "cnn_block", {{"fused 8x8", "fused " + size + " 8 8"}, {"fused 64x32 (its best)", "fused " + size + " " + std::to_string(big_w) + " " + std::to_string(big_h)},
                                                     {"breadth-first", "breadth_first " + size}});
@@ -183,12 +187,9 @@ int main(int argc, char **argv) {
             bf.input.set(in);
             Buffer<> o1(Float(32), {W, H, C}), o2(Float(32), {W, H, C});
             Buffer<float> o3(W, H, C);
-            std::vector<Row> rows = {halo_row("halo: conv at 32x8 pool tiles", tiled, tiled.pool, o1),
-                                     halo_row("halo: breadth-first", bf, bf.pool, o2)};
-            Row plain;
-            plain.c = {"plain C++ (one thread)", [&] { ref.plain(in, o3); }, {}};
-            plain.sum = [&] { return sum_of(o3); };
-            rows.push_back(plain);
+            std::vector<Row> rows = {halo_row("halo: conv at 32x8 pool tiles", tiled.pool, o1),
+                                     halo_row("halo: breadth-first", bf.pool, o2)};
+            rows.push_back(plain_row([&] { ref.plain(in, o3); }, o3));
             double flops = 2.0 * (2.0 * W) * (2.0 * H) * C * C * 9;
             report("conv 3x3 + bias + relu -> 2x2 avg pool, " + std::to_string(W) + "x" + std::to_string(H) + "x16 float", rows,
                    rounds, flops, "GFLOP/s");
@@ -204,20 +205,14 @@ int main(int argc, char **argv) {
             for (auto *a : {&tiled, &bf}) a->input.set(in), a->residual.set(res);
             Buffer<> o1(Int(16), {W, H}), o2(Int(16), {W, H});
             Buffer<int16_t> o3(W, H);
-            std::vector<Row> rows = {halo_row("halo: conv at 256x16 tiles", tiled, tiled.output, o1),
-                                     halo_row("halo: breadth-first", bf, bf.output, o2)};
-            Row plain;
-            plain.c = {"plain C++ (one thread)", [&] { ref.plain(in, res, o3); }, {}};
-            plain.sum = [&] { return sum_of(o3); };
-            rows.push_back(plain);
+            std::vector<Row> rows = {halo_row("halo: conv at 256x16 tiles", tiled.output, o1),
+                                     halo_row("halo: breadth-first", bf.output, o2)};
+            rows.push_back(plain_row([&] { ref.plain(in, res, o3); }, o3));
             report("int16 conv 3x3 + add, " + std::to_string(W) + "x" + std::to_string(H), rows, rounds, 6.0 * W * H, "GB/s");
         }
         if (want("unsharp")) {
             const int W = quick ? 256 : 2560, H = quick ? 128 : 1920;
-            Buffer<float> in(W + 4, H + 4, 3);
-            in.for_each_value([](const std::vector<int> &p) {
-                return float(0.5 + 0.3 * std::sin(0.05 * p[0] + p[2]) * std::cos(0.07 * p[1]) + 0.1 * ((p[0] * 7 + p[1] * 13) % 5) / 5.0);
-            });
+            Buffer<float> in = bench::unsharp_input(W, H);
             apps::Unsharp tiled, bf;
             tiled.schedule_tiled(256, 32, 16);
             bf.schedule_breadth_first(16);
@@ -225,12 +220,9 @@ int main(int argc, char **argv) {
             bf.input.set(in);
             Buffer<> o1(Float(32), {W, H, 3}), o2(Float(32), {W, H, 3});
             Buffer<float> o3(W, H, 3);
-            std::vector<Row> rows = {halo_row("halo: tiled 256x32", tiled, tiled.output, o1),
-                                     halo_row("halo: breadth-first", bf, bf.output, o2)};
-            Row plain;
-            plain.c = {"plain C++ (one thread)", [&] { apps::Unsharp::plain(in, o3); }, {}};
-            plain.sum = [&] { return sum_of(o3); };
-            rows.push_back(plain);
+            std::vector<Row> rows = {halo_row("halo: tiled 256x32", tiled.output, o1),
+                                     halo_row("halo: breadth-first", bf.output, o2)};
+            rows.push_back(plain_row([&] { apps::Unsharp::plain(in, o3); }, o3));
             report("unsharp " + std::to_string(W) + "x" + std::to_string(H) + "x3 float", rows, rounds, 24.0 * W * H, "GB/s");
         }
         if (want("local_laplacian")) {
@@ -244,12 +236,9 @@ int main(int argc, char **argv) {
             bf.input.set(in);
             Buffer<> o1(Float(32), {W, H, 3}), o2(Float(32), {W, H, 3});
             Buffer<float> o3(W, H, 3);
-            std::vector<Row> rows = {halo_row("halo: collapse at 64x32 tiles", tiled, tiled.output, o1),
-                                     halo_row("halo: breadth-first", bf, bf.output, o2)};
-            Row plain;
-            plain.c = {"plain C++ (one thread)", [&] { ref.plain(in, o3); }, {}};
-            plain.sum = [&] { return sum_of(o3); };
-            rows.push_back(plain);
+            std::vector<Row> rows = {halo_row("halo: collapse at 64x32 tiles", tiled.output, o1),
+                                     halo_row("halo: breadth-first", bf.output, o2)};
+            rows.push_back(plain_row([&] { ref.plain(in, o3); }, o3));
             report("local_laplacian " + std::to_string(W) + "x" + std::to_string(H) + "x3 float, 8 levels, 4 pyramid levels",
                    rows, std::max(1, rounds / 2), 24.0 * W * H, "GB/s");
         }

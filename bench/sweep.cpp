@@ -26,11 +26,20 @@ using namespace halo;
 
 namespace {
 
-std::vector<int> parse_list(const char *s) {
+// "8,16,32" -> {8, 16, 32}; exits with a message on anything but positive integers.
+std::vector<int> parse_list(const std::string &option, const char *s) {
     std::vector<int> v;
     std::stringstream in(s);
     std::string item;
-    while (std::getline(in, item, ',')) v.push_back(std::atoi(item.c_str()));
+    while (std::getline(in, item, ',')) {
+        char *end = nullptr;
+        long n = std::strtol(item.c_str(), &end, 10);
+        if (item.empty() || *end || n <= 0 || n > 1 << 20) {
+            std::fprintf(stderr, "%s: '%s' is not a positive integer (give a list like 8,16,32)\n", option.c_str(), item.c_str());
+            std::exit(2);
+        }
+        v.push_back(int(n));
+    }
     return v;
 }
 
@@ -78,9 +87,9 @@ int main(int argc, char **argv) {
         else if (a == "--no-plain") with_plain = false;
         else if (a == "--rounds") rounds = std::atoi(next());
         else if (a == "--threads") threads = std::atoi(next());
-        else if (a == "--widths") widths = parse_list(next());
-        else if (a == "--heights") heights = parse_list(next());
-        else if (a == "--vectors") vectors = parse_list(next());
+        else if (a == "--widths") widths = parse_list(a, next());
+        else if (a == "--heights") heights = parse_list(a, next());
+        else if (a == "--vectors") vectors = parse_list(a, next());
         else if (a == "--csv") csv_path = next();
         else if (a == "--png") png_path = next();
         else {
@@ -102,31 +111,38 @@ int main(int argc, char **argv) {
     // Compile every variant first (compile times are reported), then time them all together.
     std::vector<Entry> entries;
     int total = int(widths.size() * heights.size() * vectors.size()) + 1, done = 0;
-    auto add = [&](const std::string &name, int tw, int th, int vw, bench::SweepVariant v) {
+    // A variant whose schedule or compilation fails (a tile the vector does not fit, say) is
+    // reported and left out rather than ending the sweep; so is one that fails at run time.
+    auto add = [&](const std::string &name, int tw, int th, int vw, const std::function<bench::SweepVariant()> &make) {
         Entry e;
         e.name = name;
         e.tile_w = tw;
         e.tile_h = th;
         e.vector_width = vw;
-        e.compile_ms = bench::time_ms([&] { v.output_func.compile_jit(); });
-        RedundancyReport r = redundancy_report(v.output_func, app->output_sizes, 1e9);
-        if (auto row = r.find(app->key_func)) e.factor = row->factor;
-        double footprint = 0;
-        for (auto &row : r.rows)
-            if (row.allocations > 1) footprint += double(row.buffer_bytes);
-        e.footprint = footprint;
-        auto keep = std::make_shared<bench::SweepVariant>(std::move(v));
-        e.c = {name, [keep] { keep->output_func.realize(keep->output); }, {}};
+        e.c = {name, [] {}, {}};
+        try {
+            auto v = std::make_shared<bench::SweepVariant>(make());
+            e.compile_ms = bench::time_ms([&] { v->output_func.compile_jit(); });
+            RedundancyReport r = redundancy_report(v->output_func, app->output_sizes, 1e9);
+            if (auto row = r.find(app->key_func)) e.factor = row->factor;
+            double footprint = 0;
+            for (auto &row : r.rows)
+                if (row.allocations > 1) footprint += double(row.buffer_bytes);
+            e.footprint = footprint;
+            e.c.run = [v] { v->output_func.realize(v->output); };
+        } catch (const std::exception &ex) {
+            e.error = ex.what();
+        }
         entries.push_back(std::move(e));
         progress("compiling", ++done, total);
     };
-    add("breadth-first", 0, 0, 0, app->breadth_first());
+    add("breadth-first", 0, 0, 0, app->breadth_first);
     for (int vw : vectors)
         for (int th : heights)
             for (int tw : widths) {
                 std::string name = "fused " + std::to_string(tw) + "x" + std::to_string(th);
                 if (vectors.size() > 1) name += " v" + std::to_string(vw);
-                add(name, tw, th, vw, app->fused(tw, th, vw));
+                add(name, tw, th, vw, [&] { return app->fused(tw, th, vw); });
             }
     if (app->plain && with_plain) {
         Entry e;
@@ -136,9 +152,8 @@ int main(int argc, char **argv) {
     }
     std::vector<bench::Case> cases;
     for (auto &e : entries) cases.push_back(e.c);
-    // Warm-up; a variant that cannot run at this size (a tile narrower than its vector, say)
-    // is reported and left out rather than ending the sweep.
-    for (size_t i = 0; i < cases.size(); i++) {
+    for (size_t i = 0; i < cases.size(); i++) {  // warm-up
+        if (!entries[i].error.empty()) continue;
         try {
             cases[i].run();
         } catch (const std::exception &ex) {

@@ -1,6 +1,7 @@
 #include "BoundsInference.h"
 
 #include "Bounds.h"
+#include "LetStmts.h"
 #include "ScheduleFunctions.h"
 #include "Simplify.h"
 #include "dsl/Error.h"
@@ -45,29 +46,6 @@ std::string first_consumer(const Stmt &s, const std::string &name) {
     return f.found.empty() ? std::string("its consumer") : f.found;
 }
 
-// Removes the LetStmts at the head of s (looking through Realize and consume nodes, which bind
-// no scalars) and returns them in order. These are the bounds of the stages nested at this loop
-// level; once lifted above the producer being bounded, its bounds can name them instead of
-// repeating their expanded values, which would grow exponentially with the pipeline's depth.
-Stmt peel_leading_lets(const Stmt &s, std::vector<std::pair<std::string, Expr>> &lets) {
-    if (auto l = s.as<LetStmt>()) {
-        lets.push_back({l->name, l->value});
-        return peel_leading_lets(l->body, lets);
-    }
-    if (auto r = s.as<Realize>()) return Realize::make(r->name, r->type, r->bounds, peel_leading_lets(r->body, lets));
-    if (auto pc = s.as<ProducerConsumer>(); pc && !pc->is_producer) {
-        return ProducerConsumer::make(pc->name, false, peel_leading_lets(pc->body, lets));
-    }
-    return s;
-}
-
-LetValues as_map(const std::vector<std::pair<std::string, Expr>> &lets) { return LetValues(lets.begin(), lets.end()); }
-
-Stmt wrap_lets(Stmt s, const std::vector<std::pair<std::string, Expr>> &lets) {
-    for (auto it = lets.rbegin(); it != lets.rend(); ++it) s = LetStmt::make(it->first, it->second, s);
-    return s;
-}
-
 class BoundsInference : public IRMutator {
 public:
     BoundsInference(const Environment &env, const std::string &output) : env_(env), output_(output) {}
@@ -82,10 +60,13 @@ public:
             return IRMutator::visit(op);
         }
         Stmt first = mutate(op->first);
-        std::vector<std::pair<std::string, Expr>> inner_lets;
-        Stmt rest = peel_leading_lets(mutate(op->rest), inner_lets);
+        // The bounds of the stages nested at this level, lifted above this producer so that its
+        // bounds can name them instead of repeating their expanded values (which would grow
+        // exponentially with the pipeline's depth).
+        LetList inner_lets;
+        Stmt rest = peel_leading_lets(mutate(op->rest), inner_lets, true);
         const FunctionContents &f = *env_.at(produce->name);
-        LetValues known = as_map(inner_lets);
+        LetValues known = let_values(inner_lets);
         Box required = box_required(rest.as<ProducerConsumer>()->body, f.name, {}, known);
         internal_assert(!required.empty()) << "Func " << f.name << " computed but not used";
         apply_explicit_bounds(f, required, rest);
@@ -93,14 +74,14 @@ public:
     }
 
     Stmt visit(const Realize *op) override {
-        std::vector<std::pair<std::string, Expr>> inner_lets;
-        Stmt body = peel_leading_lets(mutate(op->body), inner_lets);
+        LetList inner_lets;
+        Stmt body = peel_leading_lets(mutate(op->body), inner_lets, true);
         const FunctionContents &f = *env_.at(op->name);
-        LetValues known = as_map(inner_lets);
+        LetValues known = let_values(inner_lets);
         Box b = box_union(box_required(body, f.name, {}, known), box_provided(body, f.name, {}, known));
         apply_explicit_bounds(f, b, body);
         std::vector<Range> bounds;
-        std::vector<std::pair<std::string, Expr>> lets;
+        LetList lets;
         for (int d = 0; d < f.dimensions(); d++) {
             user_assert(b.dims[d].is_bounded())
                 << "Func '" << f.name << "' is written at a position the compiler cannot bound in "
@@ -153,8 +134,8 @@ private:
     }
 
     // Lets for the loop bounds of every stage of f, given the region its consumers need.
-    Stmt define_stage_bounds(const FunctionContents &f, const Box &required, const Stmt &body, LetValues known) {
-        std::vector<std::pair<std::string, Expr>> lets;
+    Stmt define_stage_bounds(const FunctionContents &f, const Box &required, const Stmt &body, const LetValues &known) {
+        LetList lets;
         Scope scope;
         for (int k = 1; k < f.stages(); k++) {
             std::string p = stage_prefix(f.name, k);

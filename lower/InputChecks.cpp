@@ -1,6 +1,7 @@
 #include "InputChecks.h"
 
 #include "Bounds.h"
+#include "LetStmts.h"
 #include "Simplify.h"
 #include "Substitute.h"
 #include "dsl/IROperator.h"
@@ -43,14 +44,10 @@ Stmt add_input_checks(const Stmt &whole, const std::vector<std::shared_ptr<Param
                       const FunctionContents &output) {
     // The checks go inside the leading bounds lets, so they can name the stages' bounds
     // instead of expanding them (expansion grows exponentially with the pipeline's depth).
-    std::vector<const LetStmt *> lets;
-    Stmt s = whole;
-    while (auto l = s.as<LetStmt>()) {
-        lets.push_back(l);
-        s = l->body;
-    }
-    LetValues known;
-    for (auto *l : lets) known[l->name] = l->value;
+    // (Not through realizations: the checks must run before any buffer is allocated.)
+    LetList lets;
+    Stmt s = peel_leading_lets(whole, lets, false);
+    LetValues known = let_values(lets);
     auto boxes = boxes_required(s, {}, known);
     std::vector<Stmt> checks;
     // The output's loops may write outside the requested region (a split with ShiftInwards
@@ -90,9 +87,7 @@ Stmt add_input_checks(const Stmt &whole, const std::vector<std::shared_ptr<Param
         }
     }
     checks.push_back(s);
-    Stmt result = Block::make(checks);
-    for (auto it = lets.rbegin(); it != lets.rend(); ++it) result = LetStmt::make((*it)->name, (*it)->value, result);
-    return result;
+    return wrap_lets(Block::make(checks), lets);
 }
 
 }  // namespace halo

@@ -79,9 +79,9 @@ public:
 
     // Replaces let-bound terms by their values where that makes the sum shorter.
     Linear expand_lets(Linear l) {
-        // First try replacing every let-bound term at once (levels deep, as the bounds of one
-        // stage name those of its consumers): catches
-        // v_max - v_min where both are lets of the same base.
+        // First try replacing every let-bound term at once, many levels deep (the bounds of one
+        // stage name those of its consumers): catches v_max - v_min where both are lets of the
+        // same base.
         Linear full = l;
         for (int depth = 0; depth < 16; depth++) {
             Linear next;
