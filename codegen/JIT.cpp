@@ -96,6 +96,9 @@ JITModule::JITModule(const LoweredPipeline &p, const Target &target) : impl_(std
     add("halo_error_out_of_memory", &halo_error_out_of_memory);
     add("halo_error_bad_stride", &halo_error_bad_stride);
     add("halo_error_output_bounds", &halo_error_output_bounds);
+    add("halo_error_output_bound", &halo_error_output_bound);
+    add("halo_error_split_factor", &halo_error_split_factor);
+    add("halo_error_func_bound", &halo_error_func_bound);
     add("halo_arena_create", &halo_arena_create);
     add("halo_malloc", &halo_malloc);
     add("halo_free", &halo_free);

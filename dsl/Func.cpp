@@ -189,6 +189,25 @@ Stage FuncRef::operator=(const Expr &value) {
             << "', which is not a pure Var on its left side. Use it on the left side in its "
             << "own position, or replace it with an RVar";
     }
+    // The loops over an update's pure Vars may run in any order, in parallel or vectorized,
+    // so the update may read its own Func only at the same values of them (Halide's rule).
+    for (const std::vector<const Call *> *calls : {&names.func_calls, &lhs.func_calls}) {
+        for (const Call *c : *calls) {
+            if (c->func != f_) continue;
+            for (size_t i = 0; i < args_.size(); i++) {
+                const Variable *v = args_[i].as<Variable>();
+                if (!v || v->rdom || v->param) continue;
+                const Variable *u = c->args[i].as<Variable>();
+                user_assert(u && u->name == v->name)
+                    << "Func '" << f_->name << "': " << what << " reads " << IRMutator::self(c) << ", with "
+                    << c->args[i] << " where its left side has the pure Var '" << v->name
+                    << "'. An update may read its own Func only with each pure Var of its left "
+                    << "side unchanged in its own position, because its pure loops may run in any "
+                    << "order, in parallel or vectorized. For a recurrence, use an RDom: "
+                    << f_->name << "(r) = " << f_->name << "(r - 1) + ...";
+            }
+        }
+    }
     for (auto &v : lhs.vars) {
         user_assert(std::find(pure_used.begin(), pure_used.end(), v) != pure_used.end())
             << "Func '" << f_->name << "': " << what << " uses Var '" << v

@@ -249,6 +249,9 @@ struct Call : ExprNode<Call, IRNodeType::Call> {
     static constexpr const char *shift_right = "shift_right";
     static constexpr const char *abs = "abs";
     static constexpr const char *likely = "likely";
+    // promise_clamped(value, lo, hi): value, which lowering knows lies in [lo, hi]. Bounds
+    // inference uses the interval; the promise is removed before code generation.
+    static constexpr const char *promise_clamped = "promise_clamped";
 };
 
 struct Let : ExprNode<Let, IRNodeType::Let> {

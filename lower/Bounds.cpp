@@ -35,6 +35,16 @@ public:
     }
 
 private:
+    // Operands that are single values (symbols, not ranges) give a single value: the same
+    // Expr at both ends, so that later operations still see a point (min and max built
+    // separately would be different Exprs, and division or multiplication by a symbol could
+    // not be bounded any more).
+    template <typename Node>
+    bool both_points(const Interval &a, const Interval &b) {
+        if (!a.min.defined() || !b.min.defined() || !a.min.same_as(a.max) || !b.min.same_as(b.max)) return false;
+        result = Interval::point(Node::make(a.min, b.min));
+        return true;
+    }
     void visit(const IntImm *op) override { result = Interval::point(IRMutator::self(op)); }
     void visit(const UIntImm *op) override { result = Interval::point(IRMutator::self(op)); }
     void visit(const FloatImm *op) override { result = Interval::point(IRMutator::self(op)); }
@@ -67,12 +77,14 @@ private:
     }
     void visit(const Add *op) override {
         Interval a = get(op->a), b = get(op->b);
+        if (both_points<Add>(a, b)) return;
         result = Interval(a.min.defined() && b.min.defined() ? Add::make(a.min, b.min) : Expr(),
                           a.max.defined() && b.max.defined() ? Add::make(a.max, b.max) : Expr());
         clamp_narrow(op->type);
     }
     void visit(const Sub *op) override {
         Interval a = get(op->a), b = get(op->b);
+        if (both_points<Sub>(a, b)) return;
         result = Interval(a.min.defined() && b.max.defined() ? Sub::make(a.min, b.max) : Expr(),
                           a.max.defined() && b.min.defined() ? Sub::make(a.max, b.min) : Expr());
         clamp_narrow(op->type);
@@ -83,6 +95,7 @@ private:
     }
     void visit(const Mul *op) override {
         Interval a = get(op->a), b = get(op->b);
+        if (both_points<Mul>(a, b)) return;
         if (a.min.defined() && a.max.defined() && equal_ends(a) && b.min.defined() && equal_ends(b)) {
             result = Interval::point(Mul::make(a.min, b.min));
         } else if (const int64_t *c = as_const_int(simplify(b.min)); c && equal_ends(b)) {
@@ -107,6 +120,7 @@ private:
     static bool equal_ends(const Interval &i) { return i.min.same_as(i.max); }
     void visit(const Div *op) override {
         Interval a = get(op->a), b = get(op->b);
+        if (both_points<Div>(a, b)) return;
         Expr bs = b.min.defined() ? simplify(b.min) : Expr();
         const int64_t *c = bs.defined() && equal_ends(b) ? as_const_int(bs) : nullptr;
         if (op->type.is_float() && bs.defined() && equal_ends(b) && is_const(bs)) {
@@ -126,6 +140,7 @@ private:
     }
     void visit(const Mod *op) override {
         Interval a = get(op->a), b = get(op->b);
+        if (both_points<Mod>(a, b)) return;
         if (equal_ends(a) && equal_ends(b) && a.min.defined() && b.min.defined()) {
             result = Interval::point(Mod::make(a.min, b.min));
         } else if (!op->type.is_float() && b.is_bounded()) {
@@ -138,12 +153,14 @@ private:
     }
     void visit(const Min *op) override {
         Interval a = get(op->a), b = get(op->b);
+        if (both_points<Min>(a, b)) return;
         Expr lo = min_or_undef(a.min, b.min);
         Expr hi = !a.max.defined() ? b.max : !b.max.defined() ? a.max : Min::make(a.max, b.max);
         result = Interval(lo, hi);
     }
     void visit(const Max *op) override {
         Interval a = get(op->a), b = get(op->b);
+        if (both_points<Max>(a, b)) return;
         Expr lo = !a.min.defined() ? b.min : !b.min.defined() ? a.min : Max::make(a.min, b.min);
         Expr hi = max_or_undef(a.max, b.max);
         result = Interval(lo, hi);
@@ -176,6 +193,13 @@ private:
     void visit(const Call *op) override {
         if (op->is_intrinsic(Call::likely)) {
             op->args[0].accept(this);
+            return;
+        }
+        if (op->is_intrinsic(Call::promise_clamped)) {
+            Interval v = get(op->args[0]), lo = get(op->args[1]), hi = get(op->args[2]);
+            Expr mn = !lo.min.defined() ? v.min : !v.min.defined() ? lo.min : Max::make(v.min, lo.min);
+            Expr mx = !hi.max.defined() ? v.max : !v.max.defined() ? hi.max : Min::make(v.max, hi.max);
+            result = Interval(mn, mx);
             return;
         }
         if (op->is_intrinsic(Call::abs) && !op->type.is_float()) {
@@ -319,12 +343,12 @@ private:
                 conds.push_back(a->b);
             } else if (auto le = c.as<LE>()) {
                 auto v = le->a.as<Variable>();
-                if (v && scope.count(v->name) && scope[v->name].max.defined()) {
+                if (v && scope.count(v->name)) {
                     Interval i = scope[v->name];
                     Interval lim = bounds(simplify(le->b, let_values_));
                     if (lim.max.defined()) {
                         narrowed.push_back({v->name, i});
-                        scope[v->name].max = simplify(Min::make(i.max, lim.max));
+                        scope[v->name].max = i.max.defined() ? simplify(Min::make(i.max, lim.max)) : lim.max;
                     }
                 }
             }

@@ -25,6 +25,25 @@ std::vector<Stmt> flatten_block(const Stmt &s) {
     return out;
 }
 
+// The produce node of Func name in s (the first one), or null.
+const ProducerConsumer *find_produce(const Stmt &s, const std::string &name) {
+    struct Finder : IRVisitor {
+        const std::string &name;
+        const ProducerConsumer *found = nullptr;
+        explicit Finder(const std::string &n) : name(n) {}
+        void visit(const ProducerConsumer *op) override {
+            if (found) return;
+            if (op->is_producer && op->name == name) {
+                found = op;
+                return;
+            }
+            IRVisitor::visit(op);
+        }
+    } f(name);
+    s.accept(&f);
+    return f.found;
+}
+
 // The Func whose produce encloses the first call to `name` in s (for error messages).
 std::string first_consumer(const Stmt &s, const std::string &name) {
     struct Finder : IRVisitor {
@@ -69,8 +88,11 @@ public:
         LetValues known = let_values(inner_lets);
         Box required = box_required(rest.as<ProducerConsumer>()->body, f.name, {}, known);
         internal_assert(!required.empty()) << "Func " << f.name << " computed but not used";
+        std::vector<Stmt> checks = check_explicit_bounds(f, required, known);
         apply_explicit_bounds(f, required, rest);
-        return wrap_lets(define_stage_bounds(f, required, Block::make(first, rest), known), inner_lets);
+        Stmt produce_consume = define_stage_bounds(f, required, Block::make(first, rest), known);
+        checks.push_back(produce_consume);
+        return wrap_lets(Block::make(checks), inner_lets);
     }
 
     Stmt visit(const Realize *op) override {
@@ -120,6 +142,24 @@ private:
     const Environment &env_;
     const std::string &output_;
 
+    // bound() promises the consumers never need more of f than the bound: checked at run
+    // time, where f is computed (the region may differ per tile).
+    std::vector<Stmt> check_explicit_bounds(const FunctionContents &f, const Box &required, const LetValues &known) {
+        std::vector<Stmt> checks;
+        for (int d = 0; d < f.dimensions(); d++) {
+            for (auto &b : f.schedule.bounds) {
+                if (b.var != f.args[d] || !required.dims[d].is_bounded()) continue;
+                Expr need_min = simplify(required.dims[d].min, known), need_max = simplify(required.dims[d].max, known);
+                Expr lo = simplify(b.min), hi = simplify(b.min + b.extent - 1);
+                Expr msg = Call::make(Int(32), "halo_error_func_bound",
+                                      {StringImm::make(f.name), StringImm::make(b.var), lo, hi, need_min, need_max},
+                                      Call::Extern);
+                checks.push_back(AssertStmt::make(need_min >= lo && need_max <= hi, msg));
+            }
+        }
+        return checks;
+    }
+
     void apply_explicit_bounds(const FunctionContents &f, Box &box, const Stmt &consumers) {
         for (int d = 0; d < f.dimensions(); d++) {
             for (auto &b : f.schedule.bounds) {
@@ -134,41 +174,51 @@ private:
     }
 
     // Lets for the loop bounds of every stage of f, given the region its consumers need.
+    // Every stage must also cover what the later stages of f touch: an update reads f where
+    // it writes (it modifies the values there) and wherever its right side reads f (a scan
+    // reads f(r - 1), a shift f(r + 1)). Later stages are bounded first, so each stage's box is
+    // the consumers' region plus what the stages after it touch, in terms of their bounds.
     Stmt define_stage_bounds(const FunctionContents &f, const Box &required, const Stmt &body, const LetValues &known) {
+        const ProducerConsumer *produce = find_produce(body, f.name);
+        std::vector<Stmt> stages;
+        if (produce) stages = flatten_block(produce->body);
+        internal_assert(f.stages() == 1 || int(stages.size()) == f.stages())
+            << "Func " << f.name << " has " << f.stages() << " stages but its produce has " << stages.size();
+
         LetList lets;
-        Scope scope;
-        for (int k = 1; k < f.stages(); k++) {
+        LetValues values = known;
+        Box touched_later;  // what the stages after the current one read or write of f
+        for (int k = f.stages() - 1; k >= 0; k--) {
+            Box box = box_union(required, touched_later);
             std::string p = stage_prefix(f.name, k);
             for (int d = 0; d < f.dimensions(); d++) {
-                lets.push_back({p + f.args[d] + ".min", simplify(required.dims[d].min, known)});
-                lets.push_back({p + f.args[d] + ".max", simplify(required.dims[d].max, known)});
-            }
-        }
-        for (auto &[n, v] : lets) scope[n] = Interval::point(v);
-        // The pure definition must also cover whatever the updates write.
-        Box stage0 = required;
-        const ProducerConsumer *produce = nullptr;
-        if (auto b = body.as<Block>()) produce = b->first.as<ProducerConsumer>();
-        if (!produce) produce = body.as<ProducerConsumer>();
-        if (produce && f.stages() > 1) {
-            std::vector<Stmt> stages = flatten_block(produce->body);
-            for (size_t k = 1; k < stages.size(); k++) {
-                Box written = box_provided(stages[k], f.name, scope, known);
-                if (written.empty()) continue;
-                for (int d = 0; d < f.dimensions(); d++) {
-                    user_assert(written.dims[d].is_bounded())
-                        << "Func '" << f.name << "': update " << k - 1 << " writes at a position "
-                        << "the compiler cannot bound in dimension " << d << " (" << f.args[d]
-                        << "). Declare the range with " << f.name << ".bound(" << f.args[d]
-                        << ", min, extent)";
+                const char *end_name[] = {".min", ".max"};
+                Expr ends[] = {box.dims[d].min, box.dims[d].max};
+                for (int e = 0; e < 2; e++) {
+                    Expr v = simplify(ends[e], values);
+                    lets.push_back({p + f.args[d] + end_name[e], v});
+                    values[p + f.args[d] + end_name[e]] = v;
                 }
-                stage0 = box_union(stage0, written);
             }
-        }
-        std::string p0 = stage_prefix(f.name, 0);
-        for (int d = 0; d < f.dimensions(); d++) {
-            lets.push_back({p0 + f.args[d] + ".min", simplify(stage0.dims[d].min, known)});
-            lets.push_back({p0 + f.args[d] + ".max", simplify(stage0.dims[d].max, known)});
+            if (k == 0) break;
+            // The stage's loops now have bounds (the symbols just defined): what does it touch?
+            const Stmt &stage = stages[k];
+            Box written = box_provided(stage, f.name, {}, values);
+            Box read = box_required(stage, f.name, {}, values);
+            for (int d = 0; d < f.dimensions(); d++) {
+                user_assert(written.empty() || written.dims[d].is_bounded())
+                    << "Func '" << f.name << "': update " << k - 1 << " writes at a position "
+                    << "the compiler cannot bound in dimension " << d << " (" << f.args[d]
+                    << "). Declare the range with " << f.name << ".bound(" << f.args[d]
+                    << ", min, extent)";
+                user_assert(read.empty() || read.dims[d].is_bounded())
+                    << "Func '" << f.name << "': update " << k - 1 << " reads " << f.name
+                    << " at a position the compiler cannot bound in dimension " << d << " ("
+                    << f.args[d] << "), for example one that depends on data. Clamp the index "
+                    << "(clamp(e, lo, hi)) or declare the range with " << f.name << ".bound("
+                    << f.args[d] << ", min, extent)";
+            }
+            touched_later = box_union(touched_later, box_union(written, read));
         }
         return wrap_lets(body, lets);
     }

@@ -4,6 +4,7 @@
 #include "LetStmts.h"
 #include "Simplify.h"
 #include "Substitute.h"
+#include "dsl/Error.h"
 #include "dsl/IROperator.h"
 
 namespace halo {
@@ -14,31 +15,38 @@ Expr field(const std::string &buffer, const char *name, int d) {
     return Variable::make(Int(32), buffer + "." + name + "." + std::to_string(d));
 }
 
-class ClampDataDependent : public IRMutator {
-public:
-    using IRMutator::mutate;
-    using IRMutator::visit;
-    Expr visit(const Call *op) override {
-        Expr e = IRMutator::visit(op);
-        if (op->call_type != Call::Image) return e;
-        const Call *c = e.as<Call>();
-        std::vector<Expr> args = c->args;
-        bool changed = false;
-        for (size_t d = 0; d < args.size(); d++) {
-            if (!expr_reads_data(args[d])) continue;
-            Expr mn = field(op->name, "min", int(d));
-            Expr mx = mn + field(op->name, "extent", int(d)) - 1;
-            args[d] = max(min(args[d], mx), mn);
-            changed = true;
+// Why the output's loops could reach outside the requested region in dimension d: the
+// schedule and definitions that can make them.
+std::string output_overreach_hint(const FunctionContents &out, int d) {
+    std::string hint;
+    auto add = [&](const std::string &h) { hint += (hint.empty() ? "" : "; ") + h; };
+    for (auto &b : out.schedule.bounds) {
+        if (b.var == out.args[d]) {
+            add(out.name + ".bound(" + b.var + ", ...) fixes its loops, so the buffer must be exactly "
+                "the bound's region");
         }
-        if (!changed) return e;
-        return Call::make(c->type, c->name, args, c->call_type, c->func, c->param);
     }
-};
+    bool split_tail = false;
+    for (int k = 0; k < out.stages(); k++) {
+        for (auto &s : out.stage(k).schedule.splits) {
+            split_tail |= s.kind == Split::SplitVar && s.tail != TailStrategy::GuardWithIf;
+        }
+    }
+    if (split_tail) {
+        add("a split of the output with TailStrategy::ShiftInwards needs the output to be at least as "
+            "large as the split factor (RoundUp: a multiple of it); use TailStrategy::GuardWithIf or "
+            "request a larger output");
+    }
+    if (out.stages() > 1) {
+        add("its update definitions read or write " + out.name + " there, and an output is computed "
+            "only over its buffer: request a region that covers what the updates touch, or compute "
+            "the updates in another Func and copy the wanted part to the output");
+    }
+    if (hint.empty()) hint = "request a larger output";
+    return hint;
+}
 
 }  // namespace
-
-Stmt clamp_data_dependent_input_reads(const Stmt &s) { return ClampDataDependent().mutate(s); }
 
 Stmt add_input_checks(const Stmt &whole, const std::vector<std::shared_ptr<ParameterContents>> &params,
                       const FunctionContents &output) {
@@ -50,16 +58,31 @@ Stmt add_input_checks(const Stmt &whole, const std::vector<std::shared_ptr<Param
     LetValues known = let_values(lets);
     auto boxes = boxes_required(s, {}, known);
     std::vector<Stmt> checks;
+    // bound() on the output fixes its loops: the requested region must lie inside the bound.
+    for (int d = 0; d < output.dimensions(); d++) {
+        for (auto &b : output.schedule.bounds) {
+            if (b.var != output.args[d]) continue;
+            Expr have_min = field(output.name, "min", d);
+            Expr have_max = simplify(have_min + field(output.name, "extent", d) - 1);
+            Expr lo = simplify(b.min), hi = simplify(b.min + b.extent - 1);
+            Expr msg = Call::make(Int(32), "halo_error_output_bound",
+                                  {StringImm::make(output.name), StringImm::make(b.var), lo, hi, have_min, have_max},
+                                  Call::Extern);
+            checks.push_back(AssertStmt::make(have_min >= lo && have_max <= hi, msg));
+        }
+    }
     // The output's loops may write outside the requested region (a split with ShiftInwards
-    // when the output is narrower than the factor, or RoundUp); never outside the buffer.
+    // when the output is narrower than the factor, RoundUp, bound(), or updates that touch
+    // the output outside it); never outside the buffer.
     Box written = box_provided(s, output.name, {}, known);
     for (size_t d = 0; d < written.dims.size(); d++) {
-        if (!written.dims[d].is_bounded()) continue;
+        internal_assert(written.dims[d].is_bounded()) << "unbounded writes to the output " << output.name;
         Expr lo = simplify(written.dims[d].min, known), hi = simplify(written.dims[d].max, known);
         Expr have_min = field(output.name, "min", int(d));
         Expr have_max = simplify(have_min + field(output.name, "extent", int(d)) - 1);
         Expr msg = Call::make(Int(32), "halo_error_output_bounds",
-                              {StringImm::make(output.name), Expr(int32_t(d)), have_min, have_max, lo, hi},
+                              {StringImm::make(output.name), StringImm::make(output.args[d]), have_min,
+                               have_max, lo, hi, StringImm::make(output_overreach_hint(output, int(d)))},
                               Call::Extern);
         checks.push_back(AssertStmt::make(lo >= have_min && hi <= have_max, msg));
     }
@@ -70,18 +93,18 @@ Stmt add_input_checks(const Stmt &whole, const std::vector<std::shared_ptr<Param
         if (it == boxes.end()) continue;
         const Box &b = it->second;
         for (size_t d = 0; d < b.dims.size(); d++) {
-            if (!b.dims[d].is_bounded()) continue;
+            user_assert(b.dims[d].is_bounded())
+                << "Input '" << p->name << "' is read at an index the compiler cannot bound in "
+                << "dimension " << d << " (it depends on data or is otherwise unbounded), so the "
+                << "pipeline cannot check the input covers it. Clamp the index (clamp(e, lo, hi)) or "
+                << "read through a boundary condition (BoundaryConditions::repeat_edge(" << p->name
+                << ") and friends)";
             Expr need_min = simplify(b.dims[d].min, known), need_max = simplify(b.dims[d].max, known);
             Expr have_min = field(p->name, "min", int(d));
             Expr have_max = simplify(have_min + field(p->name, "extent", int(d)) - 1);
-            int od = d < size_t(output.dimensions()) ? int(d) : 0;
-            Expr out_min = output.dimensions() ? field(output.name, "min", od) : Expr(0);
-            Expr out_max = output.dimensions()
-                               ? simplify(out_min + field(output.name, "extent", od) - 1)
-                               : Expr(0);
             Expr msg = Call::make(Int(32), "halo_error_bounds",
                                   {StringImm::make(p->name), StringImm::make(output.name), Expr(int32_t(d)),
-                                   have_min, have_max, out_min, out_max, need_min, need_max},
+                                   have_min, have_max, need_min, need_max},
                                   Call::Extern);
             checks.push_back(AssertStmt::make(need_min >= have_min && need_max <= have_max, msg));
         }

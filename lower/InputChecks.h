@@ -1,6 +1,7 @@
 // Run-time checks, placed before anything runs, that every input buffer covers the region
-// the pipeline will read from it (and clamps of data-dependent input indices, which cannot
-// be checked up front, so that they never read outside the buffer).
+// the pipeline will read from it and that the output's loops stay inside the output buffer.
+// An input read the compiler cannot bound (an index that depends on data) is a compile error:
+// it could not be checked up front, and it is never silently changed.
 #pragma once
 
 #include <memory>
@@ -11,7 +12,6 @@
 
 namespace halo {
 
-Stmt clamp_data_dependent_input_reads(const Stmt &s);
 Stmt add_input_checks(const Stmt &s, const std::vector<std::shared_ptr<ParameterContents>> &params,
                       const FunctionContents &output);
 

@@ -10,8 +10,10 @@
 #include "InlineFunctions.h"
 #include "InputChecks.h"
 #include "PartitionLoops.h"
+#include "RemovePromises.h"
 #include "ScheduleFunctions.h"
 #include "Simplify.h"
+#include "SplitFactorChecks.h"
 #include "StorageFlattening.h"
 #include "UnrollLoops.h"
 #include "VectorizeLoops.h"
@@ -66,10 +68,11 @@ LoweredPipeline lower(const std::shared_ptr<FunctionContents> &output, const std
     Stmt s = step("schedule_functions", schedule_functions(env, order, output->name));
     s = step("inline_functions", inline_functions(s, env, output->name));
     check_placement(s, env, output->name);
-    s = step("clamp_data_dependent_input_reads", clamp_data_dependent_input_reads(s));
     s = step("bounds_inference", bounds_inference(s, env, output->name));
     auto params = find_parameters(env, order);
     s = step("add_input_checks", add_input_checks(s, params, *env.at(output->name)));
+    s = step("add_split_factor_checks", add_split_factor_checks(s, env));
+    s = step("remove_promises", remove_promises(s));
     s = step("simplify", simplify(s));
     auto result = [&](const Stmt &body) {
         LoweredPipeline p;

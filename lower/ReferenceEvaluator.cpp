@@ -1,7 +1,9 @@
-// A direct interpreter of Func definitions. Each point of each stage of a Func is computed on
-// demand and memoised. An update's value at point p applies, in RDom order, every iteration
-// whose left side lands on p; a read of the Func at another point q inside an update sees q
-// after that update (as a serial loop in the default order would for scans).
+// A direct interpreter of Func definitions: the algorithm run without any schedule. Points of
+// a pure definition are computed on demand and memoised. An update runs as its default loop
+// nest would: for the values of its pure Vars that a query needs (a "slice"), every iteration
+// of its RDom in order (dimension 0 innermost), each reading the Func as the iterations
+// before it left it. Updates may only read their own Func at the same pure Var values (as in
+// Halide), so slices are independent and can be run one at a time.
 #include "ReferenceEvaluator.h"
 
 #include "EuclideanDivision.h"
@@ -39,8 +41,22 @@ public:
     Value func_value(const FunctionContents &f, const Point &p, int stage);
 
 private:
-    std::map<std::pair<std::string, int>, std::map<Point, Value>> memo_;
-    std::map<std::pair<std::string, int>, std::map<Point, bool>> in_progress_;
+    // Values of pure definitions, by (Func, point).
+    std::map<std::string, std::map<Point, Value>> pure_memo_;
+    std::map<std::string, std::map<Point, bool>> in_progress_;
+    // What one slice of an update wrote: the point -> value after the whole update.
+    using Written = std::map<Point, Value>;
+    // By (Func, stage) and the slice's pure Var values.
+    std::map<std::pair<std::string, int>, std::map<Point, Written>> slices_;
+    // The update being run, for reads of its own Func inside it.
+    struct Running {
+        const FunctionContents *f;
+        int stage;
+        const Written *written;
+    };
+    std::vector<Running> running_;
+
+    const Written &run_update_slice(const FunctionContents &f, int stage, const Point &slice);
 
     Value binary(IRNodeType op, Type t, Value a, Value b);
     Value call(const Call *op, Frame &frame);
@@ -121,14 +137,12 @@ Value Evaluator::call(const Call *op, Frame &frame) {
     if (op->call_type == Call::Halo) {
         Point p;
         for (auto &a : op->args) p.push_back(int(eval(a, frame).i));
-        // A read of the Func being updated: the current value at the current point, or
-        // (at another point) that point after this update.
-        auto cur = frame.find("$updating:" + op->name);
-        if (cur != frame.end()) {
-            bool same = true;
-            for (size_t i = 0; i < p.size(); i++) same &= frame.at("$p" + std::to_string(i)).i == p[i];
-            if (same) return frame.at("$current");
-            return func_value(*op->func, p, int(cur->second.i));
+        // A read of the Func whose update is running sees what the iterations so far left.
+        for (auto it = running_.rbegin(); it != running_.rend(); ++it) {
+            if (it->f != op->func.get()) continue;
+            auto w = it->written->find(p);
+            if (w != it->written->end()) return w->second;
+            return func_value(*op->func, p, it->stage - 1);
         }
         return func_value(*op->func, p, op->func->stages() - 1);
     }
@@ -241,61 +255,85 @@ Value Evaluator::eval(const Expr &e, Frame &frame) {
     return Value();
 }
 
-Value Evaluator::func_value(const FunctionContents &f, const Point &p, int stage) {
-    auto key = std::make_pair(f.name, stage);
-    auto &memo = memo_[key];
-    auto it = memo.find(p);
-    if (it != memo.end()) return it->second;
-    bool &busy = in_progress_[key][p];
-    user_assert(!busy) << "reference evaluator: Func '" << f.name << "' depends on its own value at the "
-                       << "same point in stage " << stage << " (a cyclic definition)";
-    busy = true;
-    Value v;
-    if (stage == 0) {
-        Frame frame;
-        for (size_t i = 0; i < f.args.size(); i++) frame[f.args[i]].i = p[i];
-        v = eval(f.pure.value, frame);
+namespace {
+// The positions of f's pure Vars on the left side of an update.
+std::vector<int> pure_positions(const FunctionContents &f, const Definition &def) {
+    std::vector<int> r;
+    for (size_t i = 0; i < def.args.size(); i++) {
+        auto v = def.args[i].as<Variable>();
+        if (v && !v->rdom && !v->param && v->name == f.args[i]) r.push_back(int(i));
+    }
+    return r;
+}
+}  // namespace
+
+const Evaluator::Written &Evaluator::run_update_slice(const FunctionContents &f, int stage, const Point &slice) {
+    auto &by_slice = slices_[{f.name, stage}];
+    auto found = by_slice.find(slice);
+    if (found != by_slice.end()) return found->second;
+    const Definition &def = f.updates[stage - 1];
+    std::vector<int> pure = pure_positions(f, def);
+    Written written;
+    Frame frame;
+    for (size_t i = 0; i < pure.size(); i++) frame[f.args[pure[i]]].i = slice[i];
+    running_.push_back({&f, stage, &written});
+    struct Pop {
+        std::vector<Running> &r;
+        ~Pop() { r.pop_back(); }
+    } pop{running_};
+    auto apply = [&]() {
+        Point p;
+        for (auto &a : def.args) p.push_back(int(eval(a, frame).i));
+        Value v = eval(def.value, frame);
+        written[p] = v;
+    };
+    if (!def.rdom) {
+        apply();
     } else {
-        v = func_value(f, p, stage - 1);
-        const Definition &def = f.updates[stage - 1];
-        Frame frame;
-        for (size_t i = 0; i < def.args.size(); i++) {
-            if (auto var = def.args[i].as<Variable>(); var && !var->rdom && !var->param) frame[var->name].i = p[i];
+        const auto &vars = def.rdom->vars;
+        std::vector<int64_t> mins, extents;
+        Frame empty;
+        for (auto &rv : vars) {
+            mins.push_back(eval(rv.min, empty).i);
+            extents.push_back(eval(rv.extent, empty).i);
         }
-        frame["$updating:" + f.name].i = stage;
-        for (size_t i = 0; i < p.size(); i++) frame["$p" + std::to_string(i)].i = p[i];
-        auto apply = [&]() {
-            for (size_t i = 0; i < def.args.size(); i++) {
-                if (eval(def.args[i], frame).i != p[i]) return;
-            }
-            frame["$current"] = v;
-            v = eval(def.value, frame);
-        };
-        if (!def.rdom) {
+        bool nonempty = true;
+        for (auto e : extents) nonempty &= e > 0;
+        std::vector<int64_t> r = mins;
+        while (nonempty) {
+            for (size_t d = 0; d < vars.size(); d++) frame[vars[d].name].i = r[d];
             apply();
-        } else {
-            const auto &vars = def.rdom->vars;
-            std::vector<int64_t> mins, extents;
-            Frame empty;
-            for (auto &rv : vars) {
-                mins.push_back(eval(rv.min, empty).i);
-                extents.push_back(eval(rv.extent, empty).i);
+            size_t d = 0;
+            for (; d < vars.size(); d++) {
+                if (++r[d] < mins[d] + extents[d]) break;
+                r[d] = mins[d];
             }
-            std::vector<int64_t> r = mins;
-            bool nonempty = true;
-            for (auto e : extents) nonempty &= e > 0;
-            while (nonempty) {
-                for (size_t d = 0; d < vars.size(); d++) frame[vars[d].name].i = r[d];
-                apply();
-                size_t d = 0;
-                for (; d < vars.size(); d++) {
-                    if (++r[d] < mins[d] + extents[d]) break;
-                    r[d] = mins[d];
-                }
-                if (d == vars.size()) break;
-            }
+            if (d == vars.size()) break;
         }
     }
+    return by_slice.emplace(slice, std::move(written)).first->second;
+}
+
+Value Evaluator::func_value(const FunctionContents &f, const Point &p, int stage) {
+    if (stage > 0) {
+        const Definition &def = f.updates[stage - 1];
+        Point slice;
+        for (int i : pure_positions(f, def)) slice.push_back(p[i]);
+        const Written &w = run_update_slice(f, stage, slice);
+        auto it = w.find(p);
+        if (it != w.end()) return it->second;
+        return func_value(f, p, stage - 1);
+    }
+    auto &memo = pure_memo_[f.name];
+    auto it = memo.find(p);
+    if (it != memo.end()) return it->second;
+    bool &busy = in_progress_[f.name][p];
+    user_assert(!busy) << "reference evaluator: Func '" << f.name << "' depends on its own value at the "
+                       << "same point (a cyclic definition)";
+    busy = true;
+    Frame frame;
+    for (size_t i = 0; i < f.args.size(); i++) frame[f.args[i]].i = p[i];
+    Value v = eval(f.pure.value, frame);
     busy = false;
     memo[p] = v;
     return v;

@@ -16,6 +16,10 @@ namespace {
 
 Expr var(const std::string &name) { return Variable::make(Int(32), name); }
 
+Expr promise_clamped(const Expr &value, const Expr &lo, const Expr &hi) {
+    return Call::make(value.type(), Call::promise_clamped, {value, lo, hi}, Call::Intrinsic);
+}
+
 struct LoopBounds {
     Expr min, extent;
 };
@@ -27,25 +31,74 @@ TailStrategy effective_tail(TailStrategy t, bool is_update, bool is_rvar) {
 
 }  // namespace
 
+namespace {
+
+// The symbols of a stage's loop variables. A schedule may reuse a name (split(y, y, yi, 2)
+// makes a new loop 'y' from the old 'y'), so every definition of a name (the initial Var or
+// RVar, or a loop made by a split or fuse) gets a symbol of its own. The last definition of a
+// name keeps the plain name, which is what the stage's loops (and compute_at) are called;
+// earlier ones get a numbered suffix.
+class LoopSymbols {
+public:
+    LoopSymbols(const Definition &def, const std::vector<std::string> &initial) {
+        for (auto &n : initial) total_[n]++;
+        for (const Split &s : def.schedule.splits) {
+            if (s.kind == Split::SplitVar) {
+                total_[s.outer]++;
+                total_[s.inner]++;
+            } else if (s.kind == Split::FuseVars) {
+                total_[s.old_var]++;
+            }
+        }
+    }
+    // A new definition of name; it becomes the current one.
+    std::string define(const std::string &name) {
+        int k = ++seen_[name];
+        std::string sym = k == total_[name] ? name : name + "$" + std::to_string(k);
+        current_[name] = sym;
+        return sym;
+    }
+    // The symbol the name stands for now.
+    const std::string &current(const std::string &name) const {
+        auto it = current_.find(name);
+        internal_assert(it != current_.end()) << "schedule names a loop '" << name << "' that does not exist";
+        return it->second;
+    }
+
+private:
+    std::map<std::string, int> total_, seen_;
+    std::map<std::string, std::string> current_;
+};
+
+}  // namespace
+
 Stmt build_stage(const FunctionContents &f, int stage) {
     const Definition &def = f.stage(stage);
     const std::string prefix = stage_prefix(f.name, stage);
     bool is_update = stage > 0;
 
+    std::vector<std::string> initial = f.args;
+    if (def.rdom) {
+        for (auto &rv : def.rdom->vars) initial.push_back(rv.name);
+    }
+    LoopSymbols symbols(def, initial);
+
     // Rename pure Vars and RVars to this stage's loop variables.
     std::map<std::string, Expr> rename;
-    std::map<std::string, LoopBounds> bounds;
-    std::set<std::string> rvars;
+    std::map<std::string, LoopBounds> bounds;  // by symbol
+    std::set<std::string> rvars;               // symbols
     for (auto &a : f.args) {
-        rename[a] = var(prefix + a);
+        std::string sym = symbols.define(a);
+        rename[a] = var(prefix + sym);
         Expr mn = var(prefix + a + ".min"), mx = var(prefix + a + ".max");
-        bounds[a] = {mn, mx - mn + 1};
+        bounds[sym] = {mn, mx - mn + 1};
     }
     if (def.rdom) {
         for (auto &rv : def.rdom->vars) {
-            rename[rv.name] = var(prefix + rv.name);
-            bounds[rv.name] = {rv.min, rv.extent};
-            rvars.insert(rv.name);
+            std::string sym = symbols.define(rv.name);
+            rename[rv.name] = var(prefix + sym);
+            bounds[sym] = {rv.min, rv.extent};
+            rvars.insert(sym);
         }
     }
     std::vector<Expr> args;
@@ -57,40 +110,54 @@ Stmt build_stage(const FunctionContents &f, int stage) {
     std::vector<Expr> guards;
     for (const Split &s : def.schedule.splits) {
         if (s.kind == Split::SplitVar) {
-            LoopBounds old = bounds.at(s.old_var);
+            std::string old_sym = symbols.current(s.old_var);
+            LoopBounds old = bounds.at(old_sym);
+            std::string outer_sym = symbols.define(s.outer), inner_sym = symbols.define(s.inner);
             Expr F = s.factor;
-            bounds[s.outer] = {0, (old.extent + F - 1) / F};
-            bounds[s.inner] = {0, F};
-            bool is_rvar = rvars.count(s.old_var) > 0;
+            bounds[outer_sym] = {0, (old.extent + F - 1) / F};
+            bounds[inner_sym] = {0, F};
+            bool is_rvar = rvars.count(old_sym) > 0;
             if (is_rvar) {
-                rvars.insert(s.outer);
-                rvars.insert(s.inner);
+                rvars.insert(outer_sym);
+                rvars.insert(inner_sym);
             }
-            Expr outer = var(prefix + s.outer), inner = var(prefix + s.inner);
-            Expr value;
+            Expr outer = var(prefix + outer_sym), inner = var(prefix + inner_sym);
+            Expr value, lo = old.min, hi;  // the old variable's range over the new loops
+            Expr old_max = old.min + old.extent - 1;
             switch (effective_tail(s.tail, is_update, is_rvar)) {
-            case TailStrategy::ShiftInwards: {
-                // The last tile shifts inwards so it ends exactly at the old loop's end.
-                Expr old_max = old.min + old.extent - 1;
+            case TailStrategy::ShiftInwards:
+                // The last tile shifts inwards so it ends exactly at the old loop's end (and
+                // starts before the old loop's start if the loop is shorter than the factor).
                 value = min(outer * F + old.min, old_max - F + 1) + inner;
+                lo = min(old.min, old_max - F + 1);
+                hi = old_max;
                 break;
-            }
             case TailStrategy::GuardWithIf:
                 value = outer * F + inner + old.min;
-                guards.push_back(var(prefix + s.old_var) <= old.min + old.extent - 1);
+                guards.push_back(var(prefix + old_sym) <= old_max);
+                hi = old.min + bounds[outer_sym].extent * F - 1;
                 break;
             default:  // RoundUp: the realization grows to a multiple of the factor
                 value = outer * F + inner + old.min;
+                hi = old.min + bounds[outer_sym].extent * F - 1;
                 break;
             }
-            lets.push_back({prefix + s.old_var, simplify(value)});
+            // Interval arithmetic cannot bound outer * F for a factor known only at run time
+            // (a Param); the range is known by construction, so promise it to bounds inference.
+            if (!is_const(simplify(F))) value = promise_clamped(value, lo, hi);
+            lets.push_back({prefix + old_sym, simplify(value)});
         } else if (s.kind == Split::FuseVars) {
-            LoopBounds in = bounds.at(s.inner), out = bounds.at(s.outer);
-            bounds[s.old_var] = {0, in.extent * out.extent};
-            Expr fused = var(prefix + s.old_var);
-            lets.push_back({prefix + s.inner, fused % in.extent + in.min});
-            lets.push_back({prefix + s.outer, fused / in.extent + out.min});
-            if (rvars.count(s.inner) || rvars.count(s.outer)) rvars.insert(s.old_var);
+            std::string inner_sym = symbols.current(s.inner), outer_sym = symbols.current(s.outer);
+            LoopBounds in = bounds.at(inner_sym), out = bounds.at(outer_sym);
+            std::string fused_sym = symbols.define(s.old_var);
+            bounds[fused_sym] = {0, in.extent * out.extent};
+            Expr fused = var(prefix + fused_sym);
+            // Division by a symbolic extent defeats interval arithmetic: promise the ranges.
+            lets.push_back({prefix + inner_sym, promise_clamped(fused % in.extent + in.min, in.min,
+                                                                in.min + in.extent - 1)});
+            lets.push_back({prefix + outer_sym, promise_clamped(fused / in.extent + out.min, out.min,
+                                                                out.min + out.extent - 1)});
+            if (rvars.count(inner_sym) || rvars.count(outer_sym)) rvars.insert(fused_sym);
         }
     }
     if (!guards.empty()) {
@@ -101,9 +168,11 @@ Stmt build_stage(const FunctionContents &f, int stage) {
     // A later split defines a variable that an earlier split's let uses (splitting xi after
     // splitting x into xo, xi), so later lets go outside earlier ones.
     for (auto &[name, value] : lets) body = LetStmt::make(name, value, body);
-    // Innermost loop first in dims.
+    // Innermost loop first in dims; every loop is the last definition of its name.
     for (const Dim &d : def.schedule.dims) {
-        auto b = bounds.find(d.var);
+        const std::string &sym = symbols.current(d.var);
+        internal_assert(sym == d.var) << "loop " << d.var << " of " << f.name << " was redefined";
+        auto b = bounds.find(sym);
         internal_assert(b != bounds.end()) << "no bounds for loop " << d.var;
         body = For::make(prefix + d.var, b->second.min, b->second.extent, d.for_type, body);
     }
@@ -256,32 +325,31 @@ void vectorize_like_consumer(FunctionContents &f, const Definition &consumer, co
 
 }  // namespace
 
-// Every use of a Func must be inside its realization, and a Func computed at a loop must be
-// used inside that loop.
+// Every use of a Func must come after it is computed, inside the loop it is computed at (its
+// consume scope), whatever its store level; and a Func computed at a loop must be used there.
 void check_placement(const Stmt &s, const Environment &env, const std::string &output) {
     struct Checker : IRVisitor {
         const Environment &env;
-        std::multiset<std::string> realized;
+        std::multiset<std::string> consuming;
         std::vector<std::string> producing;
         explicit Checker(const Environment &e) : env(e) {}
-        void visit(const Realize *op) override {
-            realized.insert(op->name);
-            IRVisitor::visit(op);
-            realized.erase(realized.find(op->name));
-        }
         void visit(const ProducerConsumer *op) override {
-            if (op->is_producer) producing.push_back(op->name);
-            if (!op->is_producer) {
-                const auto &f = *env.at(op->name);
-                user_assert(stmt_calls(op->body, op->name))
-                    << "Func '" << op->name << "' is scheduled compute_at("
-                    << f.schedule.compute_level.func << ", " << f.schedule.compute_level.var
-                    << "), but '" << f.schedule.compute_level.func << "' does not use '" << op->name
-                    << "' inside that loop. compute_at must name a Func that consumes it (directly or "
-                    << "through inlined Funcs), at a loop that encloses the uses";
+            if (op->is_producer) {
+                producing.push_back(op->name);
+                IRVisitor::visit(op);
+                producing.pop_back();
+                return;
             }
+            const auto &f = *env.at(op->name);
+            user_assert(stmt_calls(op->body, op->name))
+                << "Func '" << op->name << "' is scheduled compute_at("
+                << f.schedule.compute_level.func << ", " << f.schedule.compute_level.var
+                << "), but '" << f.schedule.compute_level.func << "' does not use '" << op->name
+                << "' inside that loop. compute_at must name a Func that consumes it (directly or "
+                << "through inlined Funcs), at a loop that encloses the uses";
+            consuming.insert(op->name);
             IRVisitor::visit(op);
-            if (op->is_producer) producing.pop_back();
+            consuming.erase(consuming.find(op->name));
         }
         void visit(const Call *op) override {
             IRVisitor::visit(op);
@@ -292,11 +360,12 @@ void check_placement(const Stmt &s, const Environment &env, const std::string &o
             const LoopLevel &l = f.schedule.compute_level;
             std::string where = l.kind == LoopLevel::At ? "compute_at(" + l.func + ", " + l.var + ")"
                                                         : l.to_string();
-            user_assert(!placed || realized.count(op->name) || user == op->name)
+            user_assert(!placed || consuming.count(op->name) || user == op->name)
                 << "Func '" << op->name << "' is scheduled " << where << ", but '" << user
                 << "' uses it outside that loop. Compute '" << op->name << "' at a loop that "
                 << "encloses all of its uses (for example at their common consumer's loop, or "
-                << "compute_root())";
+                << "compute_root())" << (f.schedule.store_level_set ? "; store_at/store_root only choose where its buffer lives, "
+                                                "not where it is computed" : "");
         }
     } checker(env);
     s.accept(&checker);

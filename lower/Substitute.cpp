@@ -52,15 +52,6 @@ public:
     void visit(const Variable *op) override { found |= op->name == name; }
 };
 
-class ReadsData : public IRVisitor {
-public:
-    bool found = false;
-    void visit(const Load *) override { found = true; }
-    void visit(const Call *op) override {
-        if (op->call_type == Call::Halo || op->call_type == Call::Image) found = true;
-        IRVisitor::visit(op);
-    }
-};
 
 }  // namespace
 
@@ -84,11 +75,6 @@ bool stmt_uses_var(const Stmt &s, const std::string &name) {
     UsesVar v(name);
     if (s.defined()) s.accept(&v);
     return v.found;
-}
-bool expr_reads_data(const Expr &e) {
-    ReadsData r;
-    if (e.defined()) e.accept(&r);
-    return r.found;
 }
 
 }  // namespace halo

@@ -16,7 +16,5 @@ Stmt substitute(const std::map<std::string, Expr> &m, const Stmt &s);
 
 bool expr_uses_var(const Expr &e, const std::string &name);
 bool stmt_uses_var(const Stmt &s, const std::string &name);
-// Whether e reads memory or calls a Func or image (i.e. is data dependent).
-bool expr_reads_data(const Expr &e);
 
 }  // namespace halo

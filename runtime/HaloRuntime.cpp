@@ -1,6 +1,7 @@
 // The small runtime that generated code calls: errors, allocation, parallel loops.
 #include "HaloRuntime.h"
 
+#include <algorithm>
 #include <atomic>
 #include <map>
 #include <mutex>
@@ -103,37 +104,63 @@ int32_t halo_error_bad_dimensions(void *user_context, const char *buffer_name, i
 }
 
 int32_t halo_error_bounds(void *user_context, const char *buffer_name, const char *output_name,
-                          int32_t dim, int32_t have_min, int32_t have_max, int32_t out_min,
-                          int32_t out_max, int32_t need_min, int32_t need_max) {
-    static const char *dim_names[] = {"x", "y", "c", "w"};
-    char dn[16];
-    if (dim < 4) {
-        std::snprintf(dn, sizeof dn, "%s", dim_names[dim]);
-    } else {
-        std::snprintf(dn, sizeof dn, "dim %d", dim);
-    }
+                          int32_t dim, int32_t have_min, int32_t have_max, int32_t need_min,
+                          int32_t need_max) {
     char msg[512];
     std::snprintf(msg, sizeof msg,
-                  "input '%s' covers %s in [%d, %d], but producing output '%s' %s in [%d, %d] "
-                  "needs [%d, %d]: pass a larger input or request a smaller output",
-                  buffer_name, dn, have_min, have_max, output_name, dn, out_min, out_max,
-                  need_min, need_max);
+                  "input '%s' covers dimension %d in [%d, %d], but producing output '%s' needs "
+                  "[%d, %d] of it: pass a larger input or request a smaller output",
+                  buffer_name, dim, have_min, have_max, output_name, need_min, need_max);
     halo_error(user_context, msg);
     return halo_error_code_access_out_of_bounds;
 }
 
-int32_t halo_error_output_bounds(void *user_context, const char *output_name, int32_t dim,
+int32_t halo_error_output_bounds(void *user_context, const char *output_name, const char *dim_name,
                                  int32_t have_min, int32_t have_max, int32_t write_min,
-                                 int32_t write_max) {
+                                 int32_t write_max, const char *hint) {
+    std::string msg(1024, '\0');
+    int n = std::snprintf(&msg[0], msg.size(),
+                          "output '%s' would be computed at %s in [%d, %d], but the buffer covers [%d, %d]: %s",
+                          output_name, dim_name, write_min, write_max, have_min, have_max, hint);
+    msg.resize(n < 0 ? 0 : std::min<size_t>(size_t(n), msg.size() - 1));
+    halo_error(user_context, msg.c_str());
+    return halo_error_code_access_out_of_bounds;
+}
+
+int32_t halo_error_output_bound(void *user_context, const char *output_name, const char *dim_name,
+                                int32_t bound_min, int32_t bound_max, int32_t want_min,
+                                int32_t want_max) {
     char msg[512];
     std::snprintf(msg, sizeof msg,
-                  "output '%s' would be written at dimension %d in [%d, %d], but the buffer covers "
-                  "[%d, %d]. A split of the output with TailStrategy::ShiftInwards needs the output "
-                  "to be at least as large as the split factor (RoundUp: a multiple of it); use "
-                  "TailStrategy::GuardWithIf or request a larger output",
-                  output_name, dim, write_min, write_max, have_min, have_max);
+                  "output '%s' is bounded to %s in [%d, %d] by %s.bound(%s, ...), but the buffer asks "
+                  "for %s in [%d, %d]: realize exactly the bound's region, or change the bound",
+                  output_name, dim_name, bound_min, bound_max, output_name, dim_name, dim_name,
+                  want_min, want_max);
     halo_error(user_context, msg);
     return halo_error_code_access_out_of_bounds;
+}
+
+int32_t halo_error_func_bound(void *user_context, const char *func_name, const char *dim_name,
+                              int32_t bound_min, int32_t bound_max, int32_t need_min, int32_t need_max) {
+    char msg[512];
+    std::snprintf(msg, sizeof msg,
+                  "Func '%s' is bounded to %s in [%d, %d] by %s.bound(%s, ...), but its consumers need "
+                  "%s in [%d, %d]: widen the bound, or request a smaller output",
+                  func_name, dim_name, bound_min, bound_max, func_name, dim_name, dim_name, need_min,
+                  need_max);
+    halo_error(user_context, msg);
+    return halo_error_code_access_out_of_bounds;
+}
+
+int32_t halo_error_split_factor(void *user_context, const char *stage_name, const char *var_name,
+                                int32_t factor) {
+    char msg[512];
+    std::snprintf(msg, sizeof msg,
+                  "%s: split(%s, ...) by a factor that is %d at run time; split factors must be "
+                  "positive: check the Param the factor is computed from",
+                  stage_name, var_name, factor);
+    halo_error(user_context, msg);
+    return halo_error_code_bad_split_factor;
 }
 
 int32_t halo_error_bad_stride(void *user_context, const char *buffer_name, int32_t stride) {

@@ -42,6 +42,7 @@ enum {
     halo_error_code_out_of_memory = -6,
     halo_error_code_bad_extent = -7,
     halo_error_code_bad_stride = -8,
+    halo_error_code_bad_split_factor = -10,
 };
 
 // Memory that pipelines reuse across calls: a freed buffer goes back to the arena and the
@@ -73,11 +74,18 @@ int32_t halo_error_bad_type(void *user_context, const char *buffer_name, int32_t
 int32_t halo_error_bad_dimensions(void *user_context, const char *buffer_name, int32_t got,
                                   int32_t want);
 int32_t halo_error_bounds(void *user_context, const char *buffer_name, const char *output_name,
-                          int32_t dim, int32_t have_min, int32_t have_max, int32_t out_min,
-                          int32_t out_max, int32_t need_min, int32_t need_max);
-int32_t halo_error_output_bounds(void *user_context, const char *output_name, int32_t dim,
+                          int32_t dim, int32_t have_min, int32_t have_max, int32_t need_min,
+                          int32_t need_max);
+int32_t halo_error_output_bounds(void *user_context, const char *output_name, const char *dim_name,
                                  int32_t have_min, int32_t have_max, int32_t write_min,
-                                 int32_t write_max);
+                                 int32_t write_max, const char *hint);
+int32_t halo_error_output_bound(void *user_context, const char *output_name, const char *dim_name,
+                                int32_t bound_min, int32_t bound_max, int32_t want_min,
+                                int32_t want_max);
+int32_t halo_error_func_bound(void *user_context, const char *func_name, const char *dim_name,
+                              int32_t bound_min, int32_t bound_max, int32_t need_min, int32_t need_max);
+int32_t halo_error_split_factor(void *user_context, const char *stage_name, const char *var_name,
+                                int32_t factor);
 int32_t halo_error_bad_stride(void *user_context, const char *buffer_name, int32_t stride);
 int32_t halo_error_out_of_memory(void *user_context, const char *func_name, int64_t bytes);
 void *halo_malloc(void *user_context, int64_t bytes);

@@ -100,4 +100,17 @@ std::string compile_error_of(F fn) {
     return "";
 }
 
+// Runs fn and returns the RuntimeError message (or "" if nothing was thrown).
+template <typename F>
+std::string runtime_error_of(F fn) {
+    try {
+        fn();
+    } catch (const halo::RuntimeError &e) {
+        return e.what();
+    }
+    return "";
+}
+
+inline bool contains(const std::string &s, const std::string &part) { return s.find(part) != std::string::npos; }
+
 }  // namespace halo_test

@@ -138,7 +138,7 @@ TEST_CASE("bad calls return an error code and a message, and touch no memory") {
     last_error.clear();
     aot::BufferRef s(small.data(), {10, 30, 3});
     CHECK(conv_relu_host(s, o) == halo_error_code_access_out_of_bounds);
-    CHECK(last_error.find("input 'input' covers x in [0, 9]") != std::string::npos);
+    CHECK(last_error.find("input 'input' covers dimension 0 in [0, 9]") != std::string::npos);
     CHECK(last_error.find("needs [0, 41]") != std::string::npos);
     // Null buffer.
     last_error.clear();

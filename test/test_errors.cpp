@@ -202,8 +202,8 @@ TEST_CASE("an ImageParam too small in y, with non-zero mins") {
     std::string msg = runtime_error_of([&] { f.realize(out); });
     INFO(msg);
     CHECK(has(msg, "'photo'"));
-    CHECK(has(msg, "covers"));
-    CHECK(has(msg, "y"));
+    CHECK(has(msg, "covers dimension 1 in [3, 12]"));
+    CHECK(has(msg, "needs [2, 11]"));
     // Shifted output region that fits: no error.
     out.set_min(-5, 4);
     CHECK_NOTHROW(f.realize(out));

@@ -1,0 +1,196 @@
+// Schedules that used to change what a pipeline computes: each must compute exactly what the
+// algorithm says, or be refused with a message that says what to do.
+#include "TestUtil.h"
+
+using namespace halo;
+using halo_test::check_against_reference;
+using halo_test::compile_error_of;
+using halo_test::contains;
+using halo_test::runtime_error_of;
+
+TEST_CASE("a split that reuses the old name, split again, with every tail strategy") {
+    TailStrategy tails[] = {TailStrategy::ShiftInwards, TailStrategy::GuardWithIf, TailStrategy::RoundUp};
+    for (TailStrategy t1 : tails) {
+        for (TailStrategy t2 : tails) {
+            Var x("x"), y("y"), yi("yi"), yi2("yi2");
+            Func f("f"), out("out");
+            f(x, y) = x + y * 100;
+            out(x, y) = f(x, y);
+            // RoundUp on the output would write past its end; use it on the producer only.
+            f.compute_root().split(y, y, yi, 2, t1).split(y, y, yi2, 3, t2);
+            out.split(y, y, yi, 2, TailStrategy::GuardWithIf).split(y, y, yi2, 3, TailStrategy::GuardWithIf);
+            Buffer<int> o(3, 11);
+            o.set_min(0, -3);
+            check_against_reference(out, o);
+        }
+    }
+}
+
+TEST_CASE("a split whose inner loop reuses the old name") {
+    Var x("x"), y("y"), yo("yo"), yo2("yo2");
+    Func f("f");
+    f(x, y) = x - y * 7;
+    f.split(y, yo, y, 4, TailStrategy::GuardWithIf).split(y, yo2, y, 2, TailStrategy::GuardWithIf);
+    check_against_reference(f, Buffer<int>(5, 13));
+}
+
+TEST_CASE("store_root does not hide a compute_at outside the uses") {
+    Var x("x"), y("y");
+    Func f("f"), g("g"), h("h");
+    f(x, y) = x + y;
+    g(x, y) = f(x, y) * 2;
+    h(x, y) = g(x, y) + f(x, y + 1);
+    g.compute_root();
+    // f is used by g and h, but computed inside h's loop over y only.
+    f.compute_at(h, y).store_root();
+    std::string msg = compile_error_of([&] { h.realize({4, 4}); });
+    INFO(msg);
+    CHECK(contains(msg, "Func 'f'"));
+    CHECK(contains(msg, "'g' uses it outside that loop"));
+    CHECK(contains(msg, "store_at/store_root only choose where its buffer lives"));
+}
+
+TEST_CASE("store_at outside compute_at computes the right values") {
+    Var x("x"), y("y");
+    Func f("f"), g("g");
+    f(x, y) = x * 3 + y;
+    g(x, y) = f(x, y) + f(x, y + 1);
+    f.compute_at(g, x).store_at(g, y);
+    check_against_reference(g, Buffer<int>(7, 5));
+}
+
+TEST_CASE("bound() on the output smaller than the request is a run-time error") {
+    Var x("x");
+    Func f("f");
+    f(x) = x * 2;
+    f.bound(x, 0, 10);
+    std::string msg = runtime_error_of([&] { f.realize({20}); });
+    INFO(msg);
+    CHECK(contains(msg, "output 'f' is bounded to x in [0, 9]"));
+    CHECK(contains(msg, "asks for x in [0, 19]"));
+    // A request inside the bound but smaller writes outside the buffer: also an error.
+    msg = runtime_error_of([&] { f.realize({5}); });
+    INFO(msg);
+    CHECK(contains(msg, "output 'f'"));
+    CHECK(contains(msg, "bound(x"));
+    // Exactly the bound works.
+    Buffer<int> o = f.realize({10});
+    for (int i = 0; i < 10; i++) CHECK(o(i) == 2 * i);
+}
+
+TEST_CASE("bound() on a producer smaller than its consumers need is a run-time error") {
+    Var x("x");
+    Func f("f"), g("g");
+    f(x) = x * 2;
+    g(x) = f(x) + 1;
+    f.compute_root().bound(x, 0, 10);
+    CHECK_NOTHROW(g.realize({10}));
+    std::string msg = runtime_error_of([&] { g.realize({20}); });
+    INFO(msg);
+    CHECK(contains(msg, "'f'"));
+    CHECK(contains(msg, "bound"));
+}
+
+TEST_CASE("a split by a Param keeps the input bounds check") {
+    Buffer<int> in(std::vector<int>{16}, "in");
+    in.fill(1);
+    Param<int> factor("factor");
+    Var x("x"), xo("xo"), xi("xi");
+    Func f("f");
+    f(x) = in(x + 1);
+    f.split(x, xo, xi, factor, TailStrategy::GuardWithIf);
+    factor.set(4);
+    CHECK_NOTHROW(f.realize({15}));
+    std::string msg = runtime_error_of([&] { f.realize({40}); });
+    INFO(msg);
+    CHECK(contains(msg, "input 'in' covers dimension 0 in [0, 15]"));
+    CHECK(contains(msg, "needs [1, 40]"));
+}
+
+TEST_CASE("a split by a Param with ShiftInwards and RoundUp on a producer") {
+    Buffer<int> in(std::vector<int>{40}, "in");
+    halo_test::fill_random(in, -100, 100, 3);
+    Param<int> factor("factor");
+    for (TailStrategy t : {TailStrategy::ShiftInwards, TailStrategy::RoundUp, TailStrategy::GuardWithIf}) {
+        Var x("x"), xo("xo"), xi("xi");
+        Func f("f"), g("g");
+        f(x) = in(x) * 3;
+        g(x) = f(x) + f(x + 1);
+        f.compute_root().split(x, xo, xi, factor, t);
+        for (int F : {1, 3, 7, 64}) {
+            factor.set(F);
+            Buffer<int> o(30);
+            if (t != TailStrategy::GuardWithIf && F == 64) {
+                // A factor larger than the loop: ShiftInwards computes 64 points ending at the
+                // loop's end (starting before the input), RoundUp 64 from its start (past the
+                // input's end). Either way the input must cover them.
+                CHECK(contains(runtime_error_of([&] { g.realize(o); }), "input 'in' covers dimension 0 in [0, 39]"));
+                continue;
+            }
+            INFO("factor " << F);
+            check_against_reference(g, o);
+        }
+    }
+}
+
+TEST_CASE("a split factor that is not positive at run time is an error") {
+    Param<int> factor("factor");
+    Var x("x"), xo("xo"), xi("xi");
+    Func f("f");
+    f(x) = x;
+    f.split(x, xo, xi, factor);
+    for (int bad : {0, -3}) {
+        factor.set(bad);
+        std::string msg = runtime_error_of([&] { f.realize({8}); });
+        INFO(msg);
+        CHECK(contains(msg, "f: split(x, ...) by a factor that is " + std::to_string(bad)));
+        CHECK(contains(msg, "positive"));
+    }
+}
+
+TEST_CASE("a split factor that depends on a loop variable is refused") {
+    Var x("x"), y("y"), xo("xo"), xi("xi");
+    Func f("f");
+    f(x, y) = x;
+    std::string msg = compile_error_of([&] { f.split(x, xo, xi, y + 1); });
+    INFO(msg);
+    CHECK(contains(msg, "Func 'f'"));
+    CHECK(contains(msg, "the loop variable 'y'"));
+}
+
+TEST_CASE("a data-dependent read of an input is refused with a message, not clamped") {
+    Buffer<int> idx(std::vector<int>{8}, "idx");
+    Buffer<int> data(std::vector<int>{8}, "data");
+    for (int i = 0; i < 8; i++) {
+        idx(i) = i * 5;  // reads far outside data
+        data(i) = i;
+    }
+    Var x("x");
+    Func f("f");
+    f(x) = data(idx(x));
+    std::string msg = compile_error_of([&] { f.realize({8}); });
+    INFO(msg);
+    CHECK(contains(msg, "Input 'data'"));
+    CHECK(contains(msg, "depends on data"));
+    CHECK(contains(msg, "clamp"));
+    CHECK(contains(msg, "BoundaryConditions"));
+}
+
+TEST_CASE("a data-dependent read through a narrow index type is bounded by the type") {
+    Buffer<uint8_t> idx(std::vector<int>{8}, "idx8");
+    for (int i = 0; i < 8; i++) idx(i) = uint8_t(i * 37);
+    Buffer<int> small(std::vector<int>{100}, "small");
+    Buffer<int> lut(std::vector<int>{256}, "lut");
+    for (int i = 0; i < 256; i++) lut(i) = 1000 - i;
+    small.fill(0);
+    Var x("x");
+    Func f("f"), g("g");
+    f(x) = lut(idx(x));
+    check_against_reference(f, Buffer<int>(8));
+    // A buffer that cannot cover every uint8 index is refused at run time.
+    g(x) = small(idx(x));
+    std::string msg = runtime_error_of([&] { g.realize({8}); });
+    INFO(msg);
+    CHECK(contains(msg, "input 'small' covers dimension 0 in [0, 99]"));
+    CHECK(contains(msg, "needs [0, 255]"));
+}
