@@ -17,6 +17,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "CNames.h"
 #include "CodeGenLLVM.h"
 #include "dsl/Buffer.h"
 #include "dsl/Func.h"
@@ -170,6 +171,7 @@ std::string header_text(const std::vector<AOTArgument> &inputs, const std::strin
 
 void compile_to_files(const Func &output, const std::vector<AOTArgument> &inputs, const std::string &function_name,
                       const Target &target, const std::string &dir, const AOTEmit &emit) {
+    check_function_name(function_name);
     LoweredPipeline p = lower(output.function(), function_name + ".pipeline");
     std::string base = dir + "/" + function_name;
     if (emit.stmt) {
