@@ -16,10 +16,15 @@
 
 namespace apps {
 
+// The ranges the apps' GeneratorParams accept: wide enough for any sensible schedule, narrow
+// enough that a typo cannot ask for a pipeline that takes hours to compile or run.
+constexpr int max_vector_width = 64;  // 64 lanes of uint8 fill an AVX-512 register
+constexpr int max_tile_size = 1024;
+
 // The seeds' conv + bias + relu (3 -> 10 channels), weights compiled in as constant data.
 class ConvReluGenerator : public halo::Generator<ConvReluGenerator> {
 public:
-    halo::GeneratorParam<int> vector_width{"vector_width", 8};
+    halo::GeneratorParam<int> vector_width{"vector_width", 8, 1, max_vector_width};
     halo::GeneratorParam<bool> parallel{"parallel", true};
     halo::Input<halo::Buffer<float>> input{"input", 3};
     halo::Output<halo::Buffer<float>> output{"output", 3};
@@ -46,7 +51,7 @@ private:
 // Brightness and contrast on an 8-bit image: a scalar input and saturating arithmetic.
 class BrightenGenerator : public halo::Generator<BrightenGenerator> {
 public:
-    halo::GeneratorParam<int> vector_width{"vector_width", 16};
+    halo::GeneratorParam<int> vector_width{"vector_width", 16, 1, max_vector_width};
     halo::Input<halo::Buffer<uint8_t>> input{"input", 2};
     halo::Input<float> gain{"gain"};
     halo::Input<int> offset{"offset"};
@@ -70,14 +75,15 @@ private:
 class CnnBlockGenerator : public halo::Generator<CnnBlockGenerator> {
 public:
     enum class Schedule { BreadthFirst, Fused, Blocked, BreadthFirstBlocked };
-    halo::GeneratorParam<int> channels{"channels", 32};
+    // The weights (9 x channels^2 per layer) are compiled in as constant data.
+    halo::GeneratorParam<int> channels{"channels", 32, 1, 256};
     halo::GeneratorParam<Schedule> schedule_kind{
         "schedule", Schedule::Blocked,
         {{"breadth_first", Schedule::BreadthFirst}, {"fused", Schedule::Fused}, {"blocked", Schedule::Blocked},
          {"breadth_first_blocked", Schedule::BreadthFirstBlocked}}};
-    halo::GeneratorParam<int> tile_w{"tile_w", 8};
-    halo::GeneratorParam<int> tile_h{"tile_h", 8};
-    halo::GeneratorParam<int> vector_width{"vector_width", 16};
+    halo::GeneratorParam<int> tile_w{"tile_w", 8, 1, max_tile_size};
+    halo::GeneratorParam<int> tile_h{"tile_h", 8, 1, max_tile_size};
+    halo::GeneratorParam<int> vector_width{"vector_width", 16, 1, max_vector_width};
     // Images are (x, y, c) for breadth_first and fused, (c, x, y) for the blocked schedules.
     halo::Input<halo::Buffer<float>> input{"input", 3};
     halo::Output<halo::Buffer<float>> output{"output", 3};
@@ -130,9 +136,9 @@ template <typename T>
 class TiledAppGenerator : public halo::Generator<T> {
 public:
     halo::GeneratorParam<AppSchedule> schedule_kind{"schedule", AppSchedule::Tiled, app_schedule_names()};
-    halo::GeneratorParam<int> tile_w{"tile_w", 256};
-    halo::GeneratorParam<int> tile_h{"tile_h", 32};
-    halo::GeneratorParam<int> vector_width{"vector_width", 16};
+    halo::GeneratorParam<int> tile_w{"tile_w", 256, 1, max_tile_size};
+    halo::GeneratorParam<int> tile_h{"tile_h", 32, 1, max_tile_size};
+    halo::GeneratorParam<int> vector_width{"vector_width", 16, 1, max_vector_width};
 };
 
 // 3x3 box blur on uint16: input (W + 2) x (H + 2), output W x H.
@@ -184,8 +190,12 @@ private:
 // and the contrast.
 class LocalLaplacianGenerator : public TiledAppGenerator<LocalLaplacianGenerator> {
 public:
-    halo::GeneratorParam<int> levels{"levels", 8};
-    halo::GeneratorParam<int> pyramid_levels{"pyramid_levels", 4};
+    // Intensity levels: at least 2 (the remapping interpolates between neighbours); each one
+    // is a full-size image in the finest pyramid level.
+    halo::GeneratorParam<int> levels{"levels", 8, 2, 64};
+    // Every level adds a dozen stages, and compile time grows faster than linearly (16 levels
+    // compile in about half a minute); 16 levels halve a 65536-pixel image down to 2 pixels.
+    halo::GeneratorParam<int> pyramid_levels{"pyramid_levels", 4, 1, 16};
     halo::GeneratorParam<float> alpha{"alpha", 1.0f};
     halo::GeneratorParam<float> beta{"beta", 1.0f};
     halo::Input<halo::Buffer<float>> input{"input", 3};

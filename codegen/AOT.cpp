@@ -17,6 +17,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "CNames.h"
 #include "CodeGenLLVM.h"
 #include "dsl/Buffer.h"
 #include "dsl/Func.h"
@@ -156,6 +157,9 @@ std::string header_text(const std::vector<AOTArgument> &inputs, const std::strin
     h << "#include <stdbool.h>\n#include <stdint.h>\n\n#include \"HaloRuntime.h\"\n\n";
     h << "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n";
     h << "// Returns 0, or a halo_error_code_* after reporting the problem through the error handler.\n";
+    h << "// Every buffer is checked before anything is read or written: non-NULL, with host memory\n"
+         "// and a dim array, the type and dimensions below, extents >= 0, stride 1 in dimension 0,\n"
+         "// and inputs large enough for the output (see halo_buffer_t in HaloRuntime.h).\n";
     h << "int32_t " << name << "(";
     for (auto &a : inputs) {
         if (a.is_buffer) h << "halo_buffer_t *" << a.name << " /* " << a.type.to_string() << ", " << a.dimensions << "-D */, ";
@@ -170,6 +174,7 @@ std::string header_text(const std::vector<AOTArgument> &inputs, const std::strin
 
 void compile_to_files(const Func &output, const std::vector<AOTArgument> &inputs, const std::string &function_name,
                       const Target &target, const std::string &dir, const AOTEmit &emit) {
+    check_function_name(function_name);
     LoweredPipeline p = lower(output.function(), function_name + ".pipeline");
     std::string base = dir + "/" + function_name;
     if (emit.stmt) {

@@ -729,6 +729,12 @@ void CodeGen::unpack_buffer(const std::string &name, Value *buf, Type type, int 
     Value *dim = builder_.CreateLoad(builder_.getPtrTy(), builder_.CreateStructGEP(buf_t, buf, 5));
     buffers_[name] = host;
     if (dims > 0) {
+        // Everything below reads through dim.
+        check_or_return(builder_.CreateIsNotNull(dim), [&] {
+            return builder_.CreateCall(runtime("halo_error_null_dim", builder_.getInt32Ty(),
+                                               {builder_.getPtrTy(), builder_.getPtrTy(), builder_.getInt32Ty()}),
+                                       {null_ctx(), name_str, builder_.getInt32(dims)});
+        });
         Value *stride0 = builder_.CreateLoad(builder_.getInt32Ty(), builder_.CreateStructGEP(dim_t, dim, 2));
         check_or_return(builder_.CreateICmpEQ(stride0, builder_.getInt32(1)), [&] {
             return builder_.CreateCall(runtime("halo_error_bad_stride", builder_.getInt32Ty(),
@@ -739,11 +745,28 @@ void CodeGen::unpack_buffer(const std::string &name, Value *buf, Type type, int 
     static const char *fields[] = {"min", "extent", "stride"};
     for (int d = 0; d < dims; d++) {
         Value *dp = builder_.CreateInBoundsGEP(dim_t, dim, builder_.getInt32(d));
+        Value *field[3];
         for (int f = 0; f < 3; f++) {
             std::string n = name + "." + fields[f] + "." + std::to_string(d);
-            Value *v = builder_.CreateLoad(builder_.getInt32Ty(), builder_.CreateStructGEP(dim_t, dp, f), n);
-            symbols_[n] = v;
+            field[f] = builder_.CreateLoad(builder_.getInt32Ty(), builder_.CreateStructGEP(dim_t, dp, f), n);
+            symbols_[n] = field[f];
         }
+        // The bounds checks compute the last coordinate, min + extent - 1, in 32 bits: a
+        // negative extent or a last coordinate that wraps would make them pass wrongly.
+        Value *mn = field[0], *extent = field[1];
+        Value *last = builder_.CreateSub(builder_.CreateAdd(builder_.CreateSExt(mn, builder_.getInt64Ty()),
+                                                            builder_.CreateSExt(extent, builder_.getInt64Ty())),
+                                         builder_.getInt64(1));
+        Value *ok = builder_.CreateAnd(
+            builder_.CreateICmpSGE(extent, builder_.getInt32(0)),
+            builder_.CreateAnd(builder_.CreateICmpSLE(last, builder_.getInt64(INT32_MAX)),
+                               builder_.CreateICmpSGE(last, builder_.getInt64(INT32_MIN))));
+        check_or_return(ok, [&] {
+            return builder_.CreateCall(runtime("halo_error_bad_extent", builder_.getInt32Ty(),
+                                               {builder_.getPtrTy(), builder_.getPtrTy(), builder_.getInt32Ty(),
+                                                builder_.getInt32Ty(), builder_.getInt32Ty()}),
+                                       {null_ctx(), name_str, builder_.getInt32(d), mn, extent});
+        });
     }
 }
 

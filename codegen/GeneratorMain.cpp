@@ -1,12 +1,17 @@
 // The generator driver: the main() of a generator executable. It compiles one registered
 // generator ahead of time, with its GeneratorParams set from the command line.
+#include <sys/stat.h>
+
+#include <cctype>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
-#include <sstream>
+#include <map>
 #include <string>
 #include <vector>
 
+#include "codegen/CNames.h"
 #include "dsl/Halo.h"
 
 using namespace halo;
@@ -19,21 +24,123 @@ const char *usage =
     "\n"
     "  -g GENERATOR   which registered generator to compile\n"
     "  -o DIR         where to write the outputs\n"
-    "  -f FUNCTION    name of the generated C function and files (default: the generator's name)\n"
+    "  -f FUNCTION    name of the generated C function and files (default: the generator's name);\n"
+    "                 a C identifier, not a keyword, main, or starting with halo_\n"
     "  -e EMIT        comma-separated: static_library, h, o, stmt, ll, s, report\n"
     "                 (default: static_library,h)\n"
-    "  -r SIZES       output size for the redundancy report, e.g. 256x256x32\n"
+    "  -r SIZES       output size for the redundancy report, e.g. 256x256x32 (each extent at\n"
+    "                 most 2^30, at most 2^31 - 1 points)\n"
     "  target=TARGET  host, x86-64-sse41, x86-64-avx2 or x86-64-avx512 (default: host)\n"
-    "  param=value    sets a GeneratorParam\n";
+    "  param=value    sets a GeneratorParam (--help lists them with their accepted ranges)\n";
 
+// The redundancy report's output size is bounded: its loops and buffers use 32-bit sizes.
+constexpr int64_t max_report_extent = int64_t(1) << 30;
+constexpr int64_t max_report_points = (int64_t(1) << 31) - 1;
+
+// The items between separators; an empty item (",," or a trailing ",") is kept as "".
 std::vector<std::string> split(const std::string &s, char sep) {
     std::vector<std::string> out;
-    std::stringstream ss(s);
-    std::string item;
-    while (std::getline(ss, item, sep)) {
-        if (!item.empty()) out.push_back(item);
+    size_t start = 0;
+    while (true) {
+        size_t end = s.find(sep, start);
+        out.push_back(s.substr(start, end == std::string::npos ? std::string::npos : end - start));
+        if (end == std::string::npos) return out;
+        start = end + 1;
     }
-    return out;
+}
+
+struct Options {
+    std::string generator, dir, function, emit_list = "static_library,h", sizes_text, target_name = "host";
+    bool help = false, sizes_given = false;
+    std::vector<std::pair<std::string, std::string>> params;
+};
+
+Options parse_command_line(int argc, char **argv) {
+    Options o;
+    std::map<std::string, std::string> seen;  // option -> its value, to catch repeats
+    for (int i = 1; i < argc; i++) {
+        std::string a = argv[i];
+        auto value = [&]() -> std::string {
+            user_assert(i + 1 < argc) << "Option " << a << " needs a value";
+            std::string v = argv[++i];
+            auto [it, fresh] = seen.emplace(a, v);
+            user_assert(fresh) << "Option " << a << " is given twice ('" << it->second << "' and '" << v
+                               << "'); give it once";
+            return v;
+        };
+        if (a == "--help" || a == "-h") {
+            o.help = true;
+            return o;
+        } else if (a == "-g") {
+            o.generator = value();
+        } else if (a == "-o") {
+            o.dir = value();
+        } else if (a == "-f") {
+            o.function = value();
+            user_assert(!o.function.empty()) << "-f needs a function name; it was given ''";
+        } else if (a == "-e") {
+            o.emit_list = value();
+        } else if (a == "-r") {
+            o.sizes_text = value();
+            o.sizes_given = true;
+        } else if (a.find('=') != std::string::npos && a[0] != '-') {
+            std::string k = a.substr(0, a.find('=')), v = a.substr(a.find('=') + 1);
+            if (k == "target") o.target_name = v;
+            else o.params.push_back({k, v});
+        } else {
+            user_error << "Unknown option '" << a << "'; run with --help for the options";
+        }
+    }
+    return o;
+}
+
+AOTEmit parse_emit(const std::string &list, bool &report) {
+    const char *kinds = "static_library, h, o, stmt, ll, s, report";
+    AOTEmit emit;
+    emit.static_library = emit.header = false;
+    report = false;
+    user_assert(!list.empty()) << "-e '' names no output kind; use a comma-separated list of " << kinds;
+    for (auto &e : split(list, ',')) {
+        if (e == "static_library") emit.static_library = true;
+        else if (e == "h") emit.header = true;
+        else if (e == "o") emit.object = true;
+        else if (e == "stmt") emit.stmt = true;
+        else if (e == "ll") emit.llvm_ir = true;
+        else if (e == "s") emit.assembly = true;
+        else if (e == "report") report = true;
+        else if (e.empty()) user_error << "-e '" << list << "' has an empty output kind; use a comma-separated list of " << kinds;
+        else user_error << "Unknown output kind '" << e << "' in -e; use " << kinds;
+    }
+    return emit;
+}
+
+// WxH[x...]: whole numbers in [1, 2^30], at most 2^31 - 1 points in all.
+std::vector<int> parse_sizes(const std::string &text) {
+    const std::string where = "-r '" + text + "': ";
+    std::vector<int> sizes;
+    int64_t points = 1;
+    for (auto &item : split(text, 'x')) {
+        bool digits = !item.empty();
+        for (char c : item) digits = digits && std::isdigit(static_cast<unsigned char>(c));
+        user_assert(digits) << where << "'" << item << "' is not a positive whole number; give the output size as "
+                            << "WxH[x...], e.g. -r 256x256x32";
+        // More than 10 digits is out of range anyway (and would overflow the conversion).
+        int64_t v = item.size() > 10 ? max_report_extent + 1 : std::stoll(item);
+        user_assert(v >= 1 && v <= max_report_extent)
+            << where << "extent " << item << " is out of range; each extent must be in [1, " << max_report_extent
+            << "]";
+        points *= v;  // at most (2^31 - 1) * 2^30: no overflow
+        user_assert(points <= max_report_points)
+            << where << "the output would have more than " << max_report_points << " points; ask for a smaller size";
+        sizes.push_back(int(v));
+    }
+    return sizes;
+}
+
+void check_output_dir(const std::string &dir) {
+    struct stat st {};
+    user_assert(::stat(dir.c_str(), &st) == 0) << "Output directory '" << dir << "' (-o) does not exist";
+    user_assert(S_ISDIR(st.st_mode)) << "Output directory '" << dir << "' (-o) is not a directory";
 }
 
 void print_help(const char *argv0) {
@@ -55,55 +162,41 @@ void print_help(const char *argv0) {
 }
 
 int run(int argc, char **argv) {
-    std::string generator, dir, function, emit_list = "static_library,h", sizes_text, target_name = "host";
-    std::vector<std::pair<std::string, std::string>> params;
-    for (int i = 1; i < argc; i++) {
-        std::string a = argv[i];
-        auto value = [&]() -> std::string {
-            user_assert(i + 1 < argc) << "Option " << a << " needs a value";
-            return argv[++i];
-        };
-        if (a == "--help" || a == "-h") {
-            print_help(argv[0]);
-            return 0;
-        } else if (a == "-g") {
-            generator = value();
-        } else if (a == "-o") {
-            dir = value();
-        } else if (a == "-f") {
-            function = value();
-        } else if (a == "-e") {
-            emit_list = value();
-        } else if (a == "-r") {
-            sizes_text = value();
-        } else if (a.find('=') != std::string::npos && a[0] != '-') {
-            std::string k = a.substr(0, a.find('=')), v = a.substr(a.find('=') + 1);
-            if (k == "target") target_name = v;
-            else params.push_back({k, v});
-        } else {
-            user_error << "Unknown option '" << a << "'; run with --help for the options";
+    // Everything on the command line is checked before anything is built or written.
+    Options o = parse_command_line(argc, argv);
+    if (o.help) {
+        print_help(argv[0]);
+        return 0;
+    }
+    user_assert(!o.generator.empty()) << "No generator given (-g NAME); run with --help to list them";
+    user_assert(!o.dir.empty()) << "No output directory given (-o DIR)";
+    check_output_dir(o.dir);
+    bool report = false;
+    AOTEmit emit = parse_emit(o.emit_list, report);
+    std::vector<int> sizes;
+    if (report) {
+        user_assert(o.sizes_given) << "-e report needs the output size: -r WxH[x...]";
+        sizes = parse_sizes(o.sizes_text);
+    } else {
+        user_assert(!o.sizes_given) << "-r sets the size of the redundancy report, which is not asked for; "
+                                    << "add report to -e or drop -r";
+    }
+    bool default_name = o.function.empty();
+    std::string function = default_name ? o.generator : o.function;
+    std::string why = why_not_function_name(function);
+    user_assert(why.empty()) << "Function name '" << function << "'" << (default_name ? " (the generator's name)" : "")
+                             << " cannot be used: " << why << "; choose another with -f NAME";
+    Target target = Target::parse(o.target_name);
+    auto g = GeneratorRegistry::create(o.generator);
+    for (auto &[k, v] : o.params) g->set_param(k, v);
+    if (report) {
+        for (auto *io : g->ios()) {
+            user_assert(!io->io_is_output || io->io_dimensions == int(sizes.size()))
+                << "-r '" << o.sizes_text << "' gives " << sizes.size() << " extents, but the output '" << io->io_name
+                << "' of generator '" << o.generator << "' has " << io->io_dimensions << " dimensions";
         }
     }
-    user_assert(!generator.empty()) << "No generator given (-g NAME); run with --help to list them";
-    user_assert(!dir.empty()) << "No output directory given (-o DIR)";
-    if (function.empty()) function = generator;
-    Target target = Target::parse(target_name);
-    auto g = GeneratorRegistry::create(generator);
-    for (auto &[k, v] : params) g->set_param(k, v);
 
-    AOTEmit emit;
-    emit.static_library = emit.header = false;
-    bool report = false;
-    for (auto &e : split(emit_list, ',')) {
-        if (e == "static_library") emit.static_library = true;
-        else if (e == "h") emit.header = true;
-        else if (e == "o") emit.object = true;
-        else if (e == "stmt") emit.stmt = true;
-        else if (e == "ll") emit.llvm_ir = true;
-        else if (e == "s") emit.assembly = true;
-        else if (e == "report") report = true;
-        else user_error << "Unknown output kind '" << e << "' in -e; use static_library, h, o, stmt, ll, s, report";
-    }
     auto start = std::chrono::steady_clock::now();
     Func output = g->build();
     std::vector<AOTArgument> inputs;
@@ -111,19 +204,18 @@ int run(int argc, char **argv) {
         if (io->io_is_output) continue;
         inputs.push_back(AOTArgument{io->io_name, io->io_is_buffer, io->io_type, io->io_dimensions});
     }
-    compile_to_files(output, inputs, function, target, dir, emit);
+    compile_to_files(output, inputs, function, target, o.dir, emit);
     if (report) {
-        user_assert(!sizes_text.empty()) << "-e report needs the output size: -r WxH[x...]";
-        std::vector<int> sizes;
-        for (auto &s : split(sizes_text, 'x')) sizes.push_back(std::atoi(s.c_str()));
         RedundancyReport r = redundancy_report(output, sizes);
-        std::FILE *f = std::fopen((dir + "/" + function + ".report.txt").c_str(), "w");
-        user_assert(f) << "Cannot write the report in " << dir;
-        std::fputs(r.to_string().c_str(), f);
-        std::fclose(f);
+        std::string path = o.dir + "/" + function + ".report.txt";
+        std::FILE *f = std::fopen(path.c_str(), "w");
+        user_assert(f) << "Cannot write the report '" << path << "': " << std::strerror(errno);
+        bool ok = std::fputs(r.to_string().c_str(), f) >= 0;
+        ok = std::fclose(f) == 0 && ok;
+        user_assert(ok) << "Writing the report '" << path << "' failed: " << std::strerror(errno);
     }
     double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    std::fprintf(stderr, "compiled generator '%s' as %s for %s in %.0f ms\n", generator.c_str(), function.c_str(),
+    std::fprintf(stderr, "compiled generator '%s' as %s for %s in %.0f ms\n", o.generator.c_str(), function.c_str(),
                  target.name.c_str(), ms);
     return 0;
 }

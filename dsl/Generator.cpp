@@ -1,6 +1,10 @@
 #include "Generator.h"
 
+#include <cctype>
+#include <cerrno>
+#include <cmath>
 #include <cstdlib>
+#include <sstream>
 
 namespace halo {
 namespace internal {
@@ -29,19 +33,36 @@ bool parse_bool(const std::string &text, const std::string &param) {
     return false;
 }
 
-int64_t parse_int(const std::string &text, const std::string &param) {
+namespace {
+
+// The text is a number only if it starts like one: strtoll and strtod would skip spaces.
+bool starts_like_number(const std::string &text) {
+    if (text.empty()) return false;
+    char c = text[0];
+    return std::isdigit(static_cast<unsigned char>(c)) || c == '-' || c == '+' || c == '.';
+}
+
+}  // namespace
+
+int64_t parse_int(const std::string &text, const std::string &param, int64_t min, int64_t max) {
+    auto what = [&] { return "GeneratorParam '" + param + "' is an integer in [" + std::to_string(min) + ", " +
+                             std::to_string(max) + "]; '" + text + "' "; };
     char *end = nullptr;
-    long long v = std::strtoll(text.c_str(), &end, 10);
-    user_assert(!text.empty() && end && *end == 0)
-        << "GeneratorParam '" << param << "' is an integer; '" << text << "' is not one";
+    errno = 0;
+    long long v = starts_like_number(text) ? std::strtoll(text.c_str(), &end, 10) : 0;
+    user_assert(end && end != text.c_str() && *end == 0) << what() << "is not an integer";
+    user_assert(errno != ERANGE && v >= min && v <= max) << what() << "is out of range";
     return v;
 }
 
-double parse_double(const std::string &text, const std::string &param) {
+double parse_double(const std::string &text, const std::string &param, double min, double max) {
+    std::ostringstream range;
+    range << "[" << min << ", " << max << "]";
+    auto what = [&] { return "GeneratorParam '" + param + "' is a number in " + range.str() + "; '" + text + "' "; };
     char *end = nullptr;
-    double v = std::strtod(text.c_str(), &end);
-    user_assert(!text.empty() && end && *end == 0)
-        << "GeneratorParam '" << param << "' is a number; '" << text << "' is not one";
+    double v = starts_like_number(text) ? std::strtod(text.c_str(), &end) : 0;
+    user_assert(end && end != text.c_str() && *end == 0) << what() << "is not a number";
+    user_assert(std::isfinite(v) && v >= min && v <= max) << what() << "is out of range";
     return v;
 }
 

@@ -2,7 +2,7 @@
 //
 //   class Brighten : public halo::Generator<Brighten> {
 //   public:
-//       GeneratorParam<int> vector_width{"vector_width", 8};
+//       GeneratorParam<int> vector_width{"vector_width", 8, 1, 64};  // default 8, range [1, 64]
 //       Input<Buffer<uint8_t>> input{"input", 2};
 //       Input<float> gain{"gain"};
 //       Output<Buffer<uint8_t>> output{"output", 2};
@@ -13,10 +13,14 @@
 //   HALO_REGISTER_GENERATOR(Brighten, "brighten")
 #pragma once
 
+#include <cstdint>
 #include <functional>
+#include <limits>
 #include <map>
 #include <memory>
+#include <sstream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "Func.h"
@@ -52,9 +56,11 @@ GeneratorBase *&constructing_generator();
 void register_param(GeneratorParamBase *p);
 void register_io(GeneratorIOBase *io);
 
+// Strict parsers: the whole text must be the value (no spaces, no trailing characters) and
+// within [min, max]; otherwise a CompileError names the parameter and the accepted range.
 bool parse_bool(const std::string &text, const std::string &param);
-int64_t parse_int(const std::string &text, const std::string &param);
-double parse_double(const std::string &text, const std::string &param);
+int64_t parse_int(const std::string &text, const std::string &param, int64_t min, int64_t max);
+double parse_double(const std::string &text, const std::string &param, double min, double max);
 Type parse_type(const std::string &text, const std::string &param);
 
 }  // namespace internal
@@ -87,11 +93,27 @@ private:
 template <typename T>
 class Generator : public GeneratorBase {};
 
+// A parameter of the generator, set from the command line as name=value. Numbers may declare
+// the range they accept ({"name", default, min, max}); integers are always limited to what T
+// holds and floating-point values to finite ones, so no text turns into a silently wrong value.
 template <typename T>
 class GeneratorParam : public internal::GeneratorParamBase {
+    static constexpr bool is_number = std::is_arithmetic_v<T> && !std::is_same_v<T, bool>;
+    // The bounds' type: T for numbers (unused otherwise).
+    using Bound = std::conditional_t<is_number, T, int>;
+
 public:
     GeneratorParam(const std::string &n, T def) : value_(def) {
         name = n;
+        internal::register_param(this);
+    }
+    // A number accepted only in [min, max] (checked when set from text and by set()).
+    template <typename U = T, typename = std::enable_if_t<std::is_same_v<U, T> && is_number>>
+    GeneratorParam(const std::string &n, T def, T min, T max) : value_(def), min_(min), max_(max), ranged_(true) {
+        name = n;
+        user_assert(min <= max && def >= min && def <= max)
+            << "GeneratorParam '" << n << "' has default " << +def << " outside its range [" << +min << ", " << +max
+            << "]";
         internal::register_param(this);
     }
     // An enum-like parameter: the value is one of the named choices.
@@ -102,7 +124,24 @@ public:
     }
     operator T() const { return value_; }
     T value() const { return value_; }
-    void set(T v) { value_ = v; }
+    void set(T v) {
+        if constexpr (is_number) {
+            user_assert(v >= min_ && v <= max_)  // also false for NaN
+                << "GeneratorParam '" << name << "' accepts values in " << range_string() << "; " << +v
+                << " is out of range";
+        }
+        value_ = v;
+    }
+    // "[min, max]" for numbers, "" otherwise.
+    std::string range_string() const {
+        if constexpr (is_number) {
+            std::ostringstream s;
+            s << "[" << +min_ << ", " << +max_ << "]";
+            return s.str();
+        } else {
+            return "";
+        }
+    }
 
     void set_from_string(const std::string &text) override {
         if (!choices_.empty()) {
@@ -117,9 +156,11 @@ public:
         if constexpr (std::is_same_v<T, bool>) {
             value_ = internal::parse_bool(text, name);
         } else if constexpr (std::is_integral_v<T>) {
-            value_ = T(internal::parse_int(text, name));
+            // parse_int works in int64_t: a 64-bit unsigned bound saturates.
+            int64_t hi = std::is_unsigned_v<T> && sizeof(T) == 8 && max_ > T(INT64_MAX) ? INT64_MAX : int64_t(max_);
+            value_ = T(internal::parse_int(text, name, int64_t(min_), hi));
         } else if constexpr (std::is_floating_point_v<T>) {
-            value_ = T(internal::parse_double(text, name));
+            value_ = T(internal::parse_double(text, name, double(min_), double(max_)));
         } else if constexpr (std::is_same_v<T, Type>) {
             value_ = internal::parse_type(text, name);
         } else if constexpr (std::is_same_v<T, std::string>) {
@@ -145,8 +186,8 @@ public:
             return "enum {" + names + "}";
         }
         if constexpr (std::is_same_v<T, bool>) return "bool";
-        else if constexpr (std::is_integral_v<T>) return "int";
-        else if constexpr (std::is_floating_point_v<T>) return "float";
+        else if constexpr (std::is_integral_v<T>) return ranged_ ? "int in " + range_string() : "int";
+        else if constexpr (std::is_floating_point_v<T>) return ranged_ ? "float in " + range_string() : "float";
         else if constexpr (std::is_same_v<T, Type>) return "type";
         else return "string";
     }
@@ -154,6 +195,18 @@ public:
 private:
     T value_;
     std::map<std::string, T> choices_;
+    Bound min_ = default_min(), max_ = default_max();
+    bool ranged_ = false;  // a range was declared (shown by --help)
+
+    // Without a declared range: anything T holds (finite, for floating point).
+    static constexpr Bound default_min() {
+        if constexpr (is_number) return std::numeric_limits<T>::lowest();
+        else return 0;
+    }
+    static constexpr Bound default_max() {
+        if constexpr (is_number) return std::numeric_limits<T>::max();
+        else return 0;
+    }
 };
 
 template <typename T>

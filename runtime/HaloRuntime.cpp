@@ -173,6 +173,33 @@ int32_t halo_error_bad_stride(void *user_context, const char *buffer_name, int32
     return halo_error_code_bad_stride;
 }
 
+int32_t halo_error_null_dim(void *user_context, const char *buffer_name, int32_t dimensions) {
+    char msg[256];
+    std::snprintf(msg, sizeof msg,
+                  "buffer '%s' has %d dimensions but its dim array is NULL: point dim at %d "
+                  "halo_dimension_t entries",
+                  buffer_name, dimensions, dimensions);
+    halo_error(user_context, msg);
+    return halo_error_code_null_buffer;
+}
+
+int32_t halo_error_bad_extent(void *user_context, const char *buffer_name, int32_t dim, int32_t min,
+                              int32_t extent) {
+    char msg[256];
+    if (extent < 0) {
+        std::snprintf(msg, sizeof msg,
+                      "buffer '%s' has extent %d in dimension %d: extents must be 0 or more",
+                      buffer_name, extent, dim);
+    } else {
+        std::snprintf(msg, sizeof msg,
+                      "buffer '%s' has min %d and extent %d in dimension %d: its last coordinate "
+                      "%lld does not fit in 32 bits",
+                      buffer_name, min, extent, dim, static_cast<long long>(min) + extent - 1);
+    }
+    halo_error(user_context, msg);
+    return halo_error_code_bad_extent;
+}
+
 int32_t halo_error_out_of_memory(void *user_context, const char *func_name, int64_t bytes) {
     char msg[256];
     std::snprintf(msg, sizeof msg, "out of memory allocating %lld bytes for '%s'",

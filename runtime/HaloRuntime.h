@@ -21,7 +21,11 @@ typedef struct halo_dimension_t {
     int32_t min, extent, stride, flags;
 } halo_dimension_t;
 
-// A strided view of memory, in the spirit of halide_buffer_t.
+// A strided view of memory, in the spirit of halide_buffer_t. Pipelines check every buffer on
+// entry and return an error code (after reporting through the error handler) unless: the
+// buffer and its host pointer are non-NULL, the type and dimension count are the expected
+// ones, dim points to `dimensions` entries, every extent is >= 0 (with min + extent - 1 in
+// 32 bits), dimension 0 has stride 1, and the buffer covers what the pipeline reads or writes.
 typedef struct halo_buffer_t {
     uint8_t *host;
     uint8_t type_code;   // a halo_type_code_t
@@ -87,6 +91,12 @@ int32_t halo_error_func_bound(void *user_context, const char *func_name, const c
 int32_t halo_error_split_factor(void *user_context, const char *stage_name, const char *var_name,
                                 int32_t factor);
 int32_t halo_error_bad_stride(void *user_context, const char *buffer_name, int32_t stride);
+// A buffer with dimensions > 0 but a NULL dim array; returns halo_error_code_null_buffer.
+int32_t halo_error_null_dim(void *user_context, const char *buffer_name, int32_t dimensions);
+// A dimension whose extent is negative, or whose last coordinate (min + extent - 1) does not
+// fit in 32 bits; returns halo_error_code_bad_extent.
+int32_t halo_error_bad_extent(void *user_context, const char *buffer_name, int32_t dim, int32_t min,
+                              int32_t extent);
 int32_t halo_error_out_of_memory(void *user_context, const char *func_name, int64_t bytes);
 void *halo_malloc(void *user_context, int64_t bytes);
 void halo_free(void *user_context, void *ptr);

@@ -160,6 +160,149 @@ TEST_CASE("bad calls return an error code and a message, and touch no memory") {
     halo_set_error_handler(nullptr);
 }
 
+namespace {
+
+// A conv_relu call with broken arguments: its return code, the message it reported, and
+// whether it left the output memory alone.
+struct BadCall {
+    std::vector<float> in = std::vector<float>(42 * 32 * 3, 0.5f);
+    std::vector<float> out = std::vector<float>(40 * 30 * 10, -7.0f);
+    aot::BufferRef input{in.data(), {42, 32, 3}};
+    aot::BufferRef output{out.data(), {40, 30, 10}};
+
+    int32_t call(halo_buffer_t *i, halo_buffer_t *o) {
+        last_error.clear();
+        halo_error_handler_t previous = halo_set_error_handler(capture);
+        int32_t rc = conv_relu_host(i, o);
+        halo_set_error_handler(previous);
+        return rc;
+    }
+    bool output_untouched() const {
+        for (float v : out) {
+            if (v != -7.0f) return false;
+        }
+        return true;
+    }
+};
+
+bool reported(const std::string &part) { return last_error.find(part) != std::string::npos; }
+
+}  // namespace
+
+TEST_CASE("AOT: the well-formed call of the bad-call tests succeeds") {
+    BadCall c;
+    CHECK(c.call(c.input, c.output) == 0);
+    CHECK(last_error.empty());
+    CHECK_FALSE(c.output_untouched());
+}
+
+TEST_CASE("AOT: a null output buffer is reported by name") {
+    BadCall c;
+    CHECK(c.call(c.input, nullptr) == halo_error_code_null_buffer);
+    CHECK_MESSAGE(reported("buffer 'output' is null"), last_error);
+}
+
+TEST_CASE("AOT: an input with no host memory is reported by name") {
+    BadCall c;
+    c.input.get()->host = nullptr;
+    CHECK(c.call(c.input, c.output) == halo_error_code_null_buffer);
+    CHECK_MESSAGE(reported("buffer 'input' is null (or has no host memory)"), last_error);
+    CHECK(c.output_untouched());
+}
+
+TEST_CASE("AOT: an input with a null dim array is reported, not dereferenced") {
+    BadCall c;
+    c.input.get()->dim = nullptr;
+    CHECK(c.call(c.input, c.output) == halo_error_code_null_buffer);
+    CHECK_MESSAGE(reported("buffer 'input' has 3 dimensions but its dim array is NULL"), last_error);
+    CHECK(c.output_untouched());
+}
+
+TEST_CASE("AOT: an output with a null dim array is reported, not dereferenced") {
+    BadCall c;
+    c.output.get()->dim = nullptr;
+    CHECK(c.call(c.input, c.output) == halo_error_code_null_buffer);
+    CHECK_MESSAGE(reported("buffer 'output' has 3 dimensions but its dim array is NULL"), last_error);
+    CHECK(c.output_untouched());
+}
+
+TEST_CASE("AOT: an input of the wrong element type is reported with both types") {
+    BadCall c;
+    c.input.get()->type_code = halo_type_int;
+    CHECK(c.call(c.input, c.output) == halo_error_code_bad_type);
+    CHECK_MESSAGE(reported("buffer 'input' has element type int32, but the pipeline expects float32"), last_error);
+    CHECK(c.output_untouched());
+}
+
+TEST_CASE("AOT: an output with the wrong number of dimensions is reported") {
+    BadCall c;
+    c.output.get()->dimensions = 2;
+    CHECK(c.call(c.input, c.output) == halo_error_code_bad_dimensions);
+    CHECK_MESSAGE(reported("buffer 'output' has 2 dimensions, but the pipeline expects 3"), last_error);
+    CHECK(c.output_untouched());
+}
+
+TEST_CASE("AOT: a negative extent in an input is a bad-extent error naming the dimension") {
+    BadCall c;
+    c.input.get()->dim[1].extent = -32;
+    CHECK(c.call(c.input, c.output) == halo_error_code_bad_extent);
+    CHECK_MESSAGE(reported("buffer 'input' has extent -32 in dimension 1: extents must be 0 or more"), last_error);
+    CHECK(c.output_untouched());
+}
+
+TEST_CASE("AOT: a negative extent in the output is a bad-extent error naming the dimension") {
+    BadCall c;
+    c.output.get()->dim[2].extent = -10;
+    CHECK(c.call(c.input, c.output) == halo_error_code_bad_extent);
+    CHECK_MESSAGE(reported("buffer 'output' has extent -10 in dimension 2: extents must be 0 or more"), last_error);
+    CHECK(c.output_untouched());
+}
+
+TEST_CASE("AOT: a last coordinate past 32 bits is a bad-extent error") {
+    BadCall c;
+    c.input.get()->dim[0].min = 2147483620;
+    CHECK(c.call(c.input, c.output) == halo_error_code_bad_extent);
+    CHECK_MESSAGE(reported("buffer 'input' has min 2147483620 and extent 42 in dimension 0: its last coordinate "
+                           "2147483661 does not fit in 32 bits"),
+                  last_error);
+    CHECK(c.output_untouched());
+}
+
+TEST_CASE("AOT: an input whose dimension 0 is not dense is a bad-stride error") {
+    BadCall c;
+    c.input.get()->dim[0].stride = 3;
+    CHECK(c.call(c.input, c.output) == halo_error_code_bad_stride);
+    CHECK_MESSAGE(reported("buffer 'input' has stride 3 in dimension 0"), last_error);
+    CHECK(c.output_untouched());
+}
+
+TEST_CASE("AOT: an input too small for the output is reported with the regions") {
+    BadCall c;
+    c.input.get()->dim[1].extent = 20;  // a 30-row output needs 32 rows
+    CHECK(c.call(c.input, c.output) == halo_error_code_access_out_of_bounds);
+    CHECK_MESSAGE(reported("input 'input' covers y in [0, 19], but producing output 'output' y in [0, 29] needs [0, 31]"),
+                  last_error);
+    CHECK(c.output_untouched());
+}
+
+TEST_CASE("AOT: broken buffers with scalar arguments are reported too") {
+    std::vector<uint8_t> in(16 * 8, 10), out(16 * 8, 99);
+    aot::BufferRef i(in.data(), {16, 8}), o(out.data(), {16, 8});
+    halo_error_handler_t previous = halo_set_error_handler(capture);
+    last_error.clear();
+    i.get()->dim = nullptr;
+    CHECK(brighten_host(i, 1.5f, 3, o) == halo_error_code_null_buffer);
+    CHECK_MESSAGE(last_error.find("buffer 'input' has 2 dimensions but its dim array is NULL") != std::string::npos,
+                  last_error);
+    last_error.clear();
+    aot::BufferRef i2(in.data(), {16, 8});
+    o.get()->dim[0].extent = -1;
+    CHECK(brighten_host(i2, 1.5f, 3, o) == halo_error_code_bad_extent);
+    CHECK_MESSAGE(last_error.find("buffer 'output' has extent -1 in dimension 0") != std::string::npos, last_error);
+    halo_set_error_handler(previous);
+    for (uint8_t v : out) CHECK(v == 99);
+}
+
 TEST_CASE("the generator driver's errors") {
     std::string exe = HALO_APP_GENERATORS;
     auto [rc1, out1] = run_command(exe + " -g no_such -o /tmp");

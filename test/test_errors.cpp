@@ -409,3 +409,57 @@ TEST_CASE("element access outside a Buffer") {
     CHECK(has(msg, "small"));
     CHECK(has(msg, "1"));
 }
+
+TEST_CASE("realizing into wrapped memory with a negative extent is a bad-extent error") {
+    std::vector<int32_t> mem(16, 7);
+    Buffer<int32_t> out(mem.data(), std::vector<halo_dimension_t>{{0, 4, 1, 0}, {0, -3, 4, 0}}, "neg_out");
+    Var x("x"), y("y");
+    Func f("f");
+    f(x, y) = x + y;
+    int code = 0;
+    std::string msg;
+    try {
+        f.realize(out);
+    } catch (const halo::RuntimeError &e) {
+        code = e.code;
+        msg = e.what();
+    }
+    CHECK(code == halo_error_code_bad_extent);
+    CHECK_MESSAGE(has(msg, "buffer 'f' has extent -3 in dimension 1: extents must be 0 or more"), msg);
+    CHECK(mem[0] == 7);
+}
+
+TEST_CASE("an ImageParam bound to wrapped memory with a negative extent is a bad-extent error") {
+    std::vector<float> mem(64, 1.0f);
+    Buffer<float> bad(mem.data(), std::vector<halo_dimension_t>{{0, -2, 1, 0}, {0, 8, 8, 0}});
+    ImageParam in(Float(32), 2, "negative_photo");
+    in.set(bad);
+    Var x("x"), y("y");
+    Func f("f");
+    f(x, y) = in(x, y) * 2.0f;
+    int code = 0;
+    std::string msg;
+    try {
+        f.realize({4, 4});
+    } catch (const halo::RuntimeError &e) {
+        code = e.code;
+        msg = e.what();
+    }
+    CHECK(code == halo_error_code_bad_extent);
+    CHECK_MESSAGE(has(msg, "buffer 'negative_photo' has extent -2 in dimension 0: extents must be 0 or more"), msg);
+}
+
+TEST_CASE("wrapped memory whose last coordinate does not fit in 32 bits is a bad-extent error") {
+    // min + extent - 1 wraps to a negative max in 32 bits, which would pass the bounds checks.
+    std::vector<float> mem(64, 1.0f);
+    Buffer<float> huge(mem.data(), std::vector<halo_dimension_t>{{2147483646, 5, 1, 0}, {0, 8, 8, 0}});
+    ImageParam in(Float(32), 2, "wrapping");
+    in.set(huge);
+    Var x("x"), y("y");
+    Func f("f");
+    f(x, y) = in(x, y);
+    std::string msg = runtime_error_of([&] { f.realize({4, 4}); });
+    CHECK_MESSAGE(has(msg, "buffer 'wrapping' has min 2147483646 and extent 5 in dimension 0: its last "
+                           "coordinate 2147483650 does not fit in 32 bits"),
+                  msg);
+}

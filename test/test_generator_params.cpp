@@ -1,0 +1,111 @@
+// GeneratorParams set from text: strict parsing (the whole text, in range for the type and for
+// the declared range), errors naming the parameter and the accepted range, never a wrapped or
+// truncated value.
+#include "TestUtil.h"
+
+#include <cstdint>
+
+using namespace halo;
+
+namespace {
+
+class Params : public Generator<Params> {
+public:
+    GeneratorParam<int> width{"width", 8, 1, 64};
+    GeneratorParam<int> plain{"plain", 3};
+    GeneratorParam<uint8_t> small{"small", 7};
+    GeneratorParam<float> gain{"gain", 0.5f, 0.0f, 1.0f};
+    GeneratorParam<float> any{"any", 2.0f};
+    Input<Buffer<uint8_t>> input{"input", 1};
+    Output<Buffer<uint8_t>> output{"output", 1};
+    void generate() { output(x) = input(x); }
+    Var x{"x"};
+};
+
+// The CompileError of set_param, and checks the value did not change.
+template <typename T>
+std::string set_error(Params &g, GeneratorParam<T> &p, const std::string &text) {
+    T before = p.value();
+    std::string msg = halo_test::compile_error_of([&] { g.set_param(p.name, text); });
+    CHECK_MESSAGE(p.value() == before, "'" << text << "' changed the value");
+    return msg;
+}
+
+bool contains(const std::string &s, const std::string &part) { return s.find(part) != std::string::npos; }
+
+}  // namespace
+
+TEST_CASE("an integer outside its declared range is refused, naming the parameter and the range") {
+    Params g;
+    for (const char *text : {"0", "65", "-3", "1000000"}) {
+        std::string msg = set_error(g, g.width, text);
+        CHECK_MESSAGE(contains(msg, std::string("GeneratorParam 'width' is an integer in [1, 64]; '") + text +
+                                        "' is out of range"),
+                      msg);
+    }
+    g.set_param("width", "64");
+    CHECK(g.width.value() == 64);
+    g.set_param("width", "1");
+    CHECK(g.width.value() == 1);
+}
+
+TEST_CASE("an integer too large for its type is refused, not wrapped") {
+    Params g;
+    // Once parsed as -1 (strtoll saturates; the cast to int wrapped).
+    std::string msg = set_error(g, g.plain, "99999999999999999999");
+    CHECK_MESSAGE(contains(msg, "GeneratorParam 'plain' is an integer in [-2147483648, 2147483647]; "
+                                "'99999999999999999999' is out of range"),
+                  msg);
+    CHECK(contains(set_error(g, g.plain, "4294967295"), "is out of range"));
+    CHECK(contains(set_error(g, g.small, "256"), "GeneratorParam 'small' is an integer in [0, 255]; '256' is out of range"));
+    CHECK(contains(set_error(g, g.small, "-1"), "is out of range"));
+    g.set_param("small", "255");
+    CHECK(int(g.small.value()) == 255);
+}
+
+TEST_CASE("integer text must be exactly an integer") {
+    Params g;
+    for (const char *text : {"", " 8", "8 ", "8x", "0x10", "+", "-", "eight", "1.5"}) {
+        std::string msg = set_error(g, g.width, text);
+        CHECK_MESSAGE(contains(msg, std::string("'width' is an integer in [1, 64]; '") + text + "' is not an integer"),
+                      "'" << text << "': " << msg);
+    }
+}
+
+TEST_CASE("a floating-point value must be a finite number within the range") {
+    Params g;
+    for (const char *text : {"nan", "inf", "", " 0.5", "0.5f"}) {
+        std::string msg = set_error(g, g.any, text);
+        CHECK_MESSAGE(contains(msg, std::string("GeneratorParam 'any' is a number in ")), msg);
+        CHECK_MESSAGE(contains(msg, std::string("'") + text + "' is not a number"), "'" << text << "': " << msg);
+    }
+    CHECK(contains(set_error(g, g.any, "-inf"), "is out of range"));
+    CHECK(contains(set_error(g, g.any, "1e39"), "'1e39' is out of range"));  // beyond float
+    CHECK(contains(set_error(g, g.gain, "1.5"), "GeneratorParam 'gain' is a number in [0, 1]; '1.5' is out of range"));
+    g.set_param("gain", "0.25");
+    CHECK(g.gain.value() == 0.25f);
+}
+
+TEST_CASE("set() checks the declared range too") {
+    Params g;
+    std::string msg = halo_test::compile_error_of([&] { g.width.set(100); });
+    CHECK_MESSAGE(contains(msg, "GeneratorParam 'width' accepts values in [1, 64]; 100 is out of range"), msg);
+    CHECK(g.width.value() == 8);
+}
+
+TEST_CASE("a default outside the declared range is the generator's error") {
+    struct Bad : Generator<Bad> {
+        GeneratorParam<int> p{"p", 100, 1, 64};
+        Output<Buffer<uint8_t>> output{"output", 1};
+        void generate() {}
+    };
+    std::string msg = halo_test::compile_error_of([] { Bad b; });
+    CHECK_MESSAGE(contains(msg, "GeneratorParam 'p' has default 100 outside its range [1, 64]"), msg);
+}
+
+TEST_CASE("the declared range is part of the parameter's description") {
+    Params g;
+    CHECK(g.width.type_name() == "int in [1, 64]");
+    CHECK(g.plain.type_name() == "int");
+    CHECK(g.gain.type_name() == "float in [0, 1]");
+}
