@@ -46,7 +46,7 @@ enum {
     halo_error_code_out_of_memory = -6,
     halo_error_code_bad_extent = -7,
     halo_error_code_bad_stride = -8,
-    halo_error_code_bad_split_factor = -10,
+    halo_error_code_bad_split_factor = -9,
 };
 
 // Memory that pipelines reuse across calls: a freed buffer goes back to the arena and the

@@ -280,7 +280,7 @@ TEST_CASE("AOT: an input too small for the output is reported with the regions")
     BadCall c;
     c.input.get()->dim[1].extent = 20;  // a 30-row output needs 32 rows
     CHECK(c.call(c.input, c.output) == halo_error_code_access_out_of_bounds);
-    CHECK_MESSAGE(reported("input 'input' covers y in [0, 19], but producing output 'output' y in [0, 29] needs [0, 31]"),
+    CHECK_MESSAGE(reported("input 'input' covers dimension 1 in [0, 19], but producing output 'output' needs [0, 31] of it"),
                   last_error);
     CHECK(c.output_untouched());
 }
