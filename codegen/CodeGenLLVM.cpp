@@ -556,18 +556,22 @@ void CodeGen::visit(const For *op) {
     internal_assert(op->for_type == ForType::Serial)
         << "loop " << op->name << " should have been unrolled or vectorized before codegen";
     Value *mn = codegen(op->min), *ex = codegen(op->extent);
-    Value *end = builder_.CreateAdd(mn, ex);
+    // The loop runs over [min, last] with last = min + extent - 1, which fits in 32 bits for
+    // every loop Halo makes (min + extent need not: a loop may end at INT32_MAX).
+    Value *one = llvm::ConstantInt::get(mn->getType(), 1);
+    Value *last = builder_.CreateSub(builder_.CreateAdd(mn, ex), one);
     auto *pre = builder_.GetInsertBlock();
     auto *loop = llvm::BasicBlock::Create(ctx_, op->name + ".loop", function_);
     auto *after = llvm::BasicBlock::Create(ctx_, op->name + ".end", function_);
-    builder_.CreateCondBr(builder_.CreateICmpSLT(mn, end), loop, after);
+    builder_.CreateCondBr(builder_.CreateICmpSGT(ex, llvm::Constant::getNullValue(ex->getType())), loop, after);
     builder_.SetInsertPoint(loop);
     llvm::PHINode *phi = builder_.CreatePHI(mn->getType(), 2, op->name);
     phi->addIncoming(mn, pre);
     with_symbol(symbols_, op->name, phi, [&] { codegen(op->body); });
-    Value *next = builder_.CreateAdd(phi, llvm::ConstantInt::get(mn->getType(), 1), "", false, true);
+    Value *more = builder_.CreateICmpSLT(phi, last);
+    Value *next = builder_.CreateAdd(phi, one, "", false, true);
     phi->addIncoming(next, builder_.GetInsertBlock());
-    builder_.CreateCondBr(builder_.CreateICmpSLT(next, end), loop, after);
+    builder_.CreateCondBr(more, loop, after);
     builder_.SetInsertPoint(after);
 }
 
@@ -646,20 +650,30 @@ void CodeGen::parallel_for(const For *op) {
 
 void CodeGen::visit(const Allocate *op) {
     Type t = op->type;
+    // The element count, with every multiplication checked: a product past 2^63 must be an
+    // error, never a small (or negative) allocation. An empty region has extent <= 0.
     Value *count = builder_.getInt64(1);
+    Value *overflow = builder_.getFalse();
     int64_t const_count = 1;
     bool is_const = true;
+    auto checked_mul = [&](Value *a, Value *b) {
+        Value *r = builder_.CreateBinaryIntrinsic(llvm::Intrinsic::smul_with_overflow, a, b);
+        overflow = builder_.CreateOr(overflow, builder_.CreateExtractValue(r, 1));
+        return builder_.CreateExtractValue(r, 0);
+    };
     for (auto &e : op->extents) {
         Value *v = builder_.CreateSExt(codegen(e), builder_.getInt64Ty());
-        count = builder_.CreateMul(count, v);
-        if (auto c = as_const_int(e)) const_count *= *c;
-        else is_const = false;
+        v = builder_.CreateBinaryIntrinsic(llvm::Intrinsic::smax, v, builder_.getInt64(0));
+        count = checked_mul(count, v);
+        const int64_t *c = as_const_int(e);
+        if (c && !__builtin_mul_overflow(const_count, std::max<int64_t>(*c, 0), &const_count)) continue;
+        is_const = false;
     }
     // Small buffers of known size live on the stack; the rest on the heap.
     const int64_t stack_limit = 64 * 1024;
-    int64_t bytes = const_count * t.bytes();
+    int64_t bytes = 0;
     Value *ptr;
-    bool on_heap = !(is_const && bytes <= stack_limit);
+    bool on_heap = !(is_const && !__builtin_mul_overflow(const_count, int64_t(t.bytes()), &bytes) && bytes <= stack_limit);
     if (!on_heap) {
         llvm::IRBuilder<> entry(&function_->getEntryBlock(), function_->getEntryBlock().begin());
         auto *a = entry.CreateAlloca(llvm::ArrayType::get(memory_type(t.element_of()), std::max<int64_t>(const_count, 1)));
@@ -667,16 +681,19 @@ void CodeGen::visit(const Allocate *op) {
         ptr = a;
     } else {
         // Pad by one vector so that wide loads at the end of a row stay inside the allocation.
-        Value *size = builder_.CreateAdd(builder_.CreateMul(count, builder_.getInt64(t.bytes())), builder_.getInt64(64));
+        Value *size = checked_mul(count, builder_.getInt64(t.bytes()));
+        Value *padded = builder_.CreateBinaryIntrinsic(llvm::Intrinsic::sadd_with_overflow, size, builder_.getInt64(64));
+        overflow = builder_.CreateOr(overflow, builder_.CreateExtractValue(padded, 1));
+        size = builder_.CreateExtractValue(padded, 0);
+        Value *name = builder_.CreateGlobalStringPtr(op->name);
+        auto oom = runtime("halo_error_out_of_memory", builder_.getInt32Ty(),
+                           {builder_.getPtrTy(), builder_.getPtrTy(), builder_.getInt64Ty()});
+        // -1 bytes: more than an int64 can count.
+        check_or_return(builder_.CreateNot(overflow), [&] { return builder_.CreateCall(oom, {null_ctx(), name, builder_.getInt64(-1)}); });
         auto m = runtime("halo_malloc", builder_.getPtrTy(), {builder_.getPtrTy(), builder_.getInt64Ty()});
         if (auto *fn = llvm::dyn_cast<llvm::Function>(m.getCallee())) fn->addRetAttr(llvm::Attribute::NoAlias);
         ptr = builder_.CreateCall(m, {null_ctx(), size});
-        Value *name = builder_.CreateGlobalStringPtr(op->name);
-        check_or_return(builder_.CreateIsNotNull(ptr), [&] {
-            auto oom = runtime("halo_error_out_of_memory", builder_.getInt32Ty(),
-                               {builder_.getPtrTy(), builder_.getPtrTy(), builder_.getInt64Ty()});
-            return builder_.CreateCall(oom, {null_ctx(), name, size});
-        });
+        check_or_return(builder_.CreateIsNotNull(ptr), [&] { return builder_.CreateCall(oom, {null_ctx(), name, size}); });
         heap_allocations_.push_back(ptr);
     }
     with_symbol(buffers_, op->name, ptr, [&] { codegen(op->body); });

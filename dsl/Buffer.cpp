@@ -1,5 +1,6 @@
 #include "Buffer.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstdlib>
@@ -39,24 +40,58 @@ int64_t ParameterContents::scalar_as_int() const {
     return v;
 }
 
+namespace {
+
+// Elements in a dense buffer of these sizes, saturating at 2^62 instead of overflowing
+// (anything that large cannot be allocated anyway).
+int64_t element_count(const std::vector<int> &sizes) {
+    const int64_t cap = int64_t(1) << 62;
+    int64_t n = 1;
+    for (int s : sizes) n = s > 0 && n > cap / s ? cap : n * std::max(s, 0);
+    return n;
+}
+
+std::string sizes_text(const std::vector<int> &sizes) {
+    std::string s;
+    for (size_t i = 0; i < sizes.size(); i++) s += (i ? "x" : "") + std::to_string(sizes[i]);
+    return s;
+}
+
+}  // namespace
+
+std::vector<halo_dimension_t> dense_dimensions(const std::vector<int> &sizes, const std::string &name) {
+    std::vector<halo_dimension_t> dims;
+    for (size_t d = 0; d < sizes.size(); d++) {
+        user_assert(sizes[d] >= 0) << "Buffer '" << name << "' given negative extent "
+                                   << sizes[d] << " in dimension " << d;
+        // Strides are 32-bit in halo_buffer_t (as in halide_buffer_t): dimension d's stride is
+        // the number of elements in dimensions 0 .. d-1.
+        int64_t stride = element_count(std::vector<int>(sizes.begin(), sizes.begin() + d));
+        user_assert(stride <= INT32_MAX)
+            << "Buffer '" << name << "' of sizes " << sizes_text(sizes) << " would need a stride of "
+            << stride << " elements in dimension " << d << ", more than the 32-bit strides of a "
+            << "buffer hold (2^31 - 1); use smaller extents in the inner dimensions";
+        dims.push_back({0, sizes[d], int32_t(stride), 0});
+    }
+    return dims;
+}
+
 std::shared_ptr<BufferContents> BufferContents::allocate(Type t, const std::vector<int> &sizes,
                                                          const std::string &name) {
     auto b = std::make_shared<BufferContents>();
     b->name = name.empty() ? unique_name('b') : name;
     b->type = t;
-    int64_t stride = 1;
-    for (size_t d = 0; d < sizes.size(); d++) {
-        user_assert(sizes[d] >= 0) << "Buffer '" << b->name << "' given negative extent "
-                                   << sizes[d] << " in dimension " << d;
-        b->dims.push_back({0, sizes[d], int32_t(stride), 0});
-        stride *= sizes[d];
-    }
-    user_assert(stride * t.bytes() < (int64_t(1) << 40))
-        << "Buffer '" << b->name << "' would need " << stride * t.bytes() << " bytes";
-    size_t bytes = size_t((stride * t.bytes() + 63) / 64 * 64);
+    b->dims = dense_dimensions(sizes, b->name);
+    int64_t elements = element_count(sizes);
+    // 2^40 bytes (1 TiB) is far beyond any machine this runs on; past it the size itself is suspect.
+    user_assert(elements <= (int64_t(1) << 40) / t.bytes())
+        << "Buffer '" << b->name << "' of sizes " << sizes_text(sizes) << " would need "
+        << (elements >= (int64_t(1) << 62) ? std::string("more than 2^62") : std::to_string(elements))
+        << " elements of " << t.bytes() << " bytes, more than the 1 TiB a Buffer may allocate";
+    size_t bytes = size_t((elements * t.bytes() + 63) / 64 * 64);
     if (bytes == 0) bytes = 64;
     uint8_t *mem = static_cast<uint8_t *>(std::aligned_alloc(64, bytes));
-    user_assert(mem != nullptr) << "Out of memory allocating Buffer '" << b->name << "'";
+    user_assert(mem != nullptr) << "Out of memory allocating Buffer '" << b->name << "' (" << bytes << " bytes)";
     std::memset(mem, 0, bytes);
     b->storage = std::shared_ptr<uint8_t>(mem, [](uint8_t *p) { std::free(p); });
     b->host = mem;

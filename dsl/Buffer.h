@@ -16,6 +16,9 @@
 
 namespace halo {
 
+// The dimensions of a dense buffer of the given sizes (x innermost), with checked strides.
+std::vector<halo_dimension_t> dense_dimensions(const std::vector<int> &sizes, const std::string &name);
+
 struct BufferContents {
     std::string name;
     Type type;
@@ -78,11 +81,7 @@ public:
         contents = std::make_shared<BufferContents>();
         contents->name = name.empty() ? unique_name('b') : name;
         contents->type = static_type();
-        int stride = 1;
-        for (int s : sizes) {
-            contents->dims.push_back({0, s, stride, 0});
-            stride *= s;
-        }
+        contents->dims = dense_dimensions(sizes, contents->name);
         contents->host = reinterpret_cast<uint8_t *>(data);
     }
     // Wraps user memory with explicit per-dimension min, extent and stride (in elements).

@@ -363,6 +363,12 @@ RDom::RDom(const std::vector<std::pair<Expr, Expr>> &ranges, const std::string &
         mn = cast(Int(32), mn);
         ex = cast(Int(32), ex);
         std::string vn = dom_->name + "." + (i < 4 ? suffix[i] : std::to_string(i));
+        // Known ranges are checked here (the rest at run time): the last value must be a
+        // 32-bit coordinate.
+        const int64_t *cmin = as_const_int(mn), *cext = as_const_int(ex);
+        user_assert(!(cmin && cext && *cext > 0 && *cmin + *cext - 1 > INT32_MAX))
+            << "RDom '" << dom_->name << "': " << vn << " runs from " << *cmin << " for " << *cext
+            << " values, past the largest 32-bit coordinate (2^31 - 1); use a smaller min or extent";
         dom_->vars.push_back({vn, mn, ex});
     }
     RVar *fields[] = {&x, &y, &z, &w};

@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "BoundsInference.h"
+#include "BoundsOverflowChecks.h"
 #include "Environment.h"
 #include "InlineFunctions.h"
 #include "InputChecks.h"
@@ -13,7 +14,7 @@
 #include "RemovePromises.h"
 #include "ScheduleFunctions.h"
 #include "Simplify.h"
-#include "SplitFactorChecks.h"
+#include "ParameterChecks.h"
 #include "StorageFlattening.h"
 #include "UnrollLoops.h"
 #include "VectorizeLoops.h"
@@ -71,9 +72,10 @@ LoweredPipeline lower(const std::shared_ptr<FunctionContents> &output, const std
     s = step("bounds_inference", bounds_inference(s, env, output->name));
     auto params = find_parameters(env, order);
     s = step("add_input_checks", add_input_checks(s, params, *env.at(output->name)));
-    s = step("add_split_factor_checks", add_split_factor_checks(s, env));
+    s = step("add_parameter_checks", add_parameter_checks(s, env));
     s = step("remove_promises", remove_promises(s));
     s = step("simplify", simplify(s));
+    s = step("add_bounds_overflow_checks", add_bounds_overflow_checks(s));
     auto result = [&](const Stmt &body) {
         LoweredPipeline p;
         p.name = name;

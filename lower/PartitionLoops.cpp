@@ -89,6 +89,14 @@ private:
     const std::set<const IfThenElse *> &guards_;
 };
 
+// Does s do nothing unless one of the guards holds (it is only lets around guarded code)?
+bool only_guarded(const Stmt &s, const std::set<const IfThenElse *> &guards) {
+    if (auto l = s.as<LetStmt>()) return only_guarded(l->body, guards);
+    if (auto b = s.as<Block>()) return only_guarded(b->first, guards) && only_guarded(b->rest, guards);
+    if (auto i = s.as<IfThenElse>()) return guards.count(i) > 0;
+    return false;
+}
+
 class Partition : public IRMutator {
 public:
     using IRMutator::mutate;
@@ -110,6 +118,10 @@ public:
         Stmt steady = For::make(op->name, op->min, split - op->min, op->for_type, RemoveGuards(finder.guards).mutate(body));
         Stmt tail = For::make(op->name, split, end - split, op->for_type, body);
         Expr split_value = simplify(max(min(finder.limit + 1, end), op->min));
+        // Past the limit every guard fails: if the body is nothing but guarded code, the tail
+        // iterations do nothing at all (a split by a factor far larger than the loop would
+        // otherwise spin through them).
+        if (only_guarded(body, finder.guards)) return LetStmt::make(split_name, split_value, steady);
         return LetStmt::make(split_name, split_value, Block::make(steady, tail));
     }
 };

@@ -114,7 +114,9 @@ Stmt build_stage(const FunctionContents &f, int stage) {
             LoopBounds old = bounds.at(old_sym);
             std::string outer_sym = symbols.define(s.outer), inner_sym = symbols.define(s.inner);
             Expr F = s.factor;
-            bounds[outer_sym] = {0, (old.extent + F - 1) / F};
+            // ceil(extent / F), written so that it cannot overflow near the top of int32
+            // (it is 0 for an empty loop: -1 / F is -1 with a positive F).
+            bounds[outer_sym] = {0, (old.extent - 1) / F + 1};
             bounds[inner_sym] = {0, F};
             bool is_rvar = rvars.count(old_sym) > 0;
             if (is_rvar) {
@@ -133,18 +135,24 @@ Stmt build_stage(const FunctionContents &f, int stage) {
                 hi = old_max;
                 break;
             case TailStrategy::GuardWithIf:
+                // The guard compares offsets, outer * F + inner <= extent - 1, rearranged so
+                // that nothing can overflow near the ends of the 32-bit range (the old
+                // variable itself may wrap in the skipped iterations, where it is unused).
                 value = outer * F + inner + old.min;
-                guards.push_back(var(prefix + old_sym) <= old_max);
-                hi = old.min + bounds[outer_sym].extent * F - 1;
+                guards.push_back(inner <= (old.extent - 1) - outer * F);
+                hi = old_max;
                 break;
             default:  // RoundUp: the realization grows to a multiple of the factor
                 value = outer * F + inner + old.min;
                 hi = old.min + bounds[outer_sym].extent * F - 1;
                 break;
             }
-            // Interval arithmetic cannot bound outer * F for a factor known only at run time
-            // (a Param); the range is known by construction, so promise it to bounds inference.
-            if (!is_const(simplify(F))) value = promise_clamped(value, lo, hi);
+            // The range is known by construction; promise it to bounds inference, which could
+            // not find it through outer * F for a factor known only at run time (a Param), nor
+            // through the guard of GuardWithIf (the value is only used where the guard holds).
+            if (!is_const(simplify(F)) || effective_tail(s.tail, is_update, is_rvar) == TailStrategy::GuardWithIf) {
+                value = promise_clamped(value, lo, hi);
+            }
             lets.push_back({prefix + old_sym, simplify(value)});
         } else if (s.kind == Split::FuseVars) {
             std::string inner_sym = symbols.current(s.inner), outer_sym = symbols.current(s.outer);

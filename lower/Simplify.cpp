@@ -152,6 +152,25 @@ public:
                 }
             }
         }
+        if (t == Int(64) && v.type() == Int(32) && (v.as<Add>() || v.as<Sub>() || v.as<Mul>())) {
+            // Widening a 32-bit index sum (flat indices are 64-bit): widen each term instead,
+            // so that sums of widened coordinates keep cancelling and offsets stay visible
+            // constants (exact, since signed 32-bit overflow is undefined).
+            Linear l = to_linear(v), wide;
+            for (auto &[term, coeff] : l.terms) wide.terms[Cast::make(t, term)] = coeff;
+            wide.constant = l.constant;
+            return from_linear(wide, t);
+        }
+        if (t.is_vector()) {
+            // Widening a vector index: cast the Ramp's base and stride instead, so the access
+            // stays a visible dense Ramp (exact, since signed 32-bit overflow is undefined).
+            Type from = v.type();
+            if (auto r = v.as<Ramp>(); r && from.is_int() && t.is_int() && t.bits > from.bits) {
+                return Ramp::make(mutate(Cast::make(t.element_of(), r->base)),
+                                  mutate(Cast::make(t.element_of(), r->stride)), r->lanes);
+            }
+            if (auto b = v.as<Broadcast>()) return Broadcast::make(mutate(Cast::make(t.element_of(), b->value)), b->lanes);
+        }
         return v.same_as(op->value) ? self(op) : Cast::make(t, v);
     }
 

@@ -10,21 +10,26 @@ namespace halo {
 
 namespace {
 
-Expr field(const std::string &buffer, const char *name, int d) {
-    return Variable::make(Int(32), buffer + "." + name + "." + std::to_string(d));
+Expr field(const std::string &buffer, const char *name, int d, Type t = Int(32)) {
+    return Variable::make(t, buffer + "." + name + "." + std::to_string(d));
 }
 
 // Index of args in a buffer whose mins and strides are the symbols <name>.min.d, .stride.d.
-// Dimension 0 of an input or output is dense (codegen checks it on entry), which is what
-// lets vector loads and stores be contiguous; internal buffers carry their own strides.
+// Flat indices are 64-bit: a buffer may hold 2^31 elements or more even though every
+// coordinate (and every offset from a dimension's min) fits in 32 bits. Internal buffers
+// carry 64-bit strides of their own; inputs and outputs have the 32-bit strides of
+// halo_buffer_t. Dimension 0 of an input or output is dense (codegen checks it on entry),
+// which is what lets vector loads and stores be contiguous.
 Expr flat_index(const std::string &name, const std::vector<Expr> &args, bool external) {
     Expr idx;
     for (size_t d = 0; d < args.size(); d++) {
-        Expr offset = args[d] - field(name, "min", int(d));
-        Expr term = d == 0 && external ? offset : offset * field(name, "stride", int(d));
+        Expr offset = Cast::make(Int(64), args[d] - field(name, "min", int(d)));
+        Expr stride = external ? Cast::make(Int(64), field(name, "stride", int(d)))
+                               : field(name, "stride", int(d), Int(64));
+        Expr term = d == 0 && external ? offset : offset * stride;
         idx = idx.defined() ? idx + term : term;
     }
-    return idx.defined() ? idx : Expr(0);
+    return idx.defined() ? idx : Expr(int64_t(0));
 }
 
 class Flatten : public IRMutator {
@@ -53,12 +58,12 @@ public:
             lets.push_back({op->name + ".min." + std::to_string(d), op->bounds[d].min});
             lets.push_back({op->name + ".extent." + std::to_string(d), op->bounds[d].extent});
         }
-        Expr stride = 1;
+        Expr stride = Expr(int64_t(1));
         for (size_t i = 0; i < order.size(); i++) {
             int d = order[i];
-            Expr extent = field(op->name, "extent", d);
+            Expr extent = Cast::make(Int(64), field(op->name, "extent", d));
             if (i == 0 && sched.align_storage > 1) {
-                int a = sched.align_storage;
+                Expr a = Expr(int64_t(sched.align_storage));
                 extent = (extent + (a - 1)) / a * a;
             }
             lets.push_back({op->name + ".stride." + std::to_string(d), stride});

@@ -152,6 +152,28 @@ int32_t halo_error_func_bound(void *user_context, const char *func_name, const c
     return halo_error_code_access_out_of_bounds;
 }
 
+int32_t halo_error_bounds_overflow(void *user_context, const char *bound_name, int64_t value) {
+    char msg[512];
+    std::snprintf(msg, sizeof msg,
+                  "the bound %s of this call is %lld, which does not fit in 32 bits: coordinates are "
+                  "32-bit, so every region a pipeline computes must lie in [-2^31, 2^31); use buffers "
+                  "further from the ends of that range, or smaller split factors and offsets",
+                  bound_name, static_cast<long long>(value));
+    halo_error(user_context, msg);
+    return halo_error_code_access_out_of_bounds;
+}
+
+int32_t halo_error_rdom_overflow(void *user_context, const char *stage_name, const char *rvar_name,
+                                 int32_t min, int32_t extent) {
+    char msg[512];
+    std::snprintf(msg, sizeof msg,
+                  "%s: RDom variable %s runs from %d for %d values, past the largest 32-bit "
+                  "coordinate (2^31 - 1); use a smaller min or extent",
+                  stage_name, rvar_name, min, extent);
+    halo_error(user_context, msg);
+    return halo_error_code_access_out_of_bounds;
+}
+
 int32_t halo_error_split_factor(void *user_context, const char *stage_name, const char *var_name,
                                 int32_t factor) {
     char msg[512];
@@ -202,13 +224,22 @@ int32_t halo_error_bad_extent(void *user_context, const char *buffer_name, int32
 
 int32_t halo_error_out_of_memory(void *user_context, const char *func_name, int64_t bytes) {
     char msg[256];
-    std::snprintf(msg, sizeof msg, "out of memory allocating %lld bytes for '%s'",
-                  static_cast<long long>(bytes), func_name);
+    if (bytes < 0) {
+        std::snprintf(msg, sizeof msg,
+                      "out of memory: '%s' would need more than 2^63 bytes; request a smaller output "
+                      "or compute '%s' in smaller pieces (compute_at a tile loop)",
+                      func_name, func_name);
+    } else {
+        std::snprintf(msg, sizeof msg, "out of memory allocating %lld bytes for '%s'",
+                      static_cast<long long>(bytes), func_name);
+    }
     halo_error(user_context, msg);
     return halo_error_code_out_of_memory;
 }
 
 void *halo_malloc(void *user_context, int64_t bytes) {
+    // No machine has 2^62 bytes; refusing here keeps the rounding below from overflowing.
+    if (bytes < 0 || bytes > (int64_t(1) << 62)) return nullptr;
     // 64-byte alignment suits AVX-512 loads; round the size up as aligned_alloc requires.
     size_t size = static_cast<size_t>((bytes + 63) / 64 * 64);
     if (size == 0) size = 64;
@@ -231,10 +262,12 @@ int32_t halo_parallel_for(void *user_context, halo_task_t body, int32_t min, int
                           void *closure) {
     (void)user_context;
     std::atomic<int32_t> result{0};
+    // Counting from 0 so that min + extent may exceed INT32_MAX (the last index, min + extent
+    // - 1, never does).
 #pragma omp parallel for schedule(dynamic, 1)
-    for (int32_t i = min; i < min + extent; i++) {
+    for (int32_t k = 0; k < extent; k++) {
         if (result.load(std::memory_order_relaxed) != 0) continue;
-        int32_t r = body(closure, i);
+        int32_t r = body(closure, int32_t(int64_t(min) + k));
         if (r != 0) {
             int32_t expected = 0;
             result.compare_exchange_strong(expected, r);

@@ -88,6 +88,9 @@ int32_t halo_error_output_bound(void *user_context, const char *output_name, con
                                 int32_t want_max);
 int32_t halo_error_func_bound(void *user_context, const char *func_name, const char *dim_name,
                               int32_t bound_min, int32_t bound_max, int32_t need_min, int32_t need_max);
+int32_t halo_error_bounds_overflow(void *user_context, const char *bound_name, int64_t value);
+int32_t halo_error_rdom_overflow(void *user_context, const char *stage_name, const char *rvar_name,
+                                 int32_t min, int32_t extent);
 int32_t halo_error_split_factor(void *user_context, const char *stage_name, const char *var_name,
                                 int32_t factor);
 int32_t halo_error_bad_stride(void *user_context, const char *buffer_name, int32_t stride);

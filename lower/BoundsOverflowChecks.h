@@ -1,0 +1,15 @@
+// Coordinates, and so the bounds lowering computes (every stage's loop bounds, every
+// realization, what each input must cover), are 32-bit. Near the ends of that range they
+// could wrap around, and a wrapped bound could let an input check pass and the pipeline read
+// outside a buffer. This pass recomputes each bound that is computed once per call (the lets
+// outside all loops) in 64 bits, from the earlier ones, and stops the pipeline with an error
+// if the 32-bit value differs; and it makes the input and output checks compare in 64 bits.
+#pragma once
+
+#include "dsl/IR.h"
+
+namespace halo {
+
+Stmt add_bounds_overflow_checks(const Stmt &s);
+
+}  // namespace halo

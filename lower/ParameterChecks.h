@@ -1,0 +1,16 @@
+// Run-time checks of values the algorithm and schedule take from Params (and input sizes),
+// placed before anything else runs:
+//  - every split factor known only at run time is positive (a factor <= 0 would make the
+//    split's loops run zero times or forever instead of computing the Func);
+//  - every RDom's last value, min + extent - 1, fits in 32 bits (past it the reduction's loop
+//    would wrap around and run zero times).
+#pragma once
+
+#include "Environment.h"
+#include "dsl/IR.h"
+
+namespace halo {
+
+Stmt add_parameter_checks(const Stmt &s, const Environment &env);
+
+}  // namespace halo
