@@ -22,6 +22,7 @@
 #include "dsl/Buffer.h"
 #include "dsl/Func.h"
 #include "dsl/IRPrinter.h"
+#include "lower/LargeStack.h"
 
 namespace halo {
 
@@ -172,8 +173,11 @@ std::string header_text(const std::vector<AOTArgument> &inputs, const std::strin
 
 }  // namespace
 
-void compile_to_files(const Func &output, const std::vector<AOTArgument> &inputs, const std::string &function_name,
-                      const Target &target, const std::string &dir, const AOTEmit &emit) {
+namespace {
+
+void compile_to_files_on_this_stack(const Func &output, const std::vector<AOTArgument> &inputs,
+                                    const std::string &function_name, const Target &target,
+                                    const std::string &dir, const AOTEmit &emit) {
     check_function_name(function_name);
     LoweredPipeline p = lower(output.function(), function_name + ".pipeline");
     std::string base = dir + "/" + function_name;
@@ -220,6 +224,14 @@ void compile_to_files(const Func &output, const std::vector<AOTArgument> &inputs
                         << llvm::toString(std::move(e));
     }
     if (emit.header) write_file(base + ".h", header_text(inputs, output.name(), function_name));
+}
+
+}  // namespace
+
+void compile_to_files(const Func &output, const std::vector<AOTArgument> &inputs, const std::string &function_name,
+                      const Target &target, const std::string &dir, const AOTEmit &emit) {
+    // Lowering and code generation walk expressions recursively: on the compiler's large stack.
+    run_with_large_stack([&] { compile_to_files_on_this_stack(output, inputs, function_name, target, dir, emit); });
 }
 
 }  // namespace halo

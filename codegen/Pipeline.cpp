@@ -7,6 +7,7 @@
 #include "JIT.h"
 #include "dsl/Func.h"
 #include "dsl/IRPrinter.h"
+#include "lower/LargeStack.h"
 
 namespace halo {
 
@@ -37,8 +38,11 @@ void Pipeline::compile_jit() {
     if (jit_ && compiled_generation_ == definition_generation.load()) return;
     auto start = std::chrono::steady_clock::now();
     compiled_generation_ = definition_generation.load();
-    lowered_ = lower(output_, "halo_pipeline_" + std::to_string(pipeline_counter++));
-    jit_ = std::make_unique<JITModule>(lowered_, target_);
+    // Code generation walks expressions recursively too: on the compiler's large stack.
+    run_with_large_stack([&] {
+        lowered_ = lower(output_, "halo_pipeline_" + std::to_string(pipeline_counter++));
+        jit_ = std::make_unique<JITModule>(lowered_, target_);
+    });
     compile_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 

@@ -7,6 +7,7 @@
 
 #include "IRPrinter.h"
 #include "Param.h"
+#include "lower/CSE.h"
 #include <cmath>
 
 namespace halo {
@@ -118,8 +119,28 @@ FuncRef::operator Expr() const {
     return Call::make(f_->type(), f_->name, args_, Call::Halo, f_);
 }
 
-Stage FuncRef::operator=(const Expr &value) {
-    user_assert(value.defined()) << "Func '" << f_->name << "' defined with an undefined Expr";
+namespace {
+
+// Deeper expressions are refused: every compiler pass walks expressions recursively.
+const uint64_t max_expression_depth = 4096;
+
+// Checks the size of a definition's expression and lifts shared subexpressions into Lets
+// (an expression graph can be exponentially smaller than its tree).
+Expr checked_definition(const std::string &func, const Expr &e, const char *what) {
+    ExprShape shape = expr_shape(e);
+    user_assert(shape.depth <= max_expression_depth)
+        << "Func '" << func << "': its " << what << " is an expression " << shape.depth
+        << " levels deep; Halo accepts at most " << max_expression_depth << ". Build long chains "
+        << "from several Funcs, or as a reduction over an RDom";
+    return common_subexpression_elimination(e);
+}
+
+}  // namespace
+
+Stage FuncRef::operator=(const Expr &given) {
+    user_assert(given.defined()) << "Func '" << f_->name << "' defined with an undefined Expr";
+    Expr value = checked_definition(f_->name, given, "definition");
+    for (auto &a : args_) a = checked_definition(f_->name, a, "left side");
     FreeNames names;
     value.accept(&names);
     FunctionContents::changed();

@@ -161,8 +161,9 @@ Stage &Stage::vectorize(const VarOrRVar &v) {
     return *this;
 }
 Stage &Stage::vectorize(const VarOrRVar &v, int width, TailStrategy tail) {
-    user_assert(width > 0) << describe() << ": vectorize(" << v.name << ", " << width
-                           << "): the vector width must be a positive integer";
+    user_assert(width > 0 && width <= 1024)
+        << describe() << ": vectorize(" << v.name << ", " << width << "): the vector width must be "
+        << "a positive integer, at most 1024";
     find_dim(v.name, "vectorize");
     std::string inner = v.name + "_vi", outer = v.name + "_vo";
     split(v, VarOrRVar(Var(outer)), VarOrRVar(Var(inner)), width, tail);
@@ -174,8 +175,9 @@ Stage &Stage::unroll(const VarOrRVar &v) {
     return *this;
 }
 Stage &Stage::unroll(const VarOrRVar &v, int factor, TailStrategy tail) {
-    user_assert(factor > 0) << describe() << ": unroll(" << v.name << ", " << factor
-                            << "): the factor must be a positive integer";
+    user_assert(factor > 0 && factor <= 256)
+        << describe() << ": unroll(" << v.name << ", " << factor << "): the factor must be a "
+        << "positive integer, at most 256 (each unrolled copy is code; use vectorize or a smaller factor)";
     std::string inner = v.name + "_ui", outer = v.name + "_uo";
     split(v, VarOrRVar(Var(outer)), VarOrRVar(Var(inner)), factor, tail);
     return unroll(VarOrRVar(Var(inner)));

@@ -5,6 +5,36 @@
 
 namespace halo {
 
+namespace detail {
+
+void release_node(std::shared_ptr<const IRNode> &&node) {
+    // Nesting depth of node destructions on this thread, and the nodes deferred past it.
+    thread_local int depth = 0;
+    thread_local std::vector<std::shared_ptr<const IRNode>> deferred;
+    const int max_depth = 256;
+    if (node.use_count() > 1) {  // not the last reference: nothing is destroyed
+        node.reset();
+        return;
+    }
+    if (depth >= max_depth) {
+        deferred.push_back(std::move(node));
+        return;
+    }
+    depth++;
+    node.reset();
+    depth--;
+    if (depth > 0) return;
+    while (!deferred.empty()) {
+        std::shared_ptr<const IRNode> next = std::move(deferred.back());
+        deferred.pop_back();
+        depth++;
+        next.reset();
+        depth--;
+    }
+}
+
+}  // namespace detail
+
 Expr::Expr(int8_t v) : Expr(IntImm::make(Int(8), v)) {}
 Expr::Expr(int16_t v) : Expr(IntImm::make(Int(16), v)) {}
 Expr::Expr(int32_t v) : Expr(IntImm::make(Int(32), v)) {}

@@ -45,12 +45,26 @@ struct BaseStmtNode : IRNode {
     virtual Stmt mutate(IRMutator *m) const = 0;
 };
 
+namespace detail {
+// Drops a handle's reference to a node. Destroying a long chain of nodes recursively (a
+// 100,000-deep expression a user built in a loop) would overflow the stack, so past a
+// nesting depth the nodes are queued and destroyed one at a time by the outermost release.
+void release_node(std::shared_ptr<const IRNode> &&node);
+}  // namespace detail
+
 // A handle to an immutable expression node. Converts implicitly from C++ scalars.
 struct Expr {
     std::shared_ptr<const BaseExprNode> node;
 
     Expr() = default;
     Expr(std::shared_ptr<const BaseExprNode> n) : node(std::move(n)) {}
+    Expr(const Expr &) = default;
+    Expr(Expr &&) = default;
+    Expr &operator=(const Expr &) = default;
+    Expr &operator=(Expr &&) = default;
+    ~Expr() {
+        if (node) detail::release_node(std::move(node));
+    }
     Expr(int8_t v);
     Expr(int16_t v);
     Expr(int32_t v);
@@ -83,6 +97,13 @@ struct Stmt {
 
     Stmt() = default;
     Stmt(std::shared_ptr<const BaseStmtNode> n) : node(std::move(n)) {}
+    Stmt(const Stmt &) = default;
+    Stmt(Stmt &&) = default;
+    Stmt &operator=(const Stmt &) = default;
+    Stmt &operator=(Stmt &&) = default;
+    ~Stmt() {
+        if (node) detail::release_node(std::move(node));
+    }
     bool defined() const { return node != nullptr; }
     const BaseStmtNode *get() const { return node.get(); }
     template <typename T>

@@ -44,7 +44,7 @@ const ProducerConsumer *find_produce(const Stmt &s, const std::string &name) {
     return f.found;
 }
 
-// The Func whose produce encloses the first call to `name` in s (for error messages).
+// The Func whose produce encloses the first call to `name` in s (for error messages), or "".
 std::string first_consumer(const Stmt &s, const std::string &name) {
     struct Finder : IRVisitor {
         const std::string &name;
@@ -62,7 +62,7 @@ std::string first_consumer(const Stmt &s, const std::string &name) {
         }
     } f(name);
     s.accept(&f);
-    return f.found.empty() ? std::string("its consumer") : f.found;
+    return f.found;
 }
 
 class BoundsInference : public IRMutator {
@@ -166,7 +166,10 @@ private:
                 if (b.var == f.args[d]) box.dims[d] = Interval(b.min, b.min + b.extent - 1);
             }
             user_assert(box.dims[d].is_bounded())
-                << "Func '" << first_consumer(consumers, f.name) << "' reads Func '" << f.name
+                << [&] {
+                       std::string c = first_consumer(consumers, f.name);
+                       return c.empty() ? std::string("The pipeline") : "Func '" + c + "'";
+                   }() << " reads Func '" << f.name
                 << "' at an index the compiler cannot bound in dimension " << d << " ("
                 << f.args[d] << "): it depends on data. Clamp the index (clamp(e, lo, hi)) or "
                 << "declare the range with " << f.name << ".bound(" << f.args[d] << ", min, extent)";

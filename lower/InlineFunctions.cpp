@@ -1,11 +1,30 @@
 #include "InlineFunctions.h"
 
+#include <map>
+
+#include "CSE.h"
+#include "IREquality.h"
+#include "Simplify.h"
 #include "Substitute.h"
 #include "dsl/Error.h"
 
 namespace halo {
 
 namespace {
+
+// A call of an inlined Func, by name and arguments (compared structurally).
+struct CallKey {
+    std::string name;
+    std::vector<Expr> args;
+    bool operator<(const CallKey &o) const {
+        if (name != o.name) return name < o.name;
+        if (args.size() != o.args.size()) return args.size() < o.args.size();
+        for (size_t i = 0; i < args.size(); i++) {
+            if (int c = compare_expr(args[i], o.args[i])) return c < 0;
+        }
+        return false;
+    }
+};
 
 class Inliner : public IRMutator {
 public:
@@ -20,15 +39,48 @@ public:
         if (!f.schedule.compute_level.is_inline()) return call;
         internal_assert(f.updates.empty()) << "inlining Func with updates: " << f.name;
         const Call *c = call.as<Call>();
+        // The same point of an inlined Func is inlined once and shared: a chain of inlined
+        // stencils reads each point of each stage many times, and expanding every read would
+        // grow the expression exponentially with the chain's length.
+        // Arguments are simplified first, so that p(x - 1) read through p(x + 1) is the
+        // same point as p(x): (x - 1) + 1 and x must share one key. Large arguments (reads
+        // that depend on other inlined values) are left as they are.
+        std::vector<Expr> call_args = c->args;
+        for (Expr &a : call_args) {
+            if (expr_shape(a).tree_size < 256) a = simplify(a);
+        }
+        CallKey key{f.name, call_args};
+        auto done = inlined_.find(key);
+        if (done != inlined_.end()) return done->second;
         std::map<std::string, Expr> args;
-        for (size_t i = 0; i < f.args.size(); i++) args[f.args[i]] = c->args[i];
+        for (size_t i = 0; i < f.args.size(); i++) args[f.args[i]] = call_args[i];
         // The inlined body may call further inlined Funcs.
-        return mutate(substitute(args, f.pure.value));
+        Expr value = mutate(substitute(args, f.pure.value));
+        if (inlined_.size() >= kMaxInlinedPoints) {
+            throw CompileError("Inlining Func '" + f.name + "' into its consumers needs more than " +
+                               std::to_string(kMaxInlinedPoints) +
+                               " distinct points of inlined Funcs in one definition. Schedule some of "
+                               "them with compute_root() or compute_at() instead of inlining them.");
+        }
+        inlined_.emplace(std::move(key), value);
+        return value;
+    }
+
+    // Each stage's value is lifted on its own: the shared points become Lets.
+    Stmt visit(const Provide *op) override {
+        inlined_.clear();
+        Expr value = common_subexpression_elimination(mutate(op->value));
+        std::vector<Expr> args;
+        for (auto &a : op->args) args.push_back(mutate(a));
+        return Provide::make(op->name, value, args);
     }
 
 private:
     const Environment &env_;
     const std::string &output_;
+    std::map<CallKey, Expr> inlined_;
+    // Beyond this the lowered code would be too large to compile in reasonable time anyway.
+    static constexpr size_t kMaxInlinedPoints = 20000;
 };
 
 }  // namespace

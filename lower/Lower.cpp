@@ -10,6 +10,7 @@
 #include "Environment.h"
 #include "InlineFunctions.h"
 #include "InputChecks.h"
+#include "LargeStack.h"
 #include "PartitionLoops.h"
 #include "RemovePromises.h"
 #include "ScheduleFunctions.h"
@@ -49,8 +50,24 @@ void make_breadth_first(Environment &env, const std::string &output) {
 
 }  // namespace
 
+namespace {
+
+LoweredPipeline lower_on_this_stack(const std::shared_ptr<FunctionContents> &output, const std::string &name,
+                                    const LowerOptions &options);
+
+}  // namespace
+
 LoweredPipeline lower(const std::shared_ptr<FunctionContents> &output, const std::string &name,
                       const LowerOptions &options) {
+    LoweredPipeline result;
+    run_with_large_stack([&] { result = lower_on_this_stack(output, name, options); });
+    return result;
+}
+
+namespace {
+
+LoweredPipeline lower_on_this_stack(const std::shared_ptr<FunctionContents> &output, const std::string &name,
+                                    const LowerOptions &options) {
     const char *dump_env = std::getenv("HALO_DUMP_IR");
     bool dump = dump_env && *dump_env && std::string(dump_env) != "0";
     auto step = [&](const char *pass, Stmt s) {
@@ -92,5 +109,7 @@ LoweredPipeline lower(const std::shared_ptr<FunctionContents> &output, const std
     s = step("simplify", simplify(s));
     return result(s);
 }
+
+}  // namespace
 
 }  // namespace halo

@@ -14,6 +14,7 @@
 
 #include "dsl/Func.h"
 #include "dsl/IRPrinter.h"
+#include "LargeStack.h"
 
 namespace halo {
 
@@ -341,9 +342,9 @@ Value Evaluator::func_value(const FunctionContents &f, const Point &p, int stage
 
 }  // namespace
 
-void reference_realize(const Func &f, Buffer<> &dst) {
-    user_assert(dst.defined() && dst.dimensions() == f.dimensions() && dst.type() == f.output_type())
-        << "reference_realize of Func '" << f.name() << "' into a buffer of the wrong shape or type";
+namespace {
+
+void evaluate_into(const Func &f, Buffer<> &dst) {
     Evaluator ev;
     const FunctionContents &fc = *f.function();
     Type t = fc.type();
@@ -357,6 +358,15 @@ void reference_realize(const Func &f, Buffer<> &dst) {
             std::memcpy(ptr, &v.i, t.bytes());  // little-endian: the low bytes
         }
     });
+}
+
+}  // namespace
+
+void reference_realize(const Func &f, Buffer<> &dst) {
+    user_assert(dst.defined() && dst.dimensions() == f.dimensions() && dst.type() == f.output_type())
+        << "reference_realize of Func '" << f.name() << "' into a buffer of the wrong shape or type";
+    // The evaluator recurses through expressions: on the compiler's large stack.
+    run_with_large_stack([&] { evaluate_into(f, dst); });
 }
 
 Buffer<> reference_realize(const Func &f, const std::vector<int> &sizes) {

@@ -269,14 +269,17 @@ bool stage_uses(const Environment &env, const Definition &def, const std::string
     return finder.found;
 }
 
-std::string loop_names_of(const FunctionContents &g) {
+// A stage's loops, outermost first.
+std::string loop_names_of(const Definition &d) {
     std::string r;
-    for (int s = 0; s < g.stages(); s++) {
-        for (auto it = g.stage(s).schedule.dims.rbegin(); it != g.stage(s).schedule.dims.rend(); ++it) {
-            if (r.find(it->var) == std::string::npos) r += (r.empty() ? "" : ", ") + it->var;
-        }
+    for (auto it = d.schedule.dims.rbegin(); it != d.schedule.dims.rend(); ++it) {
+        r += (r.empty() ? "" : ", ") + it->var;
     }
     return r;
+}
+
+std::string stage_description(int s) {
+    return s == 0 ? "pure definition" : "update " + std::to_string(s - 1);
 }
 
 // The For loop name of LoopLevel l: the consumer's last stage that has the loop and calls f.
@@ -287,24 +290,30 @@ std::string resolve_loop(const Environment &env, const FunctionContents &f, cons
         << "Func '" << f.name << "' is scheduled " << directive << "(" << l.func << ", " << l.var
         << "), but '" << l.func << "' is not part of this pipeline";
     const FunctionContents &g = *it->second;
-    std::string chosen;
-    // The last stage that uses f (looking through inlined Funcs), unless a stage was named.
-    int last_user = -1;
-    for (int s = g.stages() - 1; s >= 0 && last_user < 0; s--) {
-        if (stage_uses(env, g.stage(s), f.name)) last_user = s;
+    // The stage to look in: the one named, else the last stage that uses f (looking through
+    // inlined Funcs), else the last stage.
+    int stage = l.stage;
+    for (int s = g.stages() - 1; s >= 0 && stage < 0; s--) {
+        if (stage_uses(env, g.stage(s), f.name)) stage = s;
     }
-    for (int s = g.stages() - 1; s >= 0 && chosen.empty(); s--) {
-        if (l.stage >= 0 && s != l.stage) continue;
-        if (l.stage < 0 && last_user >= 0 && s != last_user) continue;
+    if (stage < 0) stage = g.stages() - 1;
+    for (auto &d : g.stage(stage).schedule.dims) {
+        if (d.var == l.var) return stage_prefix(g.name, stage) + d.var;
+    }
+    std::string elsewhere;
+    for (int s = 0; s < g.stages(); s++) {
         for (auto &d : g.stage(s).schedule.dims) {
-            if (d.var == l.var) chosen = stage_prefix(g.name, s) + d.var;
+            if (s != stage && d.var == l.var && elsewhere.empty()) elsewhere = stage_description(s);
         }
     }
-    user_assert(!chosen.empty())
-        << "Func '" << f.name << "' is scheduled " << directive << "(" << g.name << ", " << l.var
-        << "), but '" << g.name << "' has no loop '" << l.var << "'. Its loops, outermost first, are: "
-        << loop_names_of(g) << ". Pick one of those (after splits, use the new names)";
-    return chosen;
+    user_error << "Func '" << f.name << "' is scheduled " << directive << "(" << g.name << ", " << l.var
+               << "), but the stage of '" << g.name << "' that uses '" << f.name << "' (its "
+               << stage_description(stage) << ") has no loop '" << l.var << "'. That stage's loops, "
+               << "outermost first, are: " << loop_names_of(g.stage(stage))
+               << ". Pick one of those (after splits, use the new names)"
+               << (elsewhere.empty() ? "" : "; '" + l.var + "' is a loop of " + g.name + "'s " + elsewhere +
+                                               ", which does not use '" + f.name + "'");
+    return "";
 }
 
 // A reduction computed just outside its consumer's vectorized loops is vectorized the same

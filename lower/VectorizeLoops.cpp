@@ -39,6 +39,13 @@ private:
         }
         IRVisitor::visit(op);
     }
+    // Already vector code (an inner loop was vectorized first): vectorizing this loop too
+    // would need vectors of vectors; it stays a serial loop around the inner vectors.
+    void visit(const Ramp *) override { ok = false; }
+    void visit(const Broadcast *) override { ok = false; }
+    void visit(const Variable *op) override {
+        if (op->type.is_vector()) ok = false;
+    }
     void visit(const Allocate *) override { ok = false; }
     void visit(const AssertStmt *) override { ok = false; }
     void visit(const Realize *) override { ok = false; }

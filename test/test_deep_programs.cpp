@@ -1,0 +1,139 @@
+// Programs that are large or deep: each compiles in time proportional to its size, or is
+// refused with a message, never overflows the compiler's stack or runs for ever.
+#include <chrono>
+
+#include "TestUtil.h"
+
+using namespace halo;
+using halo_test::check_against_reference;
+using halo_test::compile_error_of;
+using halo_test::contains;
+
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
+TEST_CASE("a 100,000-deep expression is refused with a message, and destroyed without a crash") {
+    Var x("x");
+    Func f("f");
+    std::string msg;
+    {
+        Expr e = x;
+        for (int i = 0; i < 100000; i++) e = e + (i % 7);
+        msg = compile_error_of([&] { f(x) = e; });
+    }  // e (100,000 nodes deep) is destroyed here
+    INFO(msg);
+    CHECK(contains(msg, "Func 'f'"));
+    CHECK(contains(msg, "levels deep"));
+    CHECK(contains(msg, "at most 4096"));
+}
+
+TEST_CASE("an expression 4000 levels deep compiles and matches the reference") {
+    Var x("x");
+    Func f("f");
+    Expr e = x;
+    for (int i = 0; i < 1300; i++) e = max(e * 3, x) - 1;  // 3 levels per step
+    f(x) = e;
+    f.vectorize(x, 8);
+    check_against_reference(f, Buffer<int>(16));
+}
+
+TEST_CASE("an expression graph whose tree is exponential compiles in linear time") {
+    Var x("x");
+    Func f("f");
+    Expr e = x;
+    // Each step uses e three times: 3^200 nodes as a tree, 600 as a graph.
+    for (int i = 0; i < 200; i++) e = select(e > i, e - i, e + x);
+    auto start = std::chrono::steady_clock::now();
+    f(x) = e;
+    Buffer<int> out = f.realize({8});
+    CHECK(seconds_since(start) < 60);
+    check_against_reference(f, Buffer<int>(8));
+}
+
+TEST_CASE("20 chained inlined stencils are inlined once per point, not exponentially") {
+    Buffer<int> in = halo_test::random_image<int>({80}, 7, -10, 10);
+    Var x("x");
+    std::vector<Func> chain;
+    Func first("s0");
+    first(x) = in(clamp(Expr(x), 0, 79));
+    chain.push_back(first);
+    for (int i = 1; i <= 20; i++) {
+        Func f("s" + std::to_string(i));
+        Func p = chain.back();
+        f(x) = p(x - 1) + p(x) * 2 - p(x + 1);
+        chain.push_back(f);
+    }
+    auto start = std::chrono::steady_clock::now();
+    Buffer<int> out = chain.back().realize({16});
+    CHECK(seconds_since(start) < 60);
+    check_against_reference(chain.back(), Buffer<int>(16));
+}
+
+TEST_CASE("unroll by a huge factor is refused at the directive") {
+    Var x("x");
+    Func f("f");
+    f(x) = x;
+    std::string msg = compile_error_of([&] { f.unroll(x, 65536); });
+    INFO(msg);
+    CHECK(contains(msg, "Func 'f'"));
+    CHECK(contains(msg, "unroll(x, 65536)"));
+    CHECK(contains(msg, "at most 256"));
+}
+
+TEST_CASE("unroll before a split: an unrolled loop of 1000 copies is refused, not compiled for 20 s") {
+    Var x("x"), xo("xo"), xi("xi");
+    Func f("f");
+    f(x) = x * 2;
+    f.unroll(x).split(x, xo, xi, 1000);
+    std::string msg = compile_error_of([&] { f.realize({4000}); });
+    INFO(msg);
+    CHECK(contains(msg, "f.s0.xi"));
+    CHECK(contains(msg, "1000 copies"));
+    CHECK(contains(msg, "at most 256"));
+    // The intended schedule: unroll the inner loop by a small factor.
+    Func g("g");
+    g(x) = x * 2;
+    g.split(x, xo, xi, 1000).unroll(xi, 4);
+    check_against_reference(g, Buffer<int>(4000));
+}
+
+TEST_CASE("nested unrolled loops are limited in total") {
+    Var x("x"), y("y");
+    Func f("f");
+    f(x, y) = x + y;
+    f.unroll(x, 128).unroll(y, 128);
+    std::string msg = compile_error_of([&] { f.realize({128, 128}); });
+    INFO(msg);
+    CHECK(contains(msg, "16384 copies"));
+    CHECK(contains(msg, "at most 4096"));
+}
+
+TEST_CASE("nested vectorize: the outer loop stays serial around the inner vectors") {
+    Var x("x"), y("y");
+    Func f("f");
+    f(x, y) = x * 3 + y;
+    f.vectorize(x, 4).vectorize(y, 4);
+    check_against_reference(f, Buffer<int>(16, 8));
+}
+
+TEST_CASE("inlining that would need too many distinct points is refused with a message") {
+    // Each stage reads its producer at 2x and 2x + 1, so no two reads share a point: 2^20
+    // points after 20 stages.
+    Var x("x");
+    Func prev("g0");
+    prev(x) = x;
+    for (int i = 1; i <= 20; i++) {
+        Func g("g" + std::to_string(i));
+        g(x) = prev(x * 2) + prev(x * 2 + 1);
+        prev = g;
+    }
+    std::string msg = compile_error_of([&] { prev.realize({4}); });
+    INFO(msg);
+    CHECK(contains(msg, "compute_root()"));
+    CHECK(contains(msg, "distinct points"));
+}
