@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "Arithmetic.h"
 #include "Error.h"
 
 namespace halo {
@@ -132,8 +133,22 @@ Expr bitwise(const char *name, Expr a, Expr b) {
 Expr operator&(Expr a, Expr b) { return bitwise(Call::bitwise_and, std::move(a), std::move(b)); }
 Expr operator|(Expr a, Expr b) { return bitwise(Call::bitwise_or, std::move(a), std::move(b)); }
 Expr operator^(Expr a, Expr b) { return bitwise(Call::bitwise_xor, std::move(a), std::move(b)); }
-Expr operator<<(Expr a, Expr b) { return bitwise(Call::shift_left, std::move(a), std::move(b)); }
-Expr operator>>(Expr a, Expr b) { return bitwise(Call::shift_right, std::move(a), std::move(b)); }
+namespace {
+// The result has a's type; the amount keeps its own type (and signedness, which decides
+// whether a negative amount shifts the other way).
+Expr shift(const char *name, Expr a, Expr b) {
+    user_assert(a.defined() && b.defined()) << "Shift of an undefined Expr";
+    user_assert(!a.type().is_float() && !b.type().is_float())
+        << "Shift of a floating-point value or by a floating-point amount; cast to an integer first";
+    int lanes = std::max(a.type().lanes, b.type().lanes);
+    a = broadcast_to(a, lanes);
+    b = broadcast_to(b, lanes);
+    Type t = a.type();
+    return Call::make(t, name, {std::move(a), std::move(b)}, Call::Intrinsic);
+}
+}  // namespace
+Expr operator<<(Expr a, Expr b) { return shift(Call::shift_left, std::move(a), std::move(b)); }
+Expr operator>>(Expr a, Expr b) { return shift(Call::shift_right, std::move(a), std::move(b)); }
 Expr operator~(Expr a) {
     user_assert(a.defined() && !a.type().is_float()) << "Operator ~ needs an integer Expr";
     Type t = a.type();
@@ -203,6 +218,18 @@ Expr cast(Type t, Expr x) {
     }
     if (x.type() == t) return x;
     if (t.is_bool()) return x != make_zero(x.type());
+    // Constants convert now (by the same rules as at run time).
+    Expr v = x.as<Broadcast>() ? x.as<Broadcast>()->value : x;
+    Type et = t.element_of();
+    Expr folded;
+    if (auto i = v.as<IntImm>()) {
+        folded = et.is_float() ? make_const(et, double(i->value)) : make_const(et, i->value);
+    } else if (auto u = v.as<UIntImm>()) {
+        folded = et.is_float() ? make_const(et, double(u->value)) : make_const(et, int64_t(u->value));
+    } else if (auto f = v.as<FloatImm>()) {
+        folded = et.is_float() ? make_const(et, f->value) : make_const(et, saturating_float_to_int(et, f->value));
+    }
+    if (folded.defined()) return broadcast_to(folded, t.lanes);
     return Cast::make(t, std::move(x));
 }
 
@@ -210,25 +237,8 @@ Expr saturating_cast(Type t, Expr x) {
     user_assert(x.defined()) << "saturating_cast of an undefined Expr";
     t = t.with_lanes(x.type().lanes);
     Type s = x.type();
-    if (t.is_float()) return cast(t, x);
-    if (s.is_float()) {
-        // Clamp in floating point to the target's range, then convert.
-        // The largest value of the source float type that converts without overflow.
-        double top = t.is_uint() ? double(t.max_uint()) : double(t.max_int());
-        if (s.bits == 32) {
-            float f = float(top);
-            if (double(f) > top) f = std::nextafter(f, 0.0f);
-            top = f;
-        } else if (top >= 9.2e18) {
-            top = std::nextafter(top, 0.0);
-        }
-        Expr lo = make_const(s, double(t.min_int()));
-        Expr hi = make_const(s, top);
-        Expr converted = cast(t, max(min(x, hi), lo));
-        // Values above the top representable bound saturate to the type's maximum exactly.
-        Expr tmax = t.is_uint() && t.bits == 64 ? UIntImm::make(t, UINT64_MAX) : make_const(t, t.max_int());
-        return select(x > hi, tmax, converted);
-    }
+    // Float sources: the conversion itself saturates (and NaN gives 0).
+    if (t.is_float() || s.is_float()) return cast(t, x);
     // Integer to integer: compare in a type that holds both ranges.
     Type wide = Int(64, s.lanes);
     if (s.is_uint() && s.bits == 64) wide = s;

@@ -31,6 +31,8 @@ Expr operator&(Expr a, Expr b);
 Expr operator|(Expr a, Expr b);
 Expr operator^(Expr a, Expr b);
 Expr operator~(Expr a);
+// Shifts have the type of the first argument. Shifting by at least its bit width gives 0 (or
+// for >> of a signed value, its sign fill 0 or -1); a negative amount shifts the other way.
 Expr operator<<(Expr a, Expr b);
 Expr operator>>(Expr a, Expr b);
 
@@ -69,7 +71,9 @@ Expr abs(Expr x);
 Expr cast(Type t, Expr x);
 template <typename T>
 Expr cast(Expr x) { return cast(type_of<T>(), std::move(x)); }
-// Converts, clamping to the target type's range instead of wrapping.
+// Integer -> integer casts wrap (keep the low bits); float -> integer casts round toward zero
+// and saturate to the target type's range, with NaN giving 0.
+// saturating_cast also clamps integer sources to the target type's range instead of wrapping.
 Expr saturating_cast(Type t, Expr x);
 template <typename T>
 Expr saturating_cast(Expr x) { return saturating_cast(type_of<T>(), std::move(x)); }

@@ -65,6 +65,7 @@ LoweredPipeline lower(const std::shared_ptr<FunctionContents> &output, const std
 
     Stmt s = step("schedule_functions", schedule_functions(env, order, output->name));
     s = step("inline_functions", inline_functions(s, env, output->name));
+    check_constant_overflow(s);
     check_placement(s, env, output->name);
     s = step("clamp_data_dependent_input_reads", clamp_data_dependent_input_reads(s));
     s = step("bounds_inference", bounds_inference(s, env, output->name));
