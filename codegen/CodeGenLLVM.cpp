@@ -310,12 +310,24 @@ private:
         return builder_.CreateAdd(r, builder_.CreateSelect(builder_.CreateICmpSLT(r, zero), abs_b, zero));
     }
     // For a run-time divisor: whether it is one the division instruction cannot take (0, or
-    // -1 for signed types), and a safe divisor (1 in its place).
-    std::pair<Value *, Value *> guard_divisor(Value *b, bool is_signed) {
+    // -1 for signed types), and a safe divisor (1 in its place). The safe divisor is a max of
+    // the frozen divisor, not a select: LLVM's x86 backend turns udiv(x, select(c, 1, y)) into
+    // select(c, x, udiv(x, y)) on vectors, dividing every lane by y, and instcombine rewrites
+    // max(select(c, y, 0), 1) into exactly that shape when it knows y != 0 where c holds (y
+    // being poison elsewhere, e.g. a shift by the bit width). max(freeze(b), 1) is at least 1
+    // whatever the bits, and the freeze keeps the max from being folded into the select.
+    std::pair<Value *, Value *> guard_divisor(Value *&b, bool is_signed) {
+        b = builder_.CreateFreeze(b);
         Value *one = llvm::ConstantInt::get(b->getType(), 1);
-        Value *bad = is_signed ? builder_.CreateICmpULE(builder_.CreateAdd(b, one), one)  // b in {-1, 0}
-                               : builder_.CreateICmpEQ(b, llvm::Constant::getNullValue(b->getType()));
-        return {bad, builder_.CreateSelect(bad, one, b)};
+        if (!is_signed) {
+            Value *bad = builder_.CreateICmpEQ(b, llvm::Constant::getNullValue(b->getType()));
+            return {bad, builder_.CreateBinaryIntrinsic(llvm::Intrinsic::umax, b, one)};
+        }
+        // b in {-1, 0} <=> b + 1 <= 1 (unsigned); umax(b + 1, 2) - 1 is b, or 1 for those
+        Value *b1 = builder_.CreateAdd(b, one);
+        Value *bad = builder_.CreateICmpULE(b1, one);
+        Value *two = llvm::ConstantInt::get(b->getType(), 2);
+        return {bad, builder_.CreateSub(builder_.CreateBinaryIntrinsic(llvm::Intrinsic::umax, b1, two), one)};
     }
     void visit(const Div *op) override {
         Value *a = codegen(op->a), *b = codegen(op->b);

@@ -457,8 +457,9 @@ private:
         if (equal(a, b)) return a;
         int64_t d;
         if (constant_difference(a, b, &d)) return (d <= 0) == is_min ? a : b;
-        // Constants to the right, and min(min(x, c1), c2) -> min(x, min(c1, c2)).
-        if (is_const(a) && !is_const(b)) std::swap(a, b);
+        // Constants to the right, and min(min(x, c1), c2) -> min(x, min(c1, c2)). Not for
+        // floats: min(a, b) is b when either is NaN (select(a < b, a, b)), so order matters.
+        if (is_const(a) && !is_const(b) && !t.is_float()) std::swap(a, b);
         if (auto inner = a.as<Node>(); inner && is_const(inner->b) && is_const(b)) {
             return mutate(Node::make(inner->a, Node::make(inner->b, b)));
         }

@@ -47,7 +47,10 @@ void check_modes(const std::string &what, const std::function<Expr(Var)> &def,
         int bad = 0;
         std::string first;
         for (int i = 0; i < n; i++) {
-            if (out(i) != expect(i) && !bad++) {
+            R got = out(i), want = expect(i);
+            bool same = got == want;
+            if constexpr (std::is_floating_point_v<R>) same |= std::isnan(got) && std::isnan(want);
+            if (!same && !bad++) {
                 first = "at " + std::to_string(i) + ": got " + std::to_string(out(i)) + ", expected " +
                         std::to_string(expect(i));
             }
@@ -205,6 +208,18 @@ TEST_CASE("an integer clamp of a float cast is a float clamp: same values, no sa
     f.compile_jit();
     CHECK(f.llvm_ir().find(" uno <16 x float>") == std::string::npos);
     CHECK(f.llvm_ir().find("fptosi <16 x float>") != std::string::npos);
+}
+
+TEST_CASE("min and max of a NaN follow their operand order everywhere") {
+    // min(a, b) is select(a < b, a, b) and max(a, b) is select(a < b, b, a): with a NaN
+    // operand the result is b for min and a for max. The simplifier must not swap operands.
+    Buffer<float> in = float_inputs<float>({nan_value, 1.0, -1.0, 200.0});
+    auto ordered_min = [](float p, float q) { return p < q ? p : q; };
+    auto ordered_max = [](float p, float q) { return p < q ? q : p; };
+    check_modes<float>("min(c, x)", [&](Var x) { return min(132.75f, in(x)); }, [&](int i) { return ordered_min(132.75f, in(i)); });
+    check_modes<float>("min(x, c)", [&](Var x) { return min(in(x), 132.75f); }, [&](int i) { return ordered_min(in(i), 132.75f); });
+    check_modes<float>("max(c, x)", [&](Var x) { return max(-5.0f, in(x)); }, [&](int i) { return ordered_max(-5.0f, in(i)); });
+    check_modes<float>("max(x, c)", [&](Var x) { return max(in(x), -5.0f); }, [&](int i) { return ordered_max(in(i), -5.0f); });
 }
 
 // ---------------------------------------------------------------- shifts
@@ -521,6 +536,45 @@ TEST_CASE("constant folding of MIN / -1 and MIN % -1") {
     CHECK(const_value(simplify(Div::make(Expr(-7), Expr(-1)))) == 7);
     check_modes<int32_t>("constant MIN / -1", [](Var x) { return x * 0 + Div::make(Expr(INT32_MIN), Expr(-1)) + Mod::make(Expr(INT32_MIN), Expr(-1)); },
                          [](int) { return INT32_MIN; });
+}
+
+TEST_CASE("a divisor that is 0 in some lanes never faults") {
+    // 65535 << s is 0 for s >= 16: LLVM knows the shift is non-zero where it is defined, and
+    // must still not divide by the lanes where it is not (this once raised SIGFPE).
+    Buffer<uint16_t> a(N);
+    Buffer<uint32_t> s(N);  // an unsigned amount: no negative shifts to consider
+    Buffer<int16_t> d(N);
+    for (int i = 0; i < N; i++) {
+        a(i) = uint16_t(i * 1777 + 11);
+        s(i) = i % 3 == 0 ? 16u + uint32_t(i) : uint32_t(i % 16);
+        d(i) = int16_t(i % 4 == 0 ? 0 : i % 4 == 1 ? -1 : i - 20);
+    }
+    auto divisor = [&](int i) { return s(i) >= 16 ? uint16_t(0) : uint16_t(65535u << s(i)); };
+    check_modes<uint16_t>("a / (65535 << s)", [&](Var x) { return a(x) / (Expr(uint16_t(65535)) << s(x)); },
+                          [&](int i) { return divisor(i) ? uint16_t(a(i) / divisor(i)) : uint16_t(0); });
+    check_modes<uint16_t>("a % (65535 << s)", [&](Var x) { return a(x) % (Expr(uint16_t(65535)) << s(x)); },
+                          [&](int i) { return divisor(i) ? uint16_t(a(i) % divisor(i)) : uint16_t(0); });
+    // The shape a fuzzer found: the quotient clamped, narrowed, and divided again.
+    check_modes<int16_t>("int16(clamp(int64(a / (65535 << s)), 0, 32767)) % d", [&](Var x) {
+        Expr q = cast<int64_t>(a(x) / (Expr(uint16_t(65535)) << s(x)));
+        return cast<int16_t>(max(min(q, Expr(int64_t(32767))), Expr(int64_t(0)))) % d(x);
+    }, [&](int i) {
+        int q = divisor(i) ? a(i) / divisor(i) : 0;
+        int v = d(i);
+        if (v == 0 || v == -1) return int16_t(0);
+        int r = q % v;
+        if (r < 0) r += v > 0 ? v : -v;
+        return int16_t(r);
+    });
+    // A divisor chosen by a select between 1 and a value that is 0 or -1 in other lanes.
+    check_modes<int16_t>("a / select(d == 0, 1, d)", [&](Var x) { return cast<int16_t>(a(x)) / select(d(x) > 5, d(x), d(x) * 0); },
+                         [&](int i) {
+                             int16_t q = int16_t(a(i)), v = d(i) > 5 ? d(i) : int16_t(0);
+                             if (v == 0) return int16_t(0);
+                             int r = q % v, quo = q / v;
+                             if (r < 0) quo += v > 0 ? -1 : 1;
+                             return int16_t(quo);
+                         });
 }
 
 TEST_CASE("division by a constant other than 0 and -1 is strength-reduced, with no guard") {
