@@ -1,6 +1,7 @@
 #include "IROperator.h"
 
 #include <cmath>
+#include <iomanip>
 #include <sstream>
 
 #include "Arithmetic.h"
@@ -40,7 +41,7 @@ std::string converted_text(Type t, int64_t v) {
     Type et = t.element_of();
     if (et.is_float()) {
         std::ostringstream s;
-        s << (et.bits == 32 ? double(float(v)) : double(v));
+        s << std::setprecision(17) << (et.bits == 32 ? double(float(v)) : double(v));
         return s.str();
     }
     int64_t w = wrap_to_type(et, v);
