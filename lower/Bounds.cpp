@@ -246,9 +246,9 @@ private:
         if (equal_ends(a) && equal_ends(b) && a.min.defined() && b.min.defined()) {
             result = Interval::point(Mod::make(a.min, b.min));
         } else if (!op->type.is_float() && b.is_bounded()) {
-            // Euclidean modulo lies in [0, |b| - 1]
+            // Euclidean modulo lies in [0, |b| - 1], and x % 0 is 0
             Expr bmax = Max::make(b.max, Sub::make(make_zero(b.min.type()), b.min));
-            result = Interval(make_zero(op->type), Sub::make(bmax, make_one(op->type)));
+            result = Interval(make_zero(op->type), Max::make(Sub::make(bmax, make_one(op->type)), make_zero(op->type)));
         } else {
             result = type_range(op->type);
         }

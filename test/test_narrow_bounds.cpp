@@ -3,6 +3,9 @@
 // such arithmetic then needs only the values the index can take.
 #include "TestUtil.h"
 
+#include "lower/Bounds.h"
+#include "lower/Simplify.h"
+
 #include <cstdint>
 #include <cstdlib>
 #include <string>
@@ -98,4 +101,14 @@ TEST_CASE("abs of the most negative narrow value is within the bounds") {
     f(x) = small(cast<int32_t>(abs(cast<int8_t>(clamp(x, -128, 5)))));
     std::string msg = runtime_error_of([&] { f.realize({10}); });
     CHECK(msg.find("needs [0, 128]") != std::string::npos);
+}
+
+TEST_CASE("the bounds of x % 0 include 0") {
+    // x % 0 is 0; the interval [0, |b| - 1] was [0, -1] for b == 0.
+    Buffer<uint8_t> input = ramp_input(5);
+    Param<int32_t> zero("zero", 0);
+    check_realizes([&](Var x) { return input(x % 0 + x % zero + clamp(x, 0, 4)); }, 0, 20);
+    Interval i = bounds_of_expr_in_scope(Mod::make(Variable::make(Int(32), "v"), Expr(0)), {{"v", Interval(Expr(0), Expr(10))}});
+    CHECK(is_zero(simplify(i.min)));
+    CHECK(is_zero(simplify(i.max)));
 }
