@@ -11,6 +11,8 @@
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
 
+#include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -180,7 +182,13 @@ private:
         if (from.is_float() && to.is_float()) {
             value_ = builder_.CreateFPCast(v, t);
         } else if (from.is_float()) {
-            value_ = to.is_uint() ? builder_.CreateFPToUI(v, t) : builder_.CreateFPToSI(v, t);
+            // Rounds toward zero and saturates to the target's range; NaN gives 0. A value known
+            // to be in range (a clamp by constants) converts with the plain instruction.
+            if (float_fits_integer(op->value, to)) {
+                value_ = to.is_uint() ? builder_.CreateFPToUI(v, t) : builder_.CreateFPToSI(v, t);
+            } else {
+                value_ = saturating_float_to_int(v, from, to);
+            }
         } else if (to.is_float()) {
             value_ = from.is_int() ? builder_.CreateSIToFP(v, t) : builder_.CreateUIToFP(v, t);
         } else {
@@ -199,20 +207,127 @@ private:
         Value *a = codegen(op->a), *b = codegen(op->b);
         value_ = op->type.is_float() ? builder_.CreateFMul(a, b) : builder_.CreateMul(a, b);
     }
-    // Integer division and modulo are Euclidean (the remainder is in [0, |b|)); a zero
-    // divisor gives 0. Both share the zero guard.
-    struct IntDivision {
-        Value *zero, *one, *b_is_zero, *safe_b;
-    };
-    IntDivision guard_divisor(Value *a, Value *b) {
-        IntDivision d;
-        d.zero = llvm::Constant::getNullValue(a->getType());
-        d.one = llvm::ConstantInt::get(a->getType(), 1);
-        bool const_nonzero = false;
-        if (auto c = llvm::dyn_cast<llvm::Constant>(b)) const_nonzero = !c->isNullValue() && !c->containsPoisonElement();
-        d.b_is_zero = const_nonzero ? nullptr : builder_.CreateICmpEQ(b, d.zero);
-        d.safe_b = d.b_is_zero ? builder_.CreateSelect(d.b_is_zero, d.one, b) : b;
-        return d;
+    // float -> integer, rounding toward zero, saturating, NaN -> 0. Scalars use LLVM's
+    // saturating conversion; vectors clamp in floating point first, because LLVM turns a
+    // vector llvm.fptosi.sat into one scalar conversion per lane on x86.
+    Value *saturating_float_to_int(Value *v, Type from, Type to) {
+        llvm::Type *t = llvm_type(to);
+        if (to.lanes == 1) {
+            return builder_.CreateIntrinsic(to.is_uint() ? llvm::Intrinsic::fptoui_sat : llvm::Intrinsic::fptosi_sat,
+                                            {t, v->getType()}, {v});
+        }
+        llvm::Type *ft = v->getType();
+        // [lo, top) is the range of to; hi is the largest value of from's type below top.
+        double lo = to.is_int() ? -std::ldexp(1.0, to.bits - 1) : 0.0;
+        double top = std::ldexp(1.0, to.is_int() ? to.bits - 1 : to.bits);
+        double hi = from.bits == 32 ? double(std::nextafter(float(top), 0.0f)) : std::nextafter(top, 0.0);
+        Value *lo_v = llvm::ConstantFP::get(ft, lo), *hi_v = llvm::ConstantFP::get(ft, hi);
+        // max then min, in the form of the x86 instructions: a NaN becomes lo
+        Value *c = builder_.CreateSelect(builder_.CreateFCmpOGT(v, lo_v), v, lo_v);
+        c = builder_.CreateSelect(builder_.CreateFCmpOLT(c, hi_v), c, hi_v);
+        Value *r = to.is_int() ? builder_.CreateFPToSI(c, t) : builder_.CreateFPToUI(c, t);
+        if (hi < top - 1) {
+            // The float below top truncates to less than the type's maximum.
+            uint64_t max = to.is_int() ? uint64_t(to.max_int()) : to.max_uint();
+            Value *above = builder_.CreateFCmpOGE(v, llvm::ConstantFP::get(ft, top));
+            r = builder_.CreateSelect(above, llvm::ConstantInt::get(t, max), r);
+        }
+        if (to.is_int()) {
+            // NaN: 0 (lo is 0 for unsigned types already)
+            r = builder_.CreateSelect(builder_.CreateFCmpUNO(v, v), llvm::Constant::getNullValue(t), r);
+        }
+        return r;
+    }
+
+    // The value of a constant integer scalar or splat vector, if v is one.
+    static const llvm::APInt *splat_constant(Value *v) {
+        if (auto c = llvm::dyn_cast<llvm::ConstantInt>(v)) return &c->getValue();
+        if (auto c = llvm::dyn_cast<llvm::Constant>(v); c && v->getType()->isVectorTy()) {
+            if (auto s = llvm::dyn_cast_or_null<llvm::ConstantInt>(c->getSplatValue())) return &s->getValue();
+        }
+        return nullptr;
+    }
+    // Is e (a float) certainly not NaN and, rounded toward zero, inside the integer type t?
+    // Recognises clamps by constants (min/max as emitted here: min(x, c) is c for a NaN x,
+    // max(x, c) is x) and conversions from integer types.
+    static bool float_fits_integer(const Expr &e, Type t) {
+        double lo, hi;
+        if (!float_range(e, &lo, &hi)) return false;
+        double low_limit = t.is_int() ? -std::ldexp(1.0, t.bits - 1) - 1 : -1;
+        double high_limit = t.is_int() ? std::ldexp(1.0, t.bits - 1) : std::ldexp(1.0, t.bits);
+        return lo > low_limit && hi < high_limit;
+    }
+    // Bounds of a float expression that is never NaN; false if unknown or possibly NaN.
+    static bool float_range(const Expr &e, double *lo, double *hi) {
+        if (auto f = e.as<FloatImm>()) {
+            *lo = *hi = f->value;
+            return !std::isnan(f->value);
+        }
+        if (auto b = e.as<Broadcast>()) return float_range(b->value, lo, hi);
+        if (auto c = e.as<Cast>(); c && !c->value.type().is_float()) {
+            Type from = c->value.type();
+            *lo = double(from.min_int());
+            *hi = from.is_uint() ? double(from.max_uint()) : double(from.max_int());
+            return true;
+        }
+        double alo, ahi, blo, bhi;
+        if (auto m = e.as<Min>()) {
+            // select(a < b, a, b): b when a is NaN
+            if (!float_range(m->b, &blo, &bhi)) return false;
+            *hi = bhi;
+            *lo = float_range(m->a, &alo, &ahi) ? std::min(alo, blo) : -INFINITY;
+            return true;
+        }
+        if (auto m = e.as<Max>()) {
+            // select(a < b, b, a): a when a is NaN
+            if (!float_range(m->a, &alo, &ahi)) return false;
+            bool b_known = float_range(m->b, &blo, &bhi);
+            *lo = b_known ? std::max(alo, blo) : alo;
+            *hi = b_known ? std::max(ahi, bhi) : INFINITY;
+            return true;
+        }
+        return false;
+    }
+
+    // Integer division and modulo are Euclidean (the remainder is in [0, |b|)); x / 0 and
+    // x % 0 are 0; MIN / -1 wraps to MIN and MIN % -1 is 0 (where the hardware would fault).
+    // Euclidean quotient and remainder for a divisor that is neither 0 nor -1.
+    Value *euclidean_sdiv(Value *a, Value *b) {
+        Value *zero = llvm::Constant::getNullValue(a->getType());
+        Value *one = llvm::ConstantInt::get(a->getType(), 1);
+        Value *q = builder_.CreateSDiv(a, b);
+        Value *r = builder_.CreateSRem(a, b);
+        // r < 0: step q away from zero in the direction that makes r non-negative
+        Value *r_neg = builder_.CreateICmpSLT(r, zero);
+        Value *b_pos = builder_.CreateICmpSGT(b, zero);
+        Value *adj = builder_.CreateSelect(b_pos, llvm::Constant::getAllOnesValue(a->getType()), one);
+        return builder_.CreateAdd(q, builder_.CreateSelect(r_neg, adj, zero));
+    }
+    Value *euclidean_smod(Value *a, Value *b) {
+        Value *zero = llvm::Constant::getNullValue(a->getType());
+        Value *r = builder_.CreateSRem(a, b);
+        Value *abs_b = builder_.CreateSelect(builder_.CreateICmpSLT(b, zero), builder_.CreateNeg(b), b);
+        return builder_.CreateAdd(r, builder_.CreateSelect(builder_.CreateICmpSLT(r, zero), abs_b, zero));
+    }
+    // For a run-time divisor: whether it is one the division instruction cannot take (0, or
+    // -1 for signed types), and a safe divisor (1 in its place). The safe divisor is a max of
+    // the frozen divisor, not a select: LLVM's x86 backend turns udiv(x, select(c, 1, y)) into
+    // select(c, x, udiv(x, y)) on vectors, dividing every lane by y, and instcombine rewrites
+    // max(select(c, y, 0), 1) into exactly that shape when it knows y != 0 where c holds (y
+    // being poison elsewhere, e.g. a shift by the bit width). max(freeze(b), 1) is at least 1
+    // whatever the bits, and the freeze keeps the max from being folded into the select.
+    std::pair<Value *, Value *> guard_divisor(Value *&b, bool is_signed) {
+        b = builder_.CreateFreeze(b);
+        Value *one = llvm::ConstantInt::get(b->getType(), 1);
+        if (!is_signed) {
+            Value *bad = builder_.CreateICmpEQ(b, llvm::Constant::getNullValue(b->getType()));
+            return {bad, builder_.CreateBinaryIntrinsic(llvm::Intrinsic::umax, b, one)};
+        }
+        // b in {-1, 0} <=> b + 1 <= 1 (unsigned); umax(b + 1, 2) - 1 is b, or 1 for those
+        Value *b1 = builder_.CreateAdd(b, one);
+        Value *bad = builder_.CreateICmpULE(b1, one);
+        Value *two = llvm::ConstantInt::get(b->getType(), 2);
+        return {bad, builder_.CreateSub(builder_.CreateBinaryIntrinsic(llvm::Intrinsic::umax, b1, two), one)};
     }
     void visit(const Div *op) override {
         Value *a = codegen(op->a), *b = codegen(op->b);
@@ -221,20 +336,22 @@ private:
             value_ = builder_.CreateFDiv(a, b);
             return;
         }
-        IntDivision d = guard_divisor(a, b);
-        Value *q;
-        if (t.is_uint()) {
-            q = builder_.CreateUDiv(a, d.safe_b);
-        } else {
-            q = builder_.CreateSDiv(a, d.safe_b);
-            Value *r = builder_.CreateSRem(a, d.safe_b);
-            // r < 0: step q away from zero in the direction that makes r non-negative
-            Value *r_neg = builder_.CreateICmpSLT(r, d.zero);
-            Value *b_pos = builder_.CreateICmpSGT(d.safe_b, d.zero);
-            Value *adj = builder_.CreateSelect(b_pos, llvm::Constant::getAllOnesValue(a->getType()), d.one);
-            q = builder_.CreateAdd(q, builder_.CreateSelect(r_neg, adj, d.zero));
+        Value *zero = llvm::Constant::getNullValue(a->getType());
+        if (const llvm::APInt *c = splat_constant(b)) {
+            // A constant divisor needs no guard (and divides by multiplication).
+            if (c->isZero()) value_ = zero;
+            else if (t.is_int() && c->isAllOnes()) value_ = builder_.CreateNeg(a);  // wraps for MIN
+            else value_ = t.is_uint() ? builder_.CreateUDiv(a, b) : euclidean_sdiv(a, b);
+            return;
         }
-        value_ = d.b_is_zero ? builder_.CreateSelect(d.b_is_zero, d.zero, q) : q;
+        auto [bad, safe_b] = guard_divisor(b, t.is_int());
+        if (t.is_uint()) {
+            value_ = builder_.CreateSelect(bad, zero, builder_.CreateUDiv(a, safe_b));
+        } else {
+            // b is 0 or -1 (all bits clear or set): -a & b is the answer for both
+            Value *special = builder_.CreateAnd(builder_.CreateNeg(a), b);
+            value_ = builder_.CreateSelect(bad, special, euclidean_sdiv(a, safe_b));
+        }
     }
     void visit(const Mod *op) override {
         Value *a = codegen(op->a), *b = codegen(op->b);
@@ -245,19 +362,56 @@ private:
             value_ = builder_.CreateFSub(a, builder_.CreateFMul(b, fl));
             return;
         }
-        IntDivision d = guard_divisor(a, b);
-        Value *r;
-        if (t.is_uint()) {
-            r = builder_.CreateURem(a, d.safe_b);
-        } else {
-            r = builder_.CreateSRem(a, d.safe_b);
-            Value *abs_b = builder_.CreateSelect(builder_.CreateICmpSLT(d.safe_b, d.zero),
-                                                 builder_.CreateNeg(d.safe_b), d.safe_b);
-            r = builder_.CreateAdd(r, builder_.CreateSelect(builder_.CreateICmpSLT(r, d.zero), abs_b, d.zero));
+        if (const llvm::APInt *c = splat_constant(b)) {
+            if (c->isZero() || (t.is_int() && c->isAllOnes())) value_ = llvm::Constant::getNullValue(a->getType());
+            else value_ = t.is_uint() ? builder_.CreateURem(a, b) : euclidean_smod(a, b);
+            return;
         }
-        value_ = d.b_is_zero ? builder_.CreateSelect(d.b_is_zero, d.zero, r) : r;
+        // x % 1 == 0, which is also the answer for the divisors replaced by 1
+        Value *safe_b = guard_divisor(b, t.is_int()).second;
+        value_ = t.is_uint() ? builder_.CreateURem(a, safe_b) : euclidean_smod(a, safe_b);
+    }
+    // An integer constant (scalar or broadcast), if e is one.
+    static const int64_t *int_constant(const Expr &e) {
+        if (auto b = e.as<Broadcast>()) return as_const_int(b->value);
+        return as_const_int(e);
+    }
+    // clamp(cast<int>(f), lo, hi) for a float f and constant bounds, i.e. max(min(c, hi), lo) or
+    // min(max(c, lo), hi) of c = cast(f): clamping in floating point first makes the plain
+    // conversion exact, so no saturation code is needed. A NaN f must give clamp(0, lo, hi),
+    // which the order of the float clamp provides when lo >= 0 or hi <= 0.
+    bool clamped_float_to_int(const Expr &ea, const Expr &eb, Type t, bool is_min) {
+        if (t.is_float()) return false;
+        const int64_t *outer = int_constant(eb);
+        const Expr *inner_a = nullptr, *inner_b = nullptr;
+        if (auto m = ea.as<Min>(); m && !is_min) inner_a = &m->a, inner_b = &m->b;
+        if (auto m = ea.as<Max>(); m && is_min) inner_a = &m->a, inner_b = &m->b;
+        if (!outer || !inner_a) return false;
+        const int64_t *inner = int_constant(*inner_b);
+        auto c = inner_a->as<Cast>();
+        if (!inner || !c || !c->value.type().is_float()) return false;
+        int64_t lo = is_min ? *inner : *outer, hi = is_min ? *outer : *inner;
+        Type ft = c->value.type();
+        double exact = std::ldexp(1.0, ft.bits == 32 ? 24 : 53);
+        if (lo > hi || double(lo) < -exact || double(hi) > exact || (lo < 0 && hi > 0)) return false;
+        Value *f = codegen(c->value);
+        Value *lo_v = llvm::ConstantFP::get(f->getType(), double(lo)), *hi_v = llvm::ConstantFP::get(f->getType(), double(hi));
+        Value *r;
+        if (lo >= 0) {
+            // NaN -> lo, which is clamp(0, lo, hi)
+            r = builder_.CreateSelect(builder_.CreateFCmpOGT(f, lo_v), f, lo_v);
+            r = builder_.CreateSelect(builder_.CreateFCmpOLT(r, hi_v), r, hi_v);
+        } else {
+            // NaN -> hi (<= 0)
+            r = builder_.CreateSelect(builder_.CreateFCmpOLT(f, hi_v), f, hi_v);
+            r = builder_.CreateSelect(builder_.CreateFCmpOGT(r, lo_v), r, lo_v);
+        }
+        llvm::Type *it = llvm_type(t);
+        value_ = t.is_uint() ? builder_.CreateFPToUI(r, it) : builder_.CreateFPToSI(r, it);
+        return true;
     }
     void min_max(const Expr &ea, const Expr &eb, Type t, bool is_min) {
+        if (clamped_float_to_int(ea, eb, t, is_min)) return;
         Value *a = codegen(ea), *b = codegen(eb);
         if (t.is_float()) {
             Value *lt = builder_.CreateFCmpOLT(a, b);
@@ -470,7 +624,55 @@ private:
     void visit(const Evaluate *op) override { codegen(op->value); }
 
     void parallel_for(const For *op);
+    Value *shift(const Call *op, bool left);
 };
+
+// a << b and a >> b: amounts of at least the bit width shift everything out (0, or the sign
+// fill for >> of a signed a), and a negative (signed) amount shifts the other way. A
+// constant amount is a single shift instruction.
+Value *CodeGen::shift(const Call *op, bool left) {
+    Type t = op->type, bt = op->args[1].type();
+    Value *a = codegen(op->args[0]), *b = codegen(op->args[1]);
+    llvm::Type *ty = a->getType();
+    const unsigned bits = t.bits;
+    Value *zero = llvm::Constant::getNullValue(ty);
+    if (bt.bits != t.bits) {
+        // Bring the amount to a's width without changing what it means.
+        if (bt.bits > t.bits) {
+            Value *lim = llvm::ConstantInt::get(b->getType(), bits);
+            b = bt.is_int() ? builder_.CreateBinaryIntrinsic(llvm::Intrinsic::smax,
+                                                             builder_.CreateBinaryIntrinsic(llvm::Intrinsic::smin, b, lim),
+                                                             builder_.CreateNeg(lim))
+                            : builder_.CreateBinaryIntrinsic(llvm::Intrinsic::umin, b, lim);
+        }
+        b = builder_.CreateIntCast(b, ty, bt.is_int());
+    }
+    if (const llvm::APInt *c = splat_constant(b)) {
+        bool l = left;
+        uint64_t amount = c->getZExtValue();
+        if (bt.is_int() && c->isNegative()) {
+            l = !l;
+            amount = 0 - uint64_t(c->getSExtValue());
+        }
+        if (l) return amount >= bits ? zero : builder_.CreateShl(a, llvm::ConstantInt::get(ty, amount));
+        if (t.is_int()) return builder_.CreateAShr(a, llvm::ConstantInt::get(ty, std::min<uint64_t>(amount, bits - 1)));
+        return amount >= bits ? zero : builder_.CreateLShr(a, llvm::ConstantInt::get(ty, amount));
+    }
+    Value *width = llvm::ConstantInt::get(ty, bits);
+    // a shifted by the unsigned amount m in one direction
+    auto shift_by = [&](bool l, Value *m) -> Value * {
+        if (!l && t.is_int()) {
+            Value *clamped = builder_.CreateBinaryIntrinsic(llvm::Intrinsic::umin, m, llvm::ConstantInt::get(ty, bits - 1));
+            return builder_.CreateAShr(a, clamped);
+        }
+        Value *s = l ? builder_.CreateShl(a, m) : builder_.CreateLShr(a, m);
+        return builder_.CreateSelect(builder_.CreateICmpULT(m, width), s, zero);
+    };
+    if (!bt.is_int()) return shift_by(left, b);
+    Value *negative = builder_.CreateICmpSLT(b, zero);
+    Value *magnitude = builder_.CreateSelect(negative, builder_.CreateNeg(b), b);  // MIN stays huge
+    return builder_.CreateSelect(negative, shift_by(!left, magnitude), shift_by(left, magnitude));
+}
 
 void CodeGen::visit(const Call *op) {
     auto arg = [&](int i) { return codegen(op->args[i]); };
@@ -498,10 +700,8 @@ void CodeGen::visit(const Call *op) {
         value_ = builder_.CreateXor(arg(0), arg(1));
     } else if (n == Call::bitwise_not) {
         value_ = builder_.CreateNot(arg(0));
-    } else if (n == Call::shift_left) {
-        value_ = builder_.CreateShl(arg(0), arg(1));
-    } else if (n == Call::shift_right) {
-        value_ = t.is_int() ? builder_.CreateAShr(arg(0), arg(1)) : builder_.CreateLShr(arg(0), arg(1));
+    } else if (n == Call::shift_left || n == Call::shift_right) {
+        value_ = shift(op, n == Call::shift_left);
     } else if (n == Call::abs) {
         Value *x = arg(0);
         if (op->args[0].type().is_float()) {

@@ -38,7 +38,8 @@ Func make_boundary(const std::string &name, const Source &source, int dims, cons
     Func f(name + "_" + (kind == Kind::RepeatEdge ? "repeat_edge" : kind == Kind::Mirror ? "mirror_image" : "constant_exterior"));
     Expr inside = source(coords);
     if (kind == Kind::Constant && outside.defined()) {
-        f(args) = select(outside, cast(inside.type(), value), inside);
+        // An integer constant takes the source's type, and must fit it (select's rule).
+        f(args) = select(outside, as_const_int(value) ? value : cast(inside.type(), value), inside);
     } else {
         f(args) = inside;
     }

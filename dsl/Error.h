@@ -22,6 +22,13 @@ struct RuntimeError : std::runtime_error {
     RuntimeError(int c, const std::string &msg) : std::runtime_error(msg), code(c) {}
 };
 
+// Raised by the reference evaluator when the program's result is undefined (int32 or int64
+// overflow), so that a differential tester can tell "this program has no defined result"
+// apart from other errors.
+struct UndefinedBehaviorError : RuntimeError {
+    explicit UndefinedBehaviorError(const std::string &msg) : RuntimeError(-1, msg) {}
+};
+
 namespace detail {
 // Collects a message with operator<< and throws it when the statement ends. Only built when
 // the check has already failed, so passing checks cost one branch.

@@ -1,6 +1,7 @@
 // Node constructors and the default traversals of IRVisitor and IRMutator.
 #include "IR.h"
 
+#include "Arithmetic.h"
 #include "Error.h"
 
 namespace halo {
@@ -275,7 +276,8 @@ Expr make_const(Type t, int64_t v) {
 
 Expr make_const(Type t, double v) {
     Type e = t.element_of();
-    Expr s = e.is_float() ? FloatImm::make(e, v) : make_const(e, int64_t(v));
+    // A float converts to an integer type as a cast does: toward zero, saturating, NaN -> 0.
+    Expr s = e.is_float() ? FloatImm::make(e, v) : make_const(e, saturating_float_to_int(e, v));
     return t.lanes > 1 ? Broadcast::make(s, t.lanes) : s;
 }
 

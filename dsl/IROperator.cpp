@@ -1,32 +1,15 @@
 #include "IROperator.h"
 
 #include <cmath>
+#include <iomanip>
+#include <sstream>
 
+#include "Arithmetic.h"
 #include "Error.h"
 
 namespace halo {
 
 namespace {
-
-bool is_literal(const Expr &e) {
-    return e.as<IntImm>() || e.as<UIntImm>() || e.as<FloatImm>();
-}
-
-// Converts a constant to type t, complaining if that changes its value.
-Expr coerce_literal(const Expr &lit, Type t) {
-    if (auto i = lit.as<IntImm>()) {
-        user_assert(t.is_float() || t.can_represent(i->value))
-            << "Integer constant " << i->value << " would be implicitly coerced to type "
-            << t.to_string() << ", which changes its value; cast it explicitly with cast<>()";
-        return make_const(t, i->value);
-    }
-    if (auto u = lit.as<UIntImm>()) return make_const(t, int64_t(u->value));
-    if (auto f = lit.as<FloatImm>()) {
-        if (t.is_float()) return make_const(t, f->value);
-        return make_const(Float(32, t.lanes), f->value);
-    }
-    return cast(t, lit);
-}
 
 Expr broadcast_to(const Expr &e, int lanes) {
     if (e.type().lanes == lanes) return e;
@@ -35,51 +18,69 @@ Expr broadcast_to(const Expr &e, int lanes) {
     return Broadcast::make(e, lanes);
 }
 
+// Scalar and vector operands get the same number of lanes.
+void match_lanes(Expr &a, Expr &b) {
+    int la = a.type().lanes, lb = b.type().lanes;
+    user_assert(la == lb || la == 1 || lb == 1)
+        << "Cannot combine a vector of " << la << " lanes with a vector of " << lb << " lanes";
+    int lanes = std::max(la, lb);
+    a = broadcast_to(a, lanes);
+    b = broadcast_to(b, lanes);
+}
+
+// The value of an integer constant (IntImm, or a Broadcast of one), if e is one.
+const int64_t *int_constant(const Expr &e) {
+    if (auto b = e.as<Broadcast>()) return as_const_int(b->value);
+    return as_const_int(e);
+}
+
+std::string type_name(Type t) { return t.element_of().to_string(); }
+
+// The text of v after an implicit conversion to t.
+std::string converted_text(Type t, int64_t v) {
+    Type et = t.element_of();
+    if (et.is_float()) {
+        std::ostringstream s;
+        s << std::setprecision(17) << (et.bits == 32 ? double(float(v)) : double(v));
+        return s.str();
+    }
+    int64_t w = wrap_to_type(et, v);
+    return et.is_uint() && et.bits == 64 ? std::to_string(uint64_t(w)) : std::to_string(w);
+}
+
+// The C++ int literal v as a constant of type t; it must keep its value.
+Expr coerce_int(int64_t v, Type t) {
+    user_assert(t.can_represent(v))
+        << "Integer constant " << v << " would be implicitly coerced to type " << type_name(t)
+        << ", which changes its value to " << converted_text(t, v)
+        << "; cast the other operand to a wider type, or cast the constant explicitly";
+    return make_const(t, v);
+}
+
+// A C++ float or double literal next to an Expr of type t: a float constant of t's float
+// type, or Float(32) next to an integer type.
+Expr float_literal(double v, Type t) {
+    return make_const(t.is_float() ? t : Float(32, t.lanes), v);
+}
+
 }  // namespace
 
 void match_types(Expr &a, Expr &b) {
     user_assert(a.defined() && b.defined()) << "Use of an undefined Expr in an operation";
-    int lanes = std::max(a.type().lanes, b.type().lanes);
-    a = broadcast_to(a, lanes);
-    b = broadcast_to(b, lanes);
+    if (a.type() == b.type()) return;
+    match_lanes(a, b);
     Type ta = a.type(), tb = b.type();
     if (ta == tb) return;
-    // A literal on one side takes the type of the other (floats win over ints).
-    bool la = is_literal(a.as<Broadcast>() ? a.as<Broadcast>()->value : a);
-    bool lb = is_literal(b.as<Broadcast>() ? b.as<Broadcast>()->value : b);
-    if (lb && !la && !(tb.is_float() && !ta.is_float())) {
-        b = coerce_literal(b.as<Broadcast>() ? b.as<Broadcast>()->value : b, ta.element_of());
-        b = broadcast_to(b, lanes);
-        return;
-    }
-    if (la && !lb && !(ta.is_float() && !tb.is_float())) {
-        a = coerce_literal(a.as<Broadcast>() ? a.as<Broadcast>()->value : a, tb.element_of());
-        a = broadcast_to(a, lanes);
-        return;
-    }
-    if (ta.is_float() || tb.is_float()) {
-        int bits = std::max(ta.is_float() ? int(ta.bits) : 0, tb.is_float() ? int(tb.bits) : 0);
-        Type t = Float(bits, lanes);
-        if (ta != t) a = Cast::make(t, a);
-        if (tb != t) b = Cast::make(t, b);
-        return;
-    }
-    if (ta.is_bool() != tb.is_bool()) {
-        // bool meets an integer: the bool becomes that integer type
-        if (ta.is_bool()) a = Cast::make(tb, a);
-        else b = Cast::make(ta, b);
-        return;
-    }
     Type t;
-    if (ta.code == tb.code) {
-        t = ta.bits > tb.bits ? ta : tb;
-    } else if (ta.bits == tb.bits) {
-        t = Int(ta.bits, lanes);
+    if (ta.is_float() != tb.is_float()) {
+        t = ta.is_float() ? ta : tb;  // float meets non-float: the float type
+    } else if (ta.code == tb.code) {
+        t = ta.bits >= tb.bits ? ta : tb;  // both float, both unsigned or both signed: the wider
     } else {
-        t = ta.bits > tb.bits ? ta : tb;
+        t = Int(std::max(ta.bits, tb.bits), ta.lanes);  // signed meets unsigned
     }
-    if (ta != t) a = Cast::make(t, a);
-    if (tb != t) b = Cast::make(t, b);
+    a = cast(t, a);
+    b = cast(t, b);
 }
 
 namespace {
@@ -87,6 +88,31 @@ template <typename Node>
 Expr binary(Expr a, Expr b) {
     match_types(a, b);
     return Node::make(std::move(a), std::move(b));
+}
+// Expr op C++ int: the int takes the Expr's type.
+template <typename Node>
+Expr binary(Expr a, int b) {
+    user_assert(a.defined()) << "Use of an undefined Expr in an operation";
+    Expr c = coerce_int(b, a.type());
+    return Node::make(std::move(a), std::move(c));
+}
+template <typename Node>
+Expr binary(int a, Expr b) {
+    user_assert(b.defined()) << "Use of an undefined Expr in an operation";
+    Expr c = coerce_int(a, b.type());
+    return Node::make(std::move(c), std::move(b));
+}
+template <typename Node>
+Expr binary(Expr a, double b) {
+    user_assert(a.defined()) << "Use of an undefined Expr in an operation";
+    Expr c = float_literal(b, a.type());
+    return binary<Node>(std::move(a), std::move(c));
+}
+template <typename Node>
+Expr binary(double a, Expr b) {
+    user_assert(b.defined()) << "Use of an undefined Expr in an operation";
+    Expr c = float_literal(a, b.type());
+    return binary<Node>(std::move(c), std::move(b));
 }
 Expr as_bool(Expr e, const char *op) {
     user_assert(e.defined()) << "Use of an undefined Expr in " << op;
@@ -118,54 +144,114 @@ Expr operator||(Expr a, Expr b) {
 }
 Expr operator!(Expr a) { return Not::make(as_bool(std::move(a), "!")); }
 
+#define HALO_LITERAL_OPS(OP, NODE)                                                               \
+    Expr operator OP(Expr a, int b) { return binary<NODE>(std::move(a), b); }                    \
+    Expr operator OP(int a, Expr b) { return binary<NODE>(a, std::move(b)); }                    \
+    Expr operator OP(Expr a, double b) { return binary<NODE>(std::move(a), b); }                 \
+    Expr operator OP(double a, Expr b) { return binary<NODE>(a, std::move(b)); }
+HALO_LITERAL_OPS(+, Add) HALO_LITERAL_OPS(-, Sub) HALO_LITERAL_OPS(*, Mul) HALO_LITERAL_OPS(/, Div)
+HALO_LITERAL_OPS(%, Mod) HALO_LITERAL_OPS(==, EQ) HALO_LITERAL_OPS(!=, NE) HALO_LITERAL_OPS(<, LT)
+HALO_LITERAL_OPS(<=, LE) HALO_LITERAL_OPS(>, GT) HALO_LITERAL_OPS(>=, GE)
+#undef HALO_LITERAL_OPS
+
 namespace {
-Expr bitwise(const char *name, Expr a, Expr b) {
-    match_types(a, b);
-    user_assert(!a.type().is_float()) << "Bitwise operator " << name
-                                      << " applied to floating-point type "
-                                      << a.type().to_string() << "; cast to an integer first";
+void check_integer_operand(const Expr &e, const char *name, const char *which) {
+    user_assert(e.defined()) << "Bitwise operator " << name << " of an undefined Expr";
+    user_assert(!e.type().is_float())
+        << "Bitwise operator " << name << ": the " << which << " operand has floating-point type "
+        << type_name(e.type()) << "; cast it to an integer type first";
+}
+Expr bitwise(const char *op, const char *name, Expr a, Expr b) {
+    check_integer_operand(a, op, "first");
+    check_integer_operand(b, op, "second");
+    user_assert(a.type().is_int() == b.type().is_int())
+        << "Bitwise operator " << op << " of " << type_name(a.type()) << " and " << type_name(b.type())
+        << ": the operands must be both signed or both unsigned; cast one of them to the other's type";
+    match_lanes(a, b);
+    int bits = std::max(a.type().bits, b.type().bits);
+    a = cast(a.type().with_bits(bits), a);
+    b = cast(b.type().with_bits(bits), b);
+    Type t = a.type();
+    return Call::make(t, name, {std::move(a), std::move(b)}, Call::Intrinsic);
+}
+Expr bitwise(const char *op, const char *name, Expr a, int b) {
+    check_integer_operand(a, op, "first");
+    Expr c = coerce_int(b, a.type());
+    Type t = a.type();
+    return Call::make(t, name, {std::move(a), std::move(c)}, Call::Intrinsic);
+}
+Expr bitwise(const char *op, const char *name, int a, Expr b) {
+    check_integer_operand(b, op, "second");
+    Expr c = coerce_int(a, b.type());
+    Type t = b.type();
+    return Call::make(t, name, {std::move(c), std::move(b)}, Call::Intrinsic);
+}
+// The result has a's type; the amount keeps its own type (and signedness, which decides
+// whether a negative amount shifts the other way).
+Expr shift(const char *op, const char *name, Expr a, Expr b) {
+    check_integer_operand(a, op, "first");
+    check_integer_operand(b, op, "second");
+    match_lanes(a, b);
     Type t = a.type();
     return Call::make(t, name, {std::move(a), std::move(b)}, Call::Intrinsic);
 }
 }  // namespace
 
-Expr operator&(Expr a, Expr b) { return bitwise(Call::bitwise_and, std::move(a), std::move(b)); }
-Expr operator|(Expr a, Expr b) { return bitwise(Call::bitwise_or, std::move(a), std::move(b)); }
-Expr operator^(Expr a, Expr b) { return bitwise(Call::bitwise_xor, std::move(a), std::move(b)); }
-Expr operator<<(Expr a, Expr b) { return bitwise(Call::shift_left, std::move(a), std::move(b)); }
-Expr operator>>(Expr a, Expr b) { return bitwise(Call::shift_right, std::move(a), std::move(b)); }
+Expr operator&(Expr a, Expr b) { return bitwise("&", Call::bitwise_and, std::move(a), std::move(b)); }
+Expr operator|(Expr a, Expr b) { return bitwise("|", Call::bitwise_or, std::move(a), std::move(b)); }
+Expr operator^(Expr a, Expr b) { return bitwise("^", Call::bitwise_xor, std::move(a), std::move(b)); }
+Expr operator&(Expr a, int b) { return bitwise("&", Call::bitwise_and, std::move(a), b); }
+Expr operator&(int a, Expr b) { return bitwise("&", Call::bitwise_and, a, std::move(b)); }
+Expr operator|(Expr a, int b) { return bitwise("|", Call::bitwise_or, std::move(a), b); }
+Expr operator|(int a, Expr b) { return bitwise("|", Call::bitwise_or, a, std::move(b)); }
+Expr operator^(Expr a, int b) { return bitwise("^", Call::bitwise_xor, std::move(a), b); }
+Expr operator^(int a, Expr b) { return bitwise("^", Call::bitwise_xor, a, std::move(b)); }
+Expr operator<<(Expr a, Expr b) { return shift("<<", Call::shift_left, std::move(a), std::move(b)); }
+Expr operator>>(Expr a, Expr b) { return shift(">>", Call::shift_right, std::move(a), std::move(b)); }
+namespace {
+// x << int and x >> int: the amount as a constant of x's width (a negative one flips the
+// direction, as it would at run time).
+Expr shift_by_literal(const char *op, Expr a, int b, bool left) {
+    check_integer_operand(a, op, "first");
+    if (b < 0) left = !left;
+    Type t = a.type().with_code(Type::UInt);
+    Expr amount = coerce_int(b < 0 ? -int64_t(b) : int64_t(b), t);
+    Type rt = a.type();
+    return Call::make(rt, left ? Call::shift_left : Call::shift_right, {std::move(a), std::move(amount)},
+                      Call::Intrinsic);
+}
+}  // namespace
+Expr operator<<(Expr a, int b) { return shift_by_literal("<<", std::move(a), b, true); }
+Expr operator>>(Expr a, int b) { return shift_by_literal(">>", std::move(a), b, false); }
 Expr operator~(Expr a) {
-    user_assert(a.defined() && !a.type().is_float()) << "Operator ~ needs an integer Expr";
+    check_integer_operand(a, "~", "");
     Type t = a.type();
     return Call::make(t, Call::bitwise_not, {std::move(a)}, Call::Intrinsic);
 }
 
-#define HALO_LITERAL_OPS(OP)                                                                \
-    Expr operator OP(Expr a, int b) { return std::move(a) OP Expr(int32_t(b)); }            \
-    Expr operator OP(int a, Expr b) { return Expr(int32_t(a)) OP std::move(b); }            \
-    Expr operator OP(Expr a, double b) {                                                    \
-        user_assert(a.defined()) << "Use of an undefined Expr";                             \
-        Type t = a.type().is_float() ? a.type() : Float(32, a.type().lanes);                \
-        return std::move(a) OP make_const(t, b);                                            \
-    }                                                                                       \
-    Expr operator OP(double a, Expr b) {                                                    \
-        user_assert(b.defined()) << "Use of an undefined Expr";                             \
-        Type t = b.type().is_float() ? b.type() : Float(32, b.type().lanes);                \
-        return make_const(t, a) OP std::move(b);                                            \
-    }
-HALO_LITERAL_OPS(+) HALO_LITERAL_OPS(-) HALO_LITERAL_OPS(*) HALO_LITERAL_OPS(/)
-HALO_LITERAL_OPS(%) HALO_LITERAL_OPS(==) HALO_LITERAL_OPS(!=) HALO_LITERAL_OPS(<)
-HALO_LITERAL_OPS(<=) HALO_LITERAL_OPS(>) HALO_LITERAL_OPS(>=)
-#undef HALO_LITERAL_OPS
+Expr &operator+=(Expr &a, Expr b) { return a = Add::make(a, cast(a.type(), std::move(b))); }
+Expr &operator-=(Expr &a, Expr b) { return a = Sub::make(a, cast(a.type(), std::move(b))); }
+Expr &operator*=(Expr &a, Expr b) { return a = Mul::make(a, cast(a.type(), std::move(b))); }
+Expr &operator/=(Expr &a, Expr b) { return a = Div::make(a, cast(a.type(), std::move(b))); }
 
-Expr &operator+=(Expr &a, Expr b) { return a = cast(a.type(), a + std::move(b)); }
-Expr &operator-=(Expr &a, Expr b) { return a = cast(a.type(), a - std::move(b)); }
-Expr &operator*=(Expr &a, Expr b) { return a = cast(a.type(), a * std::move(b)); }
-Expr &operator/=(Expr &a, Expr b) { return a = cast(a.type(), a / std::move(b)); }
+namespace {
+// An integer-constant select arm takes the other arm's type.
+Expr coerce_arm(const Expr &arm, Type other) {
+    const int64_t *v = int_constant(arm);
+    if (!v || arm.type().element_of() == other.element_of()) return arm;
+    user_assert(other.can_represent(*v))
+        << "select: the constant arm " << *v << " would be coerced to the other arm's type "
+        << type_name(other) << ", which changes its value to " << converted_text(other, *v)
+        << "; cast the other arm to a wider type, or cast the constant explicitly";
+    return make_const(other.element_of(), *v);
+}
+}  // namespace
 
 Expr select(Expr c, Expr t, Expr f) {
     user_assert(c.defined() && t.defined() && f.defined()) << "select of an undefined Expr";
     c = as_bool(std::move(c), "select");
+    if (int_constant(t)) t = coerce_arm(t, f.type());
+    else if (int_constant(f)) f = coerce_arm(f, t.type());
     match_types(t, f);
     if (c.type().lanes != t.type().lanes) {
         int lanes = std::max(c.type().lanes, t.type().lanes);
@@ -178,12 +264,46 @@ Expr select(Expr c, Expr t, Expr f) {
 
 Expr min(Expr a, Expr b) { return binary<Min>(std::move(a), std::move(b)); }
 Expr max(Expr a, Expr b) { return binary<Max>(std::move(a), std::move(b)); }
+Expr min(Expr a, int b) { return binary<Min>(std::move(a), b); }
+Expr min(int a, Expr b) { return binary<Min>(a, std::move(b)); }
+Expr min(Expr a, double b) { return binary<Min>(std::move(a), b); }
+Expr min(double a, Expr b) { return binary<Min>(a, std::move(b)); }
+Expr max(Expr a, int b) { return binary<Max>(std::move(a), b); }
+Expr max(int a, Expr b) { return binary<Max>(a, std::move(b)); }
+Expr max(Expr a, double b) { return binary<Max>(std::move(a), b); }
+Expr max(double a, Expr b) { return binary<Max>(a, std::move(b)); }
+
+namespace {
+// A clamp bound in x's type t: constants must keep their value; anything else is cast.
+Expr clamp_bound(const Expr &bound, Type t, const char *which) {
+    Type et = t.element_of();
+    Expr v = bound.as<Broadcast>() ? bound.as<Broadcast>()->value : bound;
+    bool representable = true;
+    std::string text;
+    if (auto i = v.as<IntImm>()) {
+        representable = et.can_represent(i->value);
+        text = std::to_string(i->value);
+    } else if (auto u = v.as<UIntImm>()) {
+        representable = u->value <= uint64_t(INT64_MAX) ? et.can_represent(int64_t(u->value)) : et.is_uint() && et.bits == 64;
+        text = std::to_string(u->value);
+    } else if (auto f = v.as<FloatImm>()) {
+        representable = et.can_represent(f->value);
+        std::ostringstream s;
+        s << f->value;
+        text = s.str();
+    }
+    user_assert(representable) << "clamp(x, lo, hi) with x of type " << type_name(t) << ": the " << which
+                               << " bound " << text << " is not representable in " << type_name(t)
+                               << "; cast x to a type that holds the bounds first";
+    return cast(et, bound);
+}
+}  // namespace
 
 Expr clamp(Expr x, Expr lo, Expr hi) {
     user_assert(x.defined() && lo.defined() && hi.defined()) << "clamp of an undefined Expr";
     Type t = x.type();
-    lo = is_literal(lo) ? coerce_literal(lo, t.element_of()) : cast(t.element_of(), lo);
-    hi = is_literal(hi) ? coerce_literal(hi, t.element_of()) : cast(t.element_of(), hi);
+    lo = clamp_bound(lo, t, "lower");
+    hi = clamp_bound(hi, t, "upper");
     return max(min(std::move(x), std::move(hi)), std::move(lo));
 }
 
@@ -203,6 +323,18 @@ Expr cast(Type t, Expr x) {
     }
     if (x.type() == t) return x;
     if (t.is_bool()) return x != make_zero(x.type());
+    // Constants convert now (by the same rules as at run time).
+    Expr v = x.as<Broadcast>() ? x.as<Broadcast>()->value : x;
+    Type et = t.element_of();
+    Expr folded;
+    if (auto i = v.as<IntImm>()) {
+        folded = et.is_float() ? make_const(et, double(i->value)) : make_const(et, i->value);
+    } else if (auto u = v.as<UIntImm>()) {
+        folded = et.is_float() ? make_const(et, double(u->value)) : make_const(et, int64_t(u->value));
+    } else if (auto f = v.as<FloatImm>()) {
+        folded = et.is_float() ? make_const(et, f->value) : make_const(et, saturating_float_to_int(et, f->value));
+    }
+    if (folded.defined()) return broadcast_to(folded, t.lanes);
     return Cast::make(t, std::move(x));
 }
 
@@ -210,25 +342,8 @@ Expr saturating_cast(Type t, Expr x) {
     user_assert(x.defined()) << "saturating_cast of an undefined Expr";
     t = t.with_lanes(x.type().lanes);
     Type s = x.type();
-    if (t.is_float()) return cast(t, x);
-    if (s.is_float()) {
-        // Clamp in floating point to the target's range, then convert.
-        // The largest value of the source float type that converts without overflow.
-        double top = t.is_uint() ? double(t.max_uint()) : double(t.max_int());
-        if (s.bits == 32) {
-            float f = float(top);
-            if (double(f) > top) f = std::nextafter(f, 0.0f);
-            top = f;
-        } else if (top >= 9.2e18) {
-            top = std::nextafter(top, 0.0);
-        }
-        Expr lo = make_const(s, double(t.min_int()));
-        Expr hi = make_const(s, top);
-        Expr converted = cast(t, max(min(x, hi), lo));
-        // Values above the top representable bound saturate to the type's maximum exactly.
-        Expr tmax = t.is_uint() && t.bits == 64 ? UIntImm::make(t, UINT64_MAX) : make_const(t, t.max_int());
-        return select(x > hi, tmax, converted);
-    }
+    // Float sources: the conversion itself saturates (and NaN gives 0).
+    if (t.is_float() || s.is_float()) return cast(t, x);
     // Integer to integer: compare in a type that holds both ranges.
     Type wide = Int(64, s.lanes);
     if (s.is_uint() && s.bits == 64) wide = s;

@@ -1,6 +1,15 @@
-// The operators and functions users combine Exprs with, and the type coercion rules
-// (Halide's): literals take the other side's type; int meets float -> float; narrower meets
-// wider -> wider; signed meets unsigned of equal width -> signed.
+// The operators and functions users combine Exprs with, and Halide's implicit type coercion.
+//
+// Two Exprs (match_types): equal types stay; a scalar meets a vector -> broadcast; float meets
+// non-float -> the non-float is cast to the float type; two floats, two unsigned or two signed
+// types -> the narrower widens; signed meets unsigned -> both become a signed int of the
+// greater width (int8 with uint16 -> int16). Bool is UInt(1) for these rules.
+//
+// A C++ int literal next to an Expr (+ - * / %, comparisons, min, max, & | ^) takes the
+// Expr's type and must be representable in it (else a CompileError); a C++ float or double
+// literal becomes a float of the Expr's float type (Float(32) next to an integer Expr) and
+// then follows match_types, so int32 expr + 1.5f is float32. An Expr that happens to be a
+// constant gets no special treatment: Expr(1) is an int32 like any other.
 #pragma once
 
 #include "IR.h"
@@ -34,7 +43,8 @@ Expr operator~(Expr a);
 Expr operator<<(Expr a, Expr b);
 Expr operator>>(Expr a, Expr b);
 
-// Mixed with C++ literals: the literal takes the Expr's type (checked to fit).
+// Mixed with C++ literals: an int takes the Expr's type (checked to fit); a float or double
+// is a float constant (of the Expr's type if that is a float, else Float(32)).
 #define HALO_LITERAL_OPS(OP)                     \
     Expr operator OP(Expr a, int b);             \
     Expr operator OP(int a, Expr b);             \
@@ -45,11 +55,27 @@ HALO_LITERAL_OPS(%) HALO_LITERAL_OPS(==) HALO_LITERAL_OPS(!=) HALO_LITERAL_OPS(<
 HALO_LITERAL_OPS(<=) HALO_LITERAL_OPS(>) HALO_LITERAL_OPS(>=)
 #undef HALO_LITERAL_OPS
 
+// Bitwise operators need integer operands that are both signed or both unsigned (the
+// narrower widens); an int literal takes the Expr's type.
+Expr operator&(Expr a, int b);
+Expr operator&(int a, Expr b);
+Expr operator|(Expr a, int b);
+Expr operator|(int a, Expr b);
+Expr operator^(Expr a, int b);
+Expr operator^(int a, Expr b);
+// Shifts have the type of the first argument. Shifting by at least its bit width gives 0 (or
+// for >> of a signed value, its sign fill 0 or -1); a negative amount shifts the other way.
+Expr operator<<(Expr a, int b);
+Expr operator>>(Expr a, int b);
+
+// a = a op b with b cast to a's type (as in Halide).
 Expr &operator+=(Expr &a, Expr b);
 Expr &operator-=(Expr &a, Expr b);
 Expr &operator*=(Expr &a, Expr b);
 Expr &operator/=(Expr &a, Expr b);
 
+// An integer constant arm (such as a C++ int) takes the other arm's type (checked to fit);
+// otherwise differing arms follow match_types.
 Expr select(Expr condition, Expr true_value, Expr false_value);
 // select(c1, v1, c2, v2, ..., default)
 template <typename... Rest>
@@ -59,17 +85,30 @@ Expr select(Expr c1, Expr v1, Expr c2, Expr v2, Rest &&...rest) {
 }
 Expr min(Expr a, Expr b);
 Expr max(Expr a, Expr b);
+// With a C++ literal: as for the arithmetic operators.
+Expr min(Expr a, int b);
+Expr min(int a, Expr b);
+Expr min(Expr a, double b);
+Expr min(double a, Expr b);
+Expr max(Expr a, int b);
+Expr max(int a, Expr b);
+Expr max(Expr a, double b);
+Expr max(double a, Expr b);
+// min(a, b, c, ...) == min(a, min(b, min(c, ...)))
 template <typename A, typename B, typename C, typename... Rest>
-Expr min(A a, B b, C c, Rest... rest) { return min(min(Expr(a), Expr(b)), Expr(c), rest...); }
+Expr min(A a, B b, C c, Rest... rest) { return min(a, min(b, c, rest...)); }
 template <typename A, typename B, typename C, typename... Rest>
-Expr max(A a, B b, C c, Rest... rest) { return max(max(Expr(a), Expr(b)), Expr(c), rest...); }
+Expr max(A a, B b, C c, Rest... rest) { return max(a, max(b, c, rest...)); }
+// The bounds are cast to x's type; constant bounds must be representable in it.
 Expr clamp(Expr x, Expr lo, Expr hi);
 // |x|; for signed integers the result is the unsigned type of the same width (as in Halide).
 Expr abs(Expr x);
 Expr cast(Type t, Expr x);
 template <typename T>
 Expr cast(Expr x) { return cast(type_of<T>(), std::move(x)); }
-// Converts, clamping to the target type's range instead of wrapping.
+// Integer -> integer casts wrap (keep the low bits); float -> integer casts round toward zero
+// and saturate to the target type's range, with NaN giving 0.
+// saturating_cast also clamps integer sources to the target type's range instead of wrapping.
 Expr saturating_cast(Type t, Expr x);
 template <typename T>
 Expr saturating_cast(Expr x) { return saturating_cast(type_of<T>(), std::move(x)); }
@@ -93,7 +132,6 @@ Expr likely(Expr x);
 
 namespace internal {
 Expr make_intrinsic(Type t, const char *name, std::vector<Expr> args);
-// Wraps v in a let-free form if it is not already a constant of type t.
 Expr raw_add(Expr a, Expr b);  // no coercion; types must match
 }  // namespace internal
 

@@ -28,8 +28,11 @@ bool Type::can_represent(int64_t v) const {
 
 bool Type::can_represent(double v) const {
     if (is_float()) return bits == 64 || std::isnan(v) || double(float(v)) == v || std::isinf(v);
-    if (v != std::floor(v)) return false;
-    return can_represent(int64_t(v));
+    if (v != std::floor(v)) return false;  // also NaN and infinities
+    // Compare as doubles first: converting an out-of-range double to int64 is undefined.
+    double lo = is_int() ? -std::ldexp(1.0, bits - 1) : 0.0;
+    double top = std::ldexp(1.0, is_int() ? bits - 1 : bits);
+    return v >= lo && v < top;
 }
 
 std::string Type::to_string() const {

@@ -1,5 +1,9 @@
 #include "Bounds.h"
 
+#include <algorithm>
+#include <optional>
+
+#include "EuclideanDivision.h"
 #include "Simplify.h"
 #include "dsl/Error.h"
 #include "dsl/IROperator.h"
@@ -17,10 +21,63 @@ Expr max_or_undef(const Expr &a, const Expr &b) {
     return Max::make(a, b);
 }
 
-// The type's full range, for values we know nothing else about.
+// Integer types whose arithmetic wraps: all but int32 and int64, whose overflow is undefined
+// (so a valid program never overflows them, and their intervals are computed symbolically).
+bool wraps(Type t) { return !t.is_float() && !(t.is_int() && t.bits >= 32); }
+
+// The type's full range, for values we know nothing else about (unbounded for int32, int64
+// and floats).
 Interval type_range(Type t) {
-    if (t.is_float() || t.bits > 16 || t.lanes > 1) return Interval();
-    return Interval(make_const(t, t.min_int()), make_const(t, t.max_int()));
+    if (!wraps(t) || t.lanes > 1) return Interval();
+    Expr hi = t.is_uint() && t.bits == 64 ? UIntImm::make(t, UINT64_MAX) : make_const(t, t.max_int());
+    return Interval(make_const(t, t.min_int()), hi);
+}
+
+using Wide = __int128;
+
+// Constant bounds of an interval end: a value certainly <= e (lower) or >= e (upper).
+// Every integer expression lies in its type's range, which is the fallback.
+std::optional<Wide> const_bound(const Expr &e, bool upper);
+std::optional<Wide> type_bound(Type t, bool upper) {
+    if (t.is_float() || t.lanes > 1) return std::nullopt;
+    if (upper) return t.is_uint() && t.bits == 64 ? Wide(UINT64_MAX) : Wide(t.max_int());
+    return Wide(t.min_int());
+}
+std::optional<Wide> const_bound(const Expr &e, bool upper) {
+    if (!e.defined()) return std::nullopt;
+    Type t = e.type();
+    std::optional<Wide> fallback = type_bound(t, upper);
+    if (!fallback) return std::nullopt;
+    if (auto i = e.as<IntImm>()) return Wide(i->value);
+    if (auto u = e.as<UIntImm>()) return Wide(u->value);
+    auto pick = [&](std::optional<Wide> a, std::optional<Wide> b, bool take_max) -> std::optional<Wide> {
+        if (!a || !b) return std::nullopt;
+        return take_max ? std::max(*a, *b) : std::min(*a, *b);
+    };
+    std::optional<Wide> r;
+    if (auto m = e.as<Min>()) {
+        // min(a, b) <= either upper bound; >= the smaller lower bound
+        auto a = const_bound(m->a, upper), b = const_bound(m->b, upper);
+        r = upper ? (a && b ? std::min(*a, *b) : a ? a : b) : pick(a, b, false);
+    } else if (auto m = e.as<Max>()) {
+        auto a = const_bound(m->a, upper), b = const_bound(m->b, upper);
+        r = upper ? pick(a, b, true) : (a && b ? std::max(*a, *b) : a ? a : b);
+    } else if (auto c = e.as<Cast>(); c && !c->value.type().is_float()) {
+        // A cast keeps the value when the value's bounds fit the target type.
+        auto lo = const_bound(c->value, false), hi = const_bound(c->value, true);
+        if (lo && hi && *lo >= *type_bound(t, false) && *hi <= *type_bound(t, true)) r = upper ? hi : lo;
+    } else if (!wraps(t)) {
+        // int32 and int64 arithmetic does not overflow
+        if (auto a = e.as<Add>()) {
+            auto x = const_bound(a->a, upper), y = const_bound(a->b, upper);
+            if (x && y) r = *x + *y;
+        } else if (auto s = e.as<Sub>()) {
+            auto x = const_bound(s->a, upper), y = const_bound(s->b, !upper);
+            if (x && y) r = *x - *y;
+        }
+    }
+    if (!r) return fallback;
+    return upper ? std::min(*r, *fallback) : std::max(*r, *fallback);
 }
 
 class BoundsOfExpr : public IRVisitor {
@@ -60,14 +117,22 @@ private:
                         (to.bits > from.bits && !(from.is_int() && to.is_uint())) ||
                         (to.bits == from.bits && to.code == from.code);
         bool fits = false;
-        if (!monotone && a.is_bounded()) {
-            // A narrowing cast keeps the interval if both ends fit the target type.
-            Expr lo = simplify(a.min), hi = simplify(a.max);
-            auto ilo = lo.as<IntImm>(), ihi = hi.as<IntImm>();
-            fits = ilo && ihi && to.can_represent(ilo->value) && to.can_represent(ihi->value);
-            a = Interval(lo, hi);
+        if (!monotone && equal_ends(a) && a.min.defined()) {
+            // A single value: the cast of it.
+            result = Interval::point(Cast::make(to, a.min));
+            return;
         }
-        if (monotone || fits) {
+        if (!monotone && !to.is_float() && !from.is_float()) {
+            // A narrowing cast keeps the values if they all fit the target type.
+            auto lo = const_bound(a.min.defined() ? simplify(a.min) : a.min, false);
+            auto hi = const_bound(a.max.defined() ? simplify(a.max) : a.max, true);
+            fits = lo && hi && *lo >= *type_bound(to, false) && *hi <= *type_bound(to, true);
+            if (fits) {
+                result = Interval(make_const(to, int64_t(*lo)), to.is_uint() && to.bits == 64 ? UIntImm::make(to, uint64_t(*hi)) : make_const(to, int64_t(*hi)));
+                return;
+            }
+        }
+        if (monotone) {
             result = Interval(a.min.defined() ? Cast::make(to, a.min) : Expr(),
                               a.max.defined() ? Cast::make(to, a.max) : Expr());
             // float -> int conversions of unbounded values stay unbounded
@@ -75,26 +140,77 @@ private:
             result = type_range(to);
         }
     }
+    // Arithmetic on a type that wraps: a single value stays exact (it is computed the same
+    // way); otherwise the interval is computed exactly from constant bounds of the operands and
+    // kept if it fits the type, which proves nothing wrapped. Else the type's whole range.
+    bool wrapping_arith(const BaseExprNode *op, const Interval &a, const Interval &b) {
+        Type t = op->type;
+        if (!wraps(t)) return false;
+        if (equal_ends(a) && equal_ends(b) && a.min.defined() && b.min.defined()) {
+            switch (op->node_type) {
+            case IRNodeType::Add: result = Interval::point(Add::make(a.min, b.min)); break;
+            case IRNodeType::Sub: result = Interval::point(Sub::make(a.min, b.min)); break;
+            case IRNodeType::Mul: result = Interval::point(Mul::make(a.min, b.min)); break;
+            case IRNodeType::Div: result = Interval::point(Div::make(a.min, b.min)); break;
+            default: result = Interval::point(Mod::make(a.min, b.min)); break;
+            }
+            return true;
+        }
+        result = type_range(t);
+        auto amin = const_bound(a.min.defined() ? simplify(a.min) : a.min, false);
+        auto amax = const_bound(a.max.defined() ? simplify(a.max) : a.max, true);
+        auto bmin = const_bound(b.min.defined() ? simplify(b.min) : b.min, false);
+        auto bmax = const_bound(b.max.defined() ? simplify(b.max) : b.max, true);
+        if (!amin || !amax || !bmin || !bmax) return true;
+        Wide lo, hi;
+        switch (op->node_type) {
+        case IRNodeType::Add: lo = *amin + *bmin, hi = *amax + *bmax; break;
+        case IRNodeType::Sub: lo = *amin - *bmax, hi = *amax - *bmin; break;
+        case IRNodeType::Mul: {
+            // |values| < 2^64, so every product fits in 128 bits
+            Wide p[] = {*amin * *bmin, *amin * *bmax, *amax * *bmin, *amax * *bmax};
+            lo = *std::min_element(p, p + 4), hi = *std::max_element(p, p + 4);
+            break;
+        }
+        case IRNodeType::Div: {
+            // Euclidean division by one known nonzero divisor is monotone in the dividend.
+            if (*bmin != *bmax || *bmin == 0 || t.bits == 64) return true;
+            Wide q1 = euclidean_div(int64_t(*amin), int64_t(*bmin)), q2 = euclidean_div(int64_t(*amax), int64_t(*bmin));
+            if (*bmin == -1) q1 = -*amin, q2 = -*amax;  // -MIN does not wrap here, so it fails the fit test
+            lo = std::min(q1, q2), hi = std::max(q1, q2);
+            break;
+        }
+        default: {
+            // Euclidean modulo lies in [0, |b| - 1] (x % 0 is 0)
+            Wide m = std::max(*bmax < 0 ? -*bmax : *bmax, *bmin < 0 ? -*bmin : *bmin);
+            lo = 0, hi = std::max<Wide>(m - 1, 0);
+            break;
+        }
+        }
+        auto fits = [&](Wide v) { return v >= *type_bound(t, false) && v <= *type_bound(t, true); };
+        if (fits(lo) && fits(hi)) {
+            auto make = [&](Wide v) { return t.is_uint() && t.bits == 64 ? UIntImm::make(t, uint64_t(v)) : make_const(t, int64_t(v)); };
+            result = Interval(make(lo), make(hi));
+        }
+        return true;
+    }
     void visit(const Add *op) override {
         Interval a = get(op->a), b = get(op->b);
+        if (wrapping_arith(op, a, b)) return;
         if (both_points<Add>(a, b)) return;
         result = Interval(a.min.defined() && b.min.defined() ? Add::make(a.min, b.min) : Expr(),
                           a.max.defined() && b.max.defined() ? Add::make(a.max, b.max) : Expr());
-        clamp_narrow(op->type);
     }
     void visit(const Sub *op) override {
         Interval a = get(op->a), b = get(op->b);
+        if (wrapping_arith(op, a, b)) return;
         if (both_points<Sub>(a, b)) return;
         result = Interval(a.min.defined() && b.max.defined() ? Sub::make(a.min, b.max) : Expr(),
                           a.max.defined() && b.min.defined() ? Sub::make(a.max, b.min) : Expr());
-        clamp_narrow(op->type);
-    }
-    // Narrow integer types wrap on overflow, so arithmetic bounds on them are not to be trusted.
-    void clamp_narrow(Type t) {
-        if (!t.is_float() && t.bits < 32) result = type_range(t);
     }
     void visit(const Mul *op) override {
         Interval a = get(op->a), b = get(op->b);
+        if (wrapping_arith(op, a, b)) return;
         if (both_points<Mul>(a, b)) return;
         if (a.min.defined() && a.max.defined() && equal_ends(a) && b.min.defined() && equal_ends(b)) {
             result = Interval::point(Mul::make(a.min, b.min));
@@ -110,7 +226,6 @@ private:
         } else {
             result = Interval();
         }
-        clamp_narrow(op->type);
     }
     void scale(const Interval &a, const Expr &c, bool positive) {
         Expr lo = a.min.defined() ? Mul::make(a.min, c) : Expr();
@@ -120,6 +235,7 @@ private:
     static bool equal_ends(const Interval &i) { return i.min.same_as(i.max); }
     void visit(const Div *op) override {
         Interval a = get(op->a), b = get(op->b);
+        if (wrapping_arith(op, a, b)) return;
         if (both_points<Div>(a, b)) return;
         Expr bs = b.min.defined() ? simplify(b.min) : Expr();
         const int64_t *c = bs.defined() && equal_ends(b) ? as_const_int(bs) : nullptr;
@@ -140,13 +256,14 @@ private:
     }
     void visit(const Mod *op) override {
         Interval a = get(op->a), b = get(op->b);
+        if (wrapping_arith(op, a, b)) return;
         if (both_points<Mod>(a, b)) return;
         if (equal_ends(a) && equal_ends(b) && a.min.defined() && b.min.defined()) {
             result = Interval::point(Mod::make(a.min, b.min));
         } else if (!op->type.is_float() && b.is_bounded()) {
-            // Euclidean modulo lies in [0, |b| - 1]
+            // Euclidean modulo lies in [0, |b| - 1], and x % 0 is 0
             Expr bmax = Max::make(b.max, Sub::make(make_zero(b.min.type()), b.min));
-            result = Interval(make_zero(op->type), Sub::make(bmax, make_one(op->type)));
+            result = Interval(make_zero(op->type), Max::make(Sub::make(bmax, make_one(op->type)), make_zero(op->type)));
         } else {
             result = type_range(op->type);
         }
@@ -204,9 +321,14 @@ private:
         }
         if (op->is_intrinsic(Call::abs) && !op->type.is_float()) {
             Interval a = get(op->args[0]);
-            if (a.is_bounded()) {
-                Expr m = Max::make(Sub::make(make_zero(a.max.type()), a.min), a.max);
+            Type at = op->args[0].type();
+            if (a.is_bounded() && at.bits <= 32) {
+                // |MIN| does not fit the argument's type: compute in 64 bits.
+                Type wide = Int(64);
+                Expr m = Max::make(Sub::make(make_zero(wide), Cast::make(wide, a.min)), Cast::make(wide, a.max));
                 result = Interval(make_zero(op->type), Cast::make(op->type, m));
+            } else if (a.is_bounded() && at.is_uint()) {
+                result = Interval(make_zero(op->type), a.max);
             } else {
                 result = Interval(make_zero(op->type), Expr());
             }

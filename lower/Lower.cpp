@@ -85,6 +85,7 @@ LoweredPipeline lower_on_this_stack(const std::shared_ptr<FunctionContents> &out
 
     Stmt s = step("schedule_functions", schedule_functions(env, order, output->name));
     s = step("inline_functions", inline_functions(s, env, output->name));
+    check_constant_overflow(s);
     check_placement(s, env, output->name);
     s = step("bounds_inference", bounds_inference(s, env, output->name));
     auto params = find_parameters(env, order);

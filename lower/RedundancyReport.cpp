@@ -13,6 +13,7 @@
 #include "Lower.h"
 #include "Simplify.h"
 #include "Substitute.h"
+#include "dsl/Arithmetic.h"
 #include "dsl/Buffer.h"
 #include "dsl/Func.h"
 #include "dsl/IRPrinter.h"
@@ -57,11 +58,12 @@ public:
                                          << "', which is not known before running (bind every input first)";
             return it->second;
         }
-        if (auto c = e.as<Cast>()) return eval(c->value);
-        if (auto a = e.as<Add>()) return eval(a->a) + eval(a->b);
-        if (auto s = e.as<Sub>()) return eval(s->a) - eval(s->b);
-        if (auto m = e.as<Mul>()) return eval(m->a) * eval(m->b);
-        if (auto d = e.as<Div>()) return euclidean_div(eval(d->a), eval(d->b));
+        // Integer arithmetic as compiled code does it (wrapping to the expression's type).
+        if (auto c = e.as<Cast>(); c && !c->value.type().is_float()) return wrap_to_type(c->type, eval(c->value));
+        if (auto a = e.as<Add>()) return int_arith(e.type(), IntArith::Add, eval(a->a), eval(a->b));
+        if (auto s = e.as<Sub>()) return int_arith(e.type(), IntArith::Sub, eval(s->a), eval(s->b));
+        if (auto m = e.as<Mul>()) return int_arith(e.type(), IntArith::Mul, eval(m->a), eval(m->b));
+        if (auto d = e.as<Div>()) return wrap_to_type(e.type(), euclidean_div(eval(d->a), eval(d->b)));
         if (auto m = e.as<Mod>()) return euclidean_mod(eval(m->a), eval(m->b));
         if (auto m = e.as<Min>()) return std::min(eval(m->a), eval(m->b));
         if (auto m = e.as<Max>()) return std::max(eval(m->a), eval(m->b));

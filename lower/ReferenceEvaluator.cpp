@@ -12,6 +12,7 @@
 #include <cstring>
 #include <map>
 
+#include "dsl/Arithmetic.h"
 #include "dsl/Func.h"
 #include "dsl/IRPrinter.h"
 #include "LargeStack.h"
@@ -28,12 +29,7 @@ struct Value {
 using Frame = std::map<std::string, Value>;
 using Point = std::vector<int>;
 
-int64_t wrap(Type t, int64_t v) {
-    if (t.bits >= 64) return v;
-    if (t.is_uint() || t.is_bool()) return int64_t(uint64_t(v) & t.max_uint());
-    int shift = 64 - t.bits;
-    return int64_t(uint64_t(v) << shift) >> shift;
-}
+int64_t wrap(Type t, int64_t v) { return wrap_to_type(t, v); }
 double round_float(Type t, double v) { return t.bits == 32 ? double(float(v)) : v; }
 
 class Evaluator {
@@ -59,6 +55,15 @@ private:
 
     const Written &run_update_slice(const FunctionContents &f, int stage, const Point &slice);
 
+    std::string current_func_;  // the Func whose definition is being evaluated
+    // Names f as current_func_ while it lives.
+    struct InFunc {
+        std::string &current, saved;
+        InFunc(std::string &c, const std::string &f) : current(c), saved(c) { current = f; }
+        ~InFunc() { current = saved; }
+    };
+
+    int64_t checked(Type t, IntArith op, int64_t a, int64_t b) const;
     Value binary(IRNodeType op, Type t, Value a, Value b);
     Value call(const Call *op, Frame &frame);
     Value param_value(const Variable *op);
@@ -83,6 +88,14 @@ Value Evaluator::param_value(const Variable *op) {
     return v;
 }
 
+// Integer +, - and *: wraps, except that int32 and int64 overflow is undefined behaviour.
+int64_t Evaluator::checked(Type t, IntArith op, int64_t a, int64_t b) const {
+    bool overflowed = false;
+    int64_t r = int_arith(t, op, a, b, &overflowed);
+    if (overflowed) throw UndefinedBehaviorError(signed_overflow_message("Func '" + current_func_ + "'", t, op, a, b));
+    return r;
+}
+
 Value Evaluator::binary(IRNodeType op, Type t, Value a, Value b) {
     Value r;
     bool fl = t.is_float();
@@ -91,15 +104,15 @@ Value Evaluator::binary(IRNodeType op, Type t, Value a, Value b) {
     switch (op) {
     case IRNodeType::Add:
         if (fl) r.f = round_float(t, a.f + b.f);
-        else r.i = wrap(t, int64_t(uint64_t(a.i) + uint64_t(b.i)));
+        else r.i = checked(t, IntArith::Add, a.i, b.i);
         break;
     case IRNodeType::Sub:
         if (fl) r.f = round_float(t, a.f - b.f);
-        else r.i = wrap(t, int64_t(uint64_t(a.i) - uint64_t(b.i)));
+        else r.i = checked(t, IntArith::Sub, a.i, b.i);
         break;
     case IRNodeType::Mul:
         if (fl) r.f = round_float(t, a.f * b.f);
-        else r.i = wrap(t, int64_t(uint64_t(a.i) * uint64_t(b.i)));
+        else r.i = checked(t, IntArith::Mul, a.i, b.i);
         break;
     case IRNodeType::Div:
         if (fl) r.f = round_float(t, a.f / b.f);
@@ -171,15 +184,13 @@ Value Evaluator::call(const Call *op, Frame &frame) {
     else if (n == Call::bitwise_or) r.i = arg(0).i | arg(1).i;
     else if (n == Call::bitwise_xor) r.i = arg(0).i ^ arg(1).i;
     else if (n == Call::bitwise_not) r.i = ~arg(0).i;
-    else if (n == Call::shift_left) r.i = int64_t(uint64_t(arg(0).i) << (arg(1).i & 63));
-    else if (n == Call::shift_right) {
-        Value a = arg(0);
-        int64_t s = arg(1).i & 63;
-        r.i = t.is_int() ? (a.i >> s) : int64_t(uint64_t(a.i) >> s);
+    else if (n == Call::shift_left || n == Call::shift_right) {
+        int64_t a = arg(0).i, b = arg(1).i;
+        r.i = shift_value(t, a, b, op->args[1].type().is_int(), n == Call::shift_left);
     } else if (n == Call::abs) {
         Value a = arg(0);
         if (t.is_float()) r.f = std::fabs(a.f);
-        else r.i = a.i < 0 && op->args[0].type().is_int() ? -a.i : a.i;
+        else r.i = a.i < 0 && op->args[0].type().is_int() ? int64_t(0 - uint64_t(a.i)) : a.i;  // |MIN| as unsigned
     } else {
         double x = arg(0).f;
         if (n == "sqrt") r.f = std::sqrt(x);
@@ -224,7 +235,7 @@ Value Evaluator::eval(const Expr &e, Frame &frame) {
         Type from = c->value.type();
         Value r;
         if (t.is_float()) r.f = round_float(t, from.is_float() ? v.f : from.is_uint() && from.bits == 64 ? double(uint64_t(v.i)) : double(v.i));
-        else if (from.is_float()) r.i = wrap(t, t.is_uint() && v.f >= 9.2e18 ? int64_t(uint64_t(v.f)) : int64_t(v.f));
+        else if (from.is_float()) r.i = saturating_float_to_int(t, v.f);
         else r.i = t.is_bool() ? (v.i != 0) : wrap(t, v.i);
         return r;
     }
@@ -275,6 +286,7 @@ const Evaluator::Written &Evaluator::run_update_slice(const FunctionContents &f,
     const Definition &def = f.updates[stage - 1];
     std::vector<int> pure = pure_positions(f, def);
     Written written;
+    InFunc in_func(current_func_, f.name);
     Frame frame;
     for (size_t i = 0; i < pure.size(); i++) frame[f.args[pure[i]]].i = slice[i];
     running_.push_back({&f, stage, &written});
@@ -332,6 +344,7 @@ Value Evaluator::func_value(const FunctionContents &f, const Point &p, int stage
     user_assert(!busy) << "reference evaluator: Func '" << f.name << "' depends on its own value at the "
                        << "same point (a cyclic definition)";
     busy = true;
+    InFunc in_func(current_func_, f.name);
     Frame frame;
     for (size_t i = 0; i < f.args.size(); i++) frame[f.args[i]].i = p[i];
     Value v = eval(f.pure.value, frame);

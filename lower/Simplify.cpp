@@ -6,6 +6,8 @@
 #include "EuclideanDivision.h"
 #include "IREquality.h"
 #include "Substitute.h"
+#include "dsl/Arithmetic.h"
+#include "dsl/Error.h"
 #include "dsl/IROperator.h"
 
 namespace halo {
@@ -16,18 +18,25 @@ namespace {
 // what lets a + b - a become b. Narrow integer types wrap, so they only get constant folding.
 bool is_affine_type(Type t) { return t.is_int() && t.bits >= 32 && t.lanes == 1; }
 
-// sum of coeff * term, plus constant
+// sum of coeff * term, plus constant. Coefficients wrap modulo 2^64, which is exact modulo the
+// type's width; the constant also records whether it is the exact (unwrapped) value, which
+// decisions about order (min, max, comparisons) need.
 struct Linear {
     std::map<Expr, int64_t, ExprLess> terms;
     int64_t constant = 0;
+    bool exact = true;
 
     void add(const Linear &o, int64_t scale) {
         for (auto &[t, c] : o.terms) {
             int64_t &dst = terms[t];
-            dst += c * scale;
+            dst = int64_t(uint64_t(dst) + uint64_t(c) * uint64_t(scale));
             if (dst == 0) terms.erase(t);
         }
-        constant += o.constant * scale;
+        int64_t product, sum;
+        bool overflow = __builtin_mul_overflow(o.constant, scale, &product);
+        overflow |= __builtin_add_overflow(constant, product, &sum);
+        constant = sum;
+        exact = exact && o.exact && !overflow;
     }
     bool is_constant() const { return terms.empty(); }
 };
@@ -76,6 +85,24 @@ public:
 
     // Values of the enclosing lets, so that v - (value of v) can cancel.
     std::map<std::string, Expr> let_values_;
+
+    // An int32 or int64 operation on constants that overflows is never folded (that would
+    // silently produce a value for undefined behaviour). When checking a Func's definition
+    // (strict_func_ names it), such an operation that is always evaluated is a CompileError;
+    // one inside a select arm (which may never run) is left unfolded.
+    std::string strict_func_;
+    int conditional_depth_ = 0;
+
+    // Folds a op b for integer constants; returns an undefined Expr if it would overflow.
+    Expr fold_int(Type t, IntArith op, int64_t a, int64_t b) {
+        bool overflowed = false;
+        int64_t r = int_arith(t, op, a, b, &overflowed);
+        if (!overflowed) return make_const(t, r);
+        user_assert(strict_func_.empty() || conditional_depth_ > 0)
+            << signed_overflow_message("Func '" + strict_func_ + "'", t, op, a, b)
+            << " (found while constant-folding the definition)";
+        return Expr();
+    }
 
     // Replaces let-bound terms by their values where that makes the sum shorter.
     Linear expand_lets(Linear l) {
@@ -129,7 +156,7 @@ public:
         Linear l = to_linear(a);
         l.add(to_linear(b), -1);
         l = expand_lets(l);
-        if (!l.is_constant()) return false;
+        if (!l.is_constant() || !l.exact) return false;
         *diff = l.constant;
         return true;
     }
@@ -146,10 +173,8 @@ public:
             }
             if (auto f = v.as<FloatImm>()) {
                 if (t.is_float()) return make_const(t, f->value);
-                if (std::isfinite(f->value) && std::fabs(f->value) < 9e18) {
-                    if (t.is_uint() && f->value >= 0) return UIntImm::make(t, uint64_t(f->value));
-                    if (t.is_int()) return make_const(t, int64_t(f->value));
-                }
+                // rounds toward zero, saturates; NaN gives 0
+                return make_const(t, saturating_float_to_int(t, f->value));
             }
         }
         if (t == Int(64) && v.type() == Int(32) && (v.as<Add>() || v.as<Sub>() || v.as<Mul>())) {
@@ -241,6 +266,34 @@ public:
         return a.same_as(op->a) && b.same_as(op->b) ? self(op) : Mod::make(a, b);
     }
 
+    // Bitwise operations, shifts and abs of integer constants.
+    Expr visit(const Call *op) override {
+        Expr e = IRMutator::visit(op);
+        const Call *c = e.as<Call>();
+        if (!c || c->call_type != Call::Intrinsic || !c->type.is_scalar() || c->type.is_float()) return e;
+        std::vector<int64_t> v;
+        for (auto &a : c->args) {
+            if (auto i = a.as<IntImm>()) v.push_back(i->value);
+            else if (auto u = a.as<UIntImm>()) v.push_back(int64_t(u->value));
+            else return e;
+        }
+        Type t = c->type;
+        const std::string &n = c->name;
+        if (v.size() == 1 && n == Call::bitwise_not) return make_const(t, ~v[0]);
+        if (v.size() == 1 && n == Call::abs) {
+            bool negative = c->args[0].type().is_int() && v[0] < 0;
+            return make_const(t, negative ? int64_t(0 - uint64_t(v[0])) : v[0]);
+        }
+        if (v.size() != 2) return e;
+        if (n == Call::bitwise_and) return make_const(t, v[0] & v[1]);
+        if (n == Call::bitwise_or) return make_const(t, v[0] | v[1]);
+        if (n == Call::bitwise_xor) return make_const(t, v[0] ^ v[1]);
+        if (n == Call::shift_left || n == Call::shift_right) {
+            return make_const(t, shift_value(t, v[0], v[1], c->args[1].type().is_int(), n == Call::shift_left));
+        }
+        return e;
+    }
+
     Expr visit(const Min *op) override { return min_max(op, true); }
     Expr visit(const Max *op) override { return min_max(op, false); }
 
@@ -275,7 +328,10 @@ public:
         return a.same_as(op->a) ? self(op) : Not::make(a);
     }
     Expr visit(const Select *op) override {
-        Expr c = mutate(op->condition), t = mutate(op->true_value), f = mutate(op->false_value);
+        Expr c = mutate(op->condition);
+        conditional_depth_++;
+        Expr t = mutate(op->true_value), f = mutate(op->false_value);
+        conditional_depth_--;
         if (is_one(c)) return t;
         if (is_zero(c)) return f;
         if (equal(t, f)) return t;
@@ -361,8 +417,10 @@ private:
             auto f = [](double x, double y) { return is_add ? x + y : is_sub ? x - y : x * y; };
             if (Expr r = fold_float(a, b, f); r.defined()) return r;
             if (auto ia = a.as<IntImm>(), ib = b.as<IntImm>(); ia && ib) {
-                uint64_t x = uint64_t(ia->value), y = uint64_t(ib->value);
-                return make_const(t, int64_t(is_add ? x + y : is_sub ? x - y : x * y));
+                IntArith iop = is_add ? IntArith::Add : is_sub ? IntArith::Sub : IntArith::Mul;
+                if (Expr r = fold_int(t, iop, ia->value, ib->value); r.defined()) return r;
+                // int32 or int64 overflow: undefined; left as it is
+                return a.same_as(op->a) && b.same_as(op->b) ? self(op) : Node::make(a, b);
             }
             if (auto ua = a.as<UIntImm>(), ub = b.as<UIntImm>(); ua && ub) {
                 uint64_t x = ua->value, y = ub->value;
@@ -371,7 +429,10 @@ private:
         }
         if (is_affine_type(t)) {
             Linear l = expand_lets(to_linear(Node::make(a, b)));
-            return from_linear(l, t);
+            // A sum that cancels to a constant that does not fit the type must have
+            // overflowed somewhere: left as it is rather than folded to a wrapped value.
+            bool fits = l.exact && t.can_represent(l.constant);
+            if (!l.is_constant() || fits) return from_linear(l, t);
         }
         if (t.is_vector() && !t.is_float()) {
             // Keep vector index arithmetic as one Ramp or Broadcast so loads stay dense.
@@ -415,8 +476,9 @@ private:
         if (equal(a, b)) return a;
         int64_t d;
         if (constant_difference(a, b, &d)) return (d <= 0) == is_min ? a : b;
-        // Constants to the right, and min(min(x, c1), c2) -> min(x, min(c1, c2)).
-        if (is_const(a) && !is_const(b)) std::swap(a, b);
+        // Constants to the right, and min(min(x, c1), c2) -> min(x, min(c1, c2)). Not for
+        // floats: min(a, b) is b when either is NaN (select(a < b, a, b)), so order matters.
+        if (is_const(a) && !is_const(b) && !t.is_float()) std::swap(a, b);
         if (auto inner = a.as<Node>(); inner && is_const(inner->b) && is_const(b)) {
             return mutate(Node::make(inner->a, Node::make(inner->b, b)));
         }
@@ -471,7 +533,22 @@ private:
     }
 };
 
+// Constant-folds the value and arguments of every Provide with overflow checking.
+class OverflowChecker : public IRVisitor {
+    void visit(const Provide *op) override {
+        Simplifier s;
+        s.strict_func_ = op->name;
+        s.mutate(op->value);
+        for (auto &a : op->args) s.mutate(a);
+    }
+};
+
 }  // namespace
+
+void check_constant_overflow(const Stmt &s) {
+    OverflowChecker c;
+    s.accept(&c);
+}
 
 Expr simplify(const Expr &e) { return Simplifier().mutate(e); }
 Expr simplify(const Expr &e, const std::map<std::string, Expr> &lets) {

@@ -17,4 +17,10 @@ Expr simplify(const Expr &e, const std::map<std::string, Expr> &lets);
 // True if e simplifies to the constant true.
 bool can_prove(const Expr &e);
 
+// The simplifier never folds an int32 or int64 operation on constants that overflows (that is
+// undefined behaviour). This raises a CompileError naming the Func for such an operation in
+// the value or arguments of a Provide, unless it sits inside a select arm (which may never be
+// evaluated; it is then left unfolded).
+void check_constant_overflow(const Stmt &s);
+
 }  // namespace halo

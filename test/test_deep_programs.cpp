@@ -36,7 +36,7 @@ TEST_CASE("an expression 4000 levels deep compiles and matches the reference") {
     Var x("x");
     Func f("f");
     Expr e = x;
-    for (int i = 0; i < 1300; i++) e = max(e * 3, x) - 1;  // 3 levels per step
+    for (int i = 0; i < 1300; i++) e = max(e - 3, x) + 1;  // 3 levels per step
     f(x) = e;
     f.vectorize(x, 8);
     check_against_reference(f, Buffer<int>(16));
@@ -65,7 +65,7 @@ TEST_CASE("20 chained inlined stencils are inlined once per point, not exponenti
     for (int i = 1; i <= 20; i++) {
         Func f("s" + std::to_string(i));
         Func p = chain.back();
-        f(x) = p(x - 1) + p(x) * 2 - p(x + 1);
+        f(x) = (p(x - 1) + p(x) * 2 - p(x + 1)) % 1000;
         chain.push_back(f);
     }
     auto start = std::chrono::steady_clock::now();
