@@ -21,6 +21,12 @@ if(HALO_SANITIZE)
   endif()
   # -g1: line tables, so that reports name files and lines.
   set(_halo_sanitize_flags -fsanitize=${HALO_SANITIZE} -fno-omit-frame-pointer -g1)
+  if(NOT CMAKE_BUILD_TYPE STREQUAL "Debug")
+    # -O1 (after the build type's -O3, so it wins), as the sanitizers' documentation advises:
+    # with -fsanitize=undefined, GCC 12 takes 4-5 times longer at -O3 (test_types_operators.cpp:
+    # 270 s against 70 s), and the tests run about as fast.
+    list(APPEND _halo_sanitize_flags -O1)
+  endif()
   if("undefined" IN_LIST _halo_sanitizers)
     # Every UBSan report ends the process with a nonzero code, so it fails its test (or build step).
     list(APPEND _halo_sanitize_flags -fno-sanitize-recover=undefined)
