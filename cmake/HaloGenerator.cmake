@@ -25,10 +25,15 @@ function(halo_add_library name)
   set(dir ${CMAKE_CURRENT_BINARY_DIR}/${name}.halo)
   set(lib ${dir}/lib${ARG_FUNCTION_NAME}.a)
   set(header ${dir}/${ARG_FUNCTION_NAME}.h)
+  # In a sanitized build of Halo (HALO_SANITIZE) the generator runs with the sanitizers' options.
+  set(env)
+  if(HALO_SANITIZER_ENV)
+    set(env ${CMAKE_COMMAND} -E env ${HALO_SANITIZER_ENV})
+  endif()
   add_custom_command(
     OUTPUT ${lib} ${header}
     COMMAND ${CMAKE_COMMAND} -E make_directory ${dir}
-    COMMAND $<TARGET_FILE:${ARG_FROM}> -g ${ARG_GENERATOR} -o ${dir} -f ${ARG_FUNCTION_NAME}
+    COMMAND ${env} $<TARGET_FILE:${ARG_FROM}> -g ${ARG_GENERATOR} -o ${dir} -f ${ARG_FUNCTION_NAME}
             -e static_library,h target=${ARG_TARGETS} ${ARG_PARAMS}
     DEPENDS ${ARG_FROM}
     COMMENT "Compiling Halo generator ${ARG_GENERATOR} as ${ARG_FUNCTION_NAME} (${ARG_TARGETS})"

@@ -1,8 +1,30 @@
 #!/usr/bin/env bash
-# Installs dependencies, builds Halo and runs the whole test suite.
+# Installs dependencies, builds Halo and runs the whole test suite twice: in a Release build
+# (build/), then in a build with AddressSanitizer and UndefinedBehaviorSanitizer
+# (build-asan/, -DHALO_SANITIZE=address,undefined; fewer random pipelines). Any sanitizer
+# report fails its test. --no-sanitize: the Release build and its tests only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+sanitize=1
+for arg in "$@"; do
+  case $arg in
+    --no-sanitize) sanitize=0 ;;
+    *) echo "usage: $0 [--no-sanitize]" >&2; exit 2 ;;
+  esac
+done
 bash scripts/deps.sh
+jobs=$(nproc)
+SECONDS=0
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build build -j"$(nproc)"
-cd build && ctest --output-on-failure -j"$(nproc)"
+cmake --build build -j"$jobs"
+(cd build && ctest --output-on-failure -j"$jobs")
+echo "test.sh: Release build and tests: ${SECONDS} s"
+if [ "$sanitize" = 1 ]; then
+  SECONDS=0
+  # UBSan reports end their process (-fno-sanitize-recover); show the stack that led there.
+  export UBSAN_OPTIONS=print_stacktrace=1
+  cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Release -DHALO_SANITIZE=address,undefined >/dev/null
+  cmake --build build-asan -j"$jobs"
+  (cd build-asan && ctest --output-on-failure -j"$jobs")
+  echo "test.sh: sanitized build and tests: ${SECONDS} s"
+fi
