@@ -11,22 +11,25 @@ namespace halo {
 
 namespace {
 
-// Applies fn to every Expr of every definition of f (values, args, RDom bounds, bounds).
-void for_each_expr(const FunctionContents &f, const std::function<void(const Expr &)> &fn) {
-    for (int s = 0; s < f.stages(); s++) {
-        const Definition &d = f.stage(s);
-        fn(d.value);
-        for (auto &a : d.args) fn(a);
-        if (d.rdom) {
-            for (auto &rv : d.rdom->vars) {
-                fn(rv.min);
-                fn(rv.extent);
-            }
-        }
-        for (auto &sp : d.schedule.splits) {
-            if (sp.factor.defined()) fn(sp.factor);
+// Applies fn to every Expr of one definition of f (value, args, RDom bounds, split factors).
+void for_each_stage_expr(const FunctionContents &f, int s, const std::function<void(const Expr &)> &fn) {
+    const Definition &d = f.stage(s);
+    fn(d.value);
+    for (auto &a : d.args) fn(a);
+    if (d.rdom) {
+        for (auto &rv : d.rdom->vars) {
+            fn(rv.min);
+            fn(rv.extent);
         }
     }
+    for (auto &sp : d.schedule.splits) {
+        if (sp.factor.defined()) fn(sp.factor);
+    }
+}
+
+// Applies fn to every Expr of every definition of f, and of its bounds.
+void for_each_expr(const FunctionContents &f, const std::function<void(const Expr &)> &fn) {
+    for (int s = 0; s < f.stages(); s++) for_each_stage_expr(f, s, fn);
     for (auto &b : f.schedule.bounds) {
         fn(b.min);
         fn(b.extent);
@@ -53,9 +56,8 @@ struct CallCollector : IRVisitor {
 
 }  // namespace
 
-std::vector<std::string> direct_calls(const FunctionContents &f) {
-    CallCollector c;
-    for_each_expr(f, [&](const Expr &e) { e.accept(&c); });
+namespace {
+std::vector<std::string> called_names(const CallCollector &c, const FunctionContents &f) {
     std::vector<std::string> names;
     for (auto *call : c.calls) {
         if (call->call_type == Call::Halo && call->name != f.name &&
@@ -64,6 +66,19 @@ std::vector<std::string> direct_calls(const FunctionContents &f) {
         }
     }
     return names;
+}
+}  // namespace
+
+std::vector<std::string> direct_calls(const FunctionContents &f) {
+    CallCollector c;
+    for_each_expr(f, [&](const Expr &e) { e.accept(&c); });
+    return called_names(c, f);
+}
+
+std::vector<std::string> stage_calls(const FunctionContents &f, int stage) {
+    CallCollector c;
+    for_each_stage_expr(f, stage, [&](const Expr &e) { e.accept(&c); });
+    return called_names(c, f);
 }
 
 Environment find_functions(const std::shared_ptr<FunctionContents> &output) {

@@ -21,6 +21,8 @@ std::vector<std::string> realization_order(const Environment &env, const std::st
 
 // Funcs called by each definition of f (directly).
 std::vector<std::string> direct_calls(const FunctionContents &f);
+// Funcs called by one definition (stage) of f (directly).
+std::vector<std::string> stage_calls(const FunctionContents &f, int stage);
 
 // Scalar Params and image inputs the pipeline reads, in the order first met.
 std::vector<std::shared_ptr<ParameterContents>> find_parameters(const Environment &env,

@@ -1,6 +1,7 @@
 #include "LargeStack.h"
 
 #include <pthread.h>
+#include <signal.h>
 
 #include <exception>
 
@@ -18,11 +19,17 @@ struct Job {
 void *run_job(void *arg) {
     auto *job = static_cast<Job *>(arg);
     on_large_stack = true;
+    // LLVM may install a signal stack of its own on this thread (when it registers its signal
+    // handlers); the one the thread started with is put back before it exits, because the
+    // thread library (or AddressSanitizer) releases whatever is installed then as its own.
+    stack_t original_signal_stack;
+    bool saved = sigaltstack(nullptr, &original_signal_stack) == 0;
     try {
         (*job->fn)();
     } catch (...) {
         job->error = std::current_exception();
     }
+    if (saved) sigaltstack(&original_signal_stack, nullptr);
     return nullptr;
 }
 

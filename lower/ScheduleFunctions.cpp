@@ -389,6 +389,27 @@ void check_placement(const Stmt &s, const Environment &env, const std::string &o
     (void)output;
 }
 
+namespace {
+// Whether stage s of g calls target, directly or through Funcs that will be inlined.
+bool stage_reaches(const Environment &env, const FunctionContents &g, int s, const std::string &target,
+                   const std::string &output) {
+    std::vector<std::string> work = stage_calls(g, s);
+    std::set<std::string> seen;
+    while (!work.empty()) {
+        std::string c = work.back();
+        work.pop_back();
+        if (c == target) return true;
+        if (!seen.insert(c).second) continue;
+        const auto &cf = *env.at(c);
+        if (cf.schedule.compute_level.is_inline() && cf.updates.empty() && c != output) {
+            for (auto &n : direct_calls(cf)) work.push_back(n);
+        }
+    }
+    return false;
+}
+}  // namespace
+
+
 void resolve_default_placements(const Environment &env, const std::vector<std::string> &order,
                                 const std::string &output) {
     // Who calls whom, looking through inlined Funcs.
@@ -420,9 +441,14 @@ void resolve_default_placements(const Environment &env, const std::vector<std::s
         const auto &cs = callers[*it];
         if (cs.size() == 1) {
             const FunctionContents &g = *env.at(*cs.begin());
-            // innermost loop of g's last stage that calls f
-            for (int s = g.stages() - 1; s >= 0; s--) {
-                if (g.stage(s).schedule.dims.empty()) continue;
+            // The innermost loop of the one stage of g that calls f (directly or through
+            // inlined Funcs); at root if several stages do, or the stage has no loops.
+            std::vector<int> calling;
+            for (int s = 0; s < g.stages(); s++) {
+                if (stage_reaches(env, g, s, *it, output)) calling.push_back(s);
+            }
+            for (int s : calling) {
+                if (calling.size() != 1 || g.stage(s).schedule.dims.empty()) break;
                 LoopLevel l;
                 l.kind = LoopLevel::At;
                 l.func = g.name;

@@ -194,3 +194,26 @@ TEST_CASE("a data-dependent read through a narrow index type is bounded by the t
     CHECK(contains(msg, "input 'small' covers dimension 0 in [0, 99]"));
     CHECK(contains(msg, "needs [0, 255]"));
 }
+
+TEST_CASE("an inline reduction inside a Func with updates is computed in the stage that uses it") {
+    // sum() makes a helper Func with an update; inlined into consumer's pure definition, it
+    // must be computed in the pure stage's loop, not in the last update's.
+    Buffer<int> in = halo_test::random_image<int>({30}, 5, -9, 9);
+    Var x("x");
+    Func blur("blur"), out("out"), final_out("final_out");
+    RDom k(0, 3, "k");
+    blur(x) = sum(in(clamp(x + k, 0, 29)));
+    out(x) = blur(x);
+    RDom s(0, 5, "s");
+    out(s) = out(s + 1);
+    final_out(x) = out(x) + 1;
+    out.compute_root();
+    check_against_reference(final_out, Buffer<int>(8));
+    // Used by both stages: computed at root.
+    Func both("both"), final2("final2");
+    both(x) = blur(x);
+    both(s) = both(s + 1) + blur(s);
+    final2(x) = both(x);
+    both.compute_root();
+    check_against_reference(final2, Buffer<int>(8));
+}

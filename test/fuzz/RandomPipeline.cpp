@@ -1,0 +1,236 @@
+// The algorithm half of the random pipeline generator: which stages there are and what they
+// compute. Every stage is an int32 Func of (x, y); narrow, unsigned, 64-bit and float
+// arithmetic happens inside a stage's expression.
+#include "RandomPipeline.h"
+
+#include <climits>
+#include <algorithm>
+#include <cstdint>
+
+#include "TestUtil.h"
+
+using namespace halo;
+
+namespace halo_fuzz {
+
+RandomPipeline::RandomPipeline(unsigned seed, bool extreme_regions)
+    : rng_(seed), extreme_regions_(extreme_regions), input_(std::vector<int>{24, 20}, "input") {
+    input_.set_min(-3, -2);
+    halo_test::fill_random(input_, -50, 50, seed);
+}
+
+void RandomPipeline::build(int n) {
+    Func clamped("in_clamped");
+    clamped(x_, y_) = input_(clamp(Expr(x_), -3, 20), clamp(Expr(y_), -2, 17));
+    stages_.push_back({clamped, {}, 0, {}, true});
+    log_ << "input: 24x20 at (-3, -2)\nin_clamped(x, y) = input(clamp(x, -3, 20), clamp(y, -2, 17))\n";
+    for (int i = 1; i <= n; i++) {
+        int a = rand(i), b = rand(i);
+        PipelineStage st{Func("s" + std::to_string(i)), {a, b}, 0, {}, true};
+        switch (rand(10)) {
+        case 0:
+        case 1:
+        case 2:
+        case 3: add_pointwise_or_stencil(st, a, b); break;
+        case 4:
+        case 5:
+        case 6: add_update_stage(st, a, b); break;
+        default: add_typed_arithmetic(st, a, b); break;
+        }
+        stages_.push_back(st);
+    }
+    // An output whose updates write outside the requested region is an error (as in Halide):
+    // such a stage gets a pointwise consumer as the output.
+    if (!stages_.back().output_safe_updates) {
+        int last = int(stages_.size()) - 1;
+        PipelineStage st{Func("out"), {last}, 0, {}, true};
+        st.f(x_, y_) = read(last, x_, y_) + 1;
+        log_ << "out(x, y) = " << stages_[last].f.name() << "(x, y) + 1\n";
+        stages_.push_back(st);
+    }
+}
+
+void RandomPipeline::add_pointwise_or_stencil(PipelineStage &st, int a, int b) {
+    Func f = st.f;
+    Var x = x_, y = y_;
+    std::string F = f.name(), A = stages_[a].f.name(), B = stages_[b].f.name();
+    switch (rand(8)) {
+    case 0:
+        f(x, y) = read(a, x, y) * 3 + read(b, x, y);
+        log_ << F << "(x, y) = " << A << "(x, y) * 3 + " << B << "(x, y)\n";
+        break;
+    case 1:
+        f(x, y) = read(a, x - 1, y) + read(a, x + 1, y + 1) - read(b, x, y - 1);
+        log_ << F << "(x, y) = " << A << "(x-1, y) + " << A << "(x+1, y+1) - " << B << "(x, y-1)\n";
+        break;
+    case 2:
+        f(x, y) = read(a, 2 * x, y) + read(a, 2 * x + 1, y) / 2;
+        log_ << F << "(x, y) = " << A << "(2x, y) + " << A << "(2x+1, y) / 2\n";
+        break;
+    case 3:
+        f(x, y) = read(a, x / 2, y) + read(b, x, (y + 1) / 2) % 7;
+        log_ << F << "(x, y) = " << A << "(x/2, y) + " << B << "(x, (y+1)/2) % 7\n";
+        break;
+    case 4: {
+        RDom r(0, 2, -1, 2, "r" + F);
+        f(x, y) = sum(read(a, x + r.x, y + r.y)) - read(b, x, y);
+        log_ << F << "(x, y) = sum(" << A << "(x + r.x, y + r.y)) - " << B << "(x, y), r in [0, 1] x [-1, 0]\n";
+        break;
+    }
+    case 5:
+        f(x, y) = select(read(a, x, y) > read(b, x, y), read(a, x, y), read(b, x + 1, y) - 1);
+        log_ << F << "(x, y) = select(" << A << " > " << B << ", " << A << ", " << B << "(x+1, y) - 1)\n";
+        break;
+    case 6:
+        // A read whose position depends on data, clamped to a known range.
+        f(x, y) = read(a, clamp(read(b, x, y), -5, 25), y) + x;
+        log_ << F << "(x, y) = " << A << "(clamp(" << B << "(x, y), -5, 25), y) + x\n";
+        break;
+    default:
+        f(x, y) = max(read(a, y, x), read(b, x, y)) + min(read(a, x, y), 5);
+        log_ << F << "(x, y) = max(" << A << "(y, x), " << B << "(x, y)) + min(" << A << ", 5)\n";
+        break;
+    }
+}
+
+// Stages with update definitions: reductions, scans and recurrences that read their own Func
+// at other points, scatters to data-dependent positions.
+void RandomPipeline::add_update_stage(PipelineStage &st, int a, int b) {
+    Func f = st.f;
+    Var x = x_, y = y_;
+    std::string F = f.name(), A = stages_[a].f.name(), B = stages_[b].f.name();
+    int lo = rand(7) - 4, n = 1 + rand(12);
+    RDom r(lo, n, "r" + F);
+    std::string range = "r in [" + std::to_string(lo) + ", " + std::to_string(lo + n - 1) + "]";
+    f(x, y) = read(b, x, y);
+    log_ << F << "(x, y) = " << B << "(x, y)\n";
+    switch (rand(6)) {
+    case 0: {
+        RDom k(-1, 3, "k" + F);
+        f(x, y) += read(a, x + k.x, y) * (k.x + 2);
+        log_ << F << "(x, y) += " << A << "(x + k, y) * (k + 2), k in [-1, 1]\n";
+        st.updates = 1;
+        st.update_has_x = {true};
+        return;
+    }
+    case 1:
+        f(x, y) = max(f(x, y), f(x, y) / 2 + read(a, x, y + 1));
+        log_ << F << "(x, y) = max(" << F << "(x, y), " << F << "(x, y) / 2 + " << A << "(x, y+1))\n";
+        st.updates = 1;
+        st.update_has_x = {true};
+        return;
+    case 2:  // a scan
+        f(r, y) = f(r - 1, y) / 2 + read(a, r, y);
+        log_ << F << "(r, y) = " << F << "(r - 1, y) / 2 + " << A << "(r, y), " << range << "\n";
+        break;
+    case 3:  // a recurrence reading two earlier points
+        f(r, y) = (f(r - 1, y) + f(r - 2, y)) % 1000;
+        log_ << F << "(r, y) = (" << F << "(r - 1, y) + " << F << "(r - 2, y)) % 1000, " << range << "\n";
+        break;
+    case 4:  // reads the point after the one it writes
+        f(r, y) = f(r + 1, y) + 1;
+        log_ << F << "(r, y) = " << F << "(r + 1, y) + 1, " << range << "\n";
+        break;
+    default: {  // a scatter to data-dependent positions, then a shift
+        f(clamp(read(a, r, y), -3, 9), y) += 1;
+        log_ << F << "(clamp(" << A << "(r, y), -3, 9), y) += 1, " << range << "\n";
+        if (coin()) {
+            RDom s(0, 5, "s" + F);
+            f(s, y) = f(s + 1, y);
+            log_ << F << "(s, y) = " << F << "(s + 1, y), s in [0, 4]\n";
+            st.updates = 2;
+            st.update_has_x = {false, false};
+            st.output_safe_updates = false;
+            return;
+        }
+        break;
+    }
+    }
+    st.updates = 1;
+    st.update_has_x = {false};
+    st.output_safe_updates = false;
+}
+
+void RandomPipeline::add_typed_arithmetic(PipelineStage &st, int a, int b) {
+    Func f = st.f;
+    Var x = x_, y = y_;
+    Expr A = read(a, x, y), B = read(b, x, y);
+    std::string text;
+    Expr value;
+    switch (rand(3)) {
+    case 0: value = edge_arithmetic(A, B, text); break;
+    case 1: value = narrow_arithmetic(A, B, text); break;
+    default:
+        // Reads at positions computed in a narrow type, which wrap.
+        value = read(a, cast<int32_t>(cast<uint8_t>(x + 250)), y) + read(b, x, cast<int32_t>(cast<int8_t>(y * 20)));
+        text = "A(int32(uint8(x + 250)), y) + B(x, int32(int8(y * 20)))";
+        break;
+    }
+    f(x, y) = value;
+    log_ << f.name() << "(x, y) = " << text << "  [A = " << stages_[a].f.name() << "(x, y), B = " << stages_[b].f.name()
+         << "(x, y)]\n";
+}
+
+// Arithmetic at the edges of its types, where the compiled code and the reference evaluator
+// must agree on the documented semantics.
+Expr RandomPipeline::edge_arithmetic(Expr A, Expr B, std::string &text) {
+    Expr most_negative = select(A > 0, Expr(INT32_MIN), A);
+    Expr minus_one_or_b = select(B > 0, Expr(-1), B);
+    switch (rand(15)) {
+    case 0: text = "int32(float32(A) * 3e7f)"; return cast<int32_t>(cast<float>(A) * 3.0e7f);
+    case 1: text = "A << (B % 40 - 4)"; return A << (B % 40 - 4);
+    case 2: text = "A >> (B % 40 - 4)"; return A >> (B % 40 - 4);
+    case 3: text = "int32(uint32(A) >> (B % 40))"; return cast<int32_t>(cast<uint32_t>(A) >> (B % 40));
+    case 4: text = "select(A > 0, INT_MIN, A) / select(B > 0, -1, B)"; return most_negative / minus_one_or_b;
+    case 5: text = "select(A > 0, INT_MIN, A) % select(B > 0, -1, B)"; return most_negative % minus_one_or_b;
+    case 6: text = "A / B + A % B"; return A / B + A % B;
+    case 7: text = "int32(uint32(A) * 0x9E3779B1)"; return cast<int32_t>(cast<uint32_t>(A) * Expr(uint32_t(0x9E3779B1u)));
+    case 8: text = "int32((int64(A) * 3000000000) >> 20)"; return cast<int32_t>((cast<int64_t>(A) * Expr(int64_t(3000000000LL))) >> 20);
+    case 9: text = "int32(int16(A * 1000))"; return cast<int32_t>(cast<int16_t>(A * 1000));
+    case 10: text = "int32(saturating_cast<uint8>(A))"; return cast<int32_t>(saturating_cast(UInt(8), A));
+    case 11: text = "int32(abs(select(A > 0, INT_MIN, A)) / 2)"; return cast<int32_t>(abs(most_negative) / 2);
+    case 12: text = "int32(float32(A) / float32(B))"; return cast<int32_t>(cast<float>(A) / cast<float>(B));
+    case 13: text = "int32(float64(A) * 1e10)"; return cast<int32_t>(cast<double>(A) * 1e10);
+    default: text = "A * 100000000 (int32 overflow for |A| > 21)"; return A * 100000000;
+    }
+}
+
+// Arithmetic in 8- and 16-bit and unsigned types, with Halide's implicit coercions.
+Expr RandomPipeline::narrow_arithmetic(Expr A, Expr B, std::string &text) {
+    static const Type types[] = {UInt(8), Int(8), UInt(16), Int(16), UInt(32)};
+    static const char *names[] = {"uint8", "int8", "uint16", "int16", "uint32"};
+    int ta = rand(5), tb = rand(5);
+    Expr a = cast(types[ta], A), b = cast(types[tb], B);
+    std::string sa = std::string(names[ta]) + "(A)", sb = std::string(names[tb]) + "(B)";
+    Expr r;
+    switch (rand(9)) {
+    case 0: r = a + b, text = sa + " + " + sb; break;
+    case 1: r = a - b, text = sa + " - " + sb; break;
+    case 2: r = a * b, text = sa + " * " + sb; break;
+    case 3: r = a / b, text = sa + " / " + sb; break;
+    case 4: r = a % b, text = sa + " % " + sb; break;
+    case 5: r = min(a, b) + 7, text = "min(" + sa + ", " + sb + ") + 7"; break;
+    case 6:
+        r = select(a < b, a * 3, cast(types[ta], b - 5));
+        text = "select(" + sa + " < " + sb + ", " + sa + " * 3, " + names[ta] + "(" + sb + " - 5))";
+        break;
+    case 7: r = cast<int32_t>(a < 0), text = "int32(" + sa + " < 0)"; break;
+    // Bitwise operators need one signedness: b in a's type.
+    default: r = (a ^ cast(types[ta], B)) >> 2, text = "(" + sa + " ^ " + names[ta] + "(B)) >> 2"; break;
+    }
+    text = "int32(" + text + ")";
+    return cast<int32_t>(r);
+}
+
+std::vector<int> RandomPipeline::consumers_of(int s) const {
+    std::vector<int> c;
+    for (size_t j = 0; j < stages_.size(); j++) {
+        if (j < reachable_.size() && !reachable_[j]) continue;
+        for (int in : stages_[j].inputs) {
+            if (in == s && std::find(c.begin(), c.end(), int(j)) == c.end()) c.push_back(int(j));
+        }
+    }
+    return c;
+}
+
+}  // namespace halo_fuzz

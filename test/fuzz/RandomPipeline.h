@@ -1,0 +1,85 @@
+// A generator of random pipelines and random schedules for differential testing against the
+// reference evaluator. The algorithm (RandomPipeline::build) mixes stencils, resampling,
+// reductions, scans and recurrences, self-reading updates, scatters, narrow and mixed-sign
+// integer arithmetic and edge-case arithmetic (INT_MIN / -1, shifts past the bit width,
+// out-of-range float casts, unsigned wrapping, signed overflow). The schedule
+// (RandomPipeline::schedule) places producers inline, at root or inside their consumer's
+// loops with store levels, and splits (repeated names, Param factors, every tail strategy),
+// fuses, tiles, vectorizes (nested too), unrolls, parallelizes and bounds them.
+//
+// A schedule the generator makes invalid on purpose (a bound smaller than the output, a Param
+// factor of 0) records the error it expects; everything else is a valid Halide program, whose
+// only acceptable outcome is the reference's answer (or, for undefined behaviour the
+// reference detects, anything but a crash).
+#pragma once
+
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "dsl/Halo.h"
+
+namespace halo_fuzz {
+
+struct PipelineStage {
+    halo::Func f;
+    std::vector<int> inputs;  // earlier stages it reads
+    int updates = 0;
+    std::vector<bool> update_has_x;  // per update: x is one of its pure Vars (else an RVar writes it)
+    bool output_safe_updates = true;  // its updates write only inside [x, y] it is asked for
+};
+
+// What the run of a generated case is expected to do.
+struct Expectation {
+    enum Kind { Match, RuntimeError } kind = Match;
+    std::vector<std::string> message_parts;  // for RuntimeError: the message has one of these
+};
+
+class RandomPipeline {
+public:
+    // extreme_regions: sometimes request the output near the ends of int32.
+    RandomPipeline(unsigned seed, bool extreme_regions);
+
+    // n stages after the clamped input; the last is the output.
+    void build(int n);
+    // A schedule for every stage, and the output's size and position.
+    void schedule();
+
+    halo::Func output() const { return stages_.back().f; }
+    std::string description() const { return log_.str(); }
+    const Expectation &expectation() const { return expect_; }
+    int rand(int n) { return std::uniform_int_distribution<int>(0, n - 1)(rng_); }
+    bool coin() { return rand(2) == 0; }
+
+    int out_w = 1, out_h = 1, out_x = 0, out_y = 0;
+    // The output was placed near the ends of int32.
+    bool extreme_region() const { return out_x > (1 << 29) || out_x < -(1 << 29); }
+
+private:
+    std::mt19937 rng_;
+    bool extreme_regions_;
+    std::ostringstream log_;
+    halo::Var x_{"x"}, y_{"y"};
+    halo::Buffer<int> input_;
+    std::vector<PipelineStage> stages_;
+    std::vector<bool> reachable_;  // stages the output depends on
+    std::vector<halo::Param<int>> params_;  // kept alive for the compiled pipeline
+    Expectation expect_;
+
+    halo::Expr read(int s, halo::Expr xx, halo::Expr yy) { return stages_[s].f(xx, yy); }
+    void add_pointwise_or_stencil(PipelineStage &st, int a, int b);
+    void add_update_stage(PipelineStage &st, int a, int b);
+    void add_typed_arithmetic(PipelineStage &st, int a, int b);
+    halo::Expr edge_arithmetic(halo::Expr A, halo::Expr B, std::string &text);
+    halo::Expr narrow_arithmetic(halo::Expr A, halo::Expr B, std::string &text);
+
+    std::vector<int> consumers_of(int s) const;
+    // Schedules the loops of one stage; returns its loop names, innermost first.
+    std::vector<std::string> schedule_loops(halo::Func f, int update, bool is_output);
+    void place(int s, std::vector<std::vector<std::string>> &loops_of);
+    void expect_runtime_error(const std::string &message_part);
+    void choose_output_region();
+};
+
+}  // namespace halo_fuzz

@@ -1,0 +1,212 @@
+// The schedule half of the random pipeline generator: where each stage is computed and
+// stored, how its loops are split, fused, tiled, vectorized, unrolled and parallelized, and
+// which region of the output is requested.
+#include <algorithm>
+#include <climits>
+
+#include "RandomPipeline.h"
+
+using namespace halo;
+
+namespace halo_fuzz {
+
+namespace {
+
+const TailStrategy kTails[] = {TailStrategy::Auto, TailStrategy::GuardWithIf, TailStrategy::ShiftInwards,
+                               TailStrategy::RoundUp};
+const char *tail_name(TailStrategy t) {
+    switch (t) {
+    case TailStrategy::Auto: return "Auto";
+    case TailStrategy::GuardWithIf: return "GuardWithIf";
+    case TailStrategy::ShiftInwards: return "ShiftInwards";
+    default: return "RoundUp";
+    }
+}
+
+}  // namespace
+
+std::vector<std::string> RandomPipeline::schedule_loops(Func f, int update, bool is_output) {
+    const PipelineStage *st = nullptr;
+    for (auto &s : stages_) {
+        if (s.f.name() == f.name()) st = &s;
+    }
+    bool has_x = update == 0 || (st && st->update_has_x[update - 1]);
+    std::string stage_name = f.name() + (update ? ".update(" + std::to_string(update - 1) + ")" : "");
+    Var x = x_, y = y_;
+    TailStrategy tail = kTails[rand(update ? 2 : 4)];
+    // The output may not be written past its end: RoundUp, and ShiftInwards on an output
+    // narrower than the factor, are run-time errors (tested in test_errors).
+    if (is_output) tail = TailStrategy::GuardWithIf;
+    std::vector<std::string> loops{"x", "y"};
+    std::ostringstream &log = log_;
+    auto apply = [&](auto &&stage) {
+        int choice = rand(10);
+        if (!has_x && choice != 5 && choice != 6) choice = 9;
+        if (choice == 0) {
+            int w = 2 + rand(4);
+            stage.split(x, Var("xo"), Var("xi"), w, tail);
+            log << "  " << stage_name << ".split(x, xo, xi, " << w << ", " << tail_name(tail) << ")\n";
+            loops = {"xi", "xo", "y"};
+            if (coin()) {
+                stage.vectorize(Var("xi"));
+                log << "    .vectorize(xi)\n";
+            }
+        } else if (choice == 1) {
+            int w = 2 + rand(5), h = 2 + rand(3);
+            stage.tile(x, y, Var("xo"), Var("yo"), Var("xi"), Var("yi"), w, h, tail);
+            log << "  " << stage_name << ".tile(x, y, xo, yo, xi, yi, " << w << ", " << h << ", " << tail_name(tail) << ")\n";
+            loops = {"xi", "yi", "xo", "yo"};
+            if (coin()) {
+                stage.parallel(Var("yo"));
+                log << "    .parallel(yo)\n";
+            }
+        } else if (choice == 2) {
+            int w = 4 << rand(2);
+            stage.vectorize(x, w, tail);
+            log << "  " << stage_name << ".vectorize(x, " << w << ", " << tail_name(tail) << ")\n";
+            loops = {"x_vi", "x_vo", "y"};
+            if (coin()) {
+                // Vectors inside vectors: the outer one stays a serial loop.
+                stage.vectorize(y, 2, tail);
+                log << "    .vectorize(y, 2, " << tail_name(tail) << ")\n";
+                loops = {"x_vi", "x_vo", "y_vi", "y_vo"};
+            }
+        } else if (choice == 3) {
+            stage.reorder(y, x);
+            log << "  " << stage_name << ".reorder(y, x)\n";
+            loops = {"y", "x"};
+            if (coin()) {
+                stage.parallel(x);
+                log << "    .parallel(x)\n";
+            }
+        } else if (choice == 4) {
+            stage.unroll(x, 2, tail);
+            log << "  " << stage_name << ".unroll(x, 2, " << tail_name(tail) << ")\n";
+            loops = {"x_ui", "x_uo", "y"};
+        } else if (choice == 5) {
+            stage.parallel(y);
+            log << "  " << stage_name << ".parallel(y)\n";
+        } else if (choice == 6) {
+            // A name split twice: y becomes the outer loop of each split.
+            int a = 2 + rand(3), b = 2 + rand(3);
+            stage.split(y, y, Var("yi"), a, tail).split(y, y, Var("yii"), b, tail);
+            log << "  " << stage_name << ".split(y, y, yi, " << a << ").split(y, y, yii, " << b << "), " << tail_name(tail) << "\n";
+            loops = has_x ? std::vector<std::string>{"x", "yi", "yii", "y"} : std::vector<std::string>{};
+        } else if (choice == 7) {
+            // A split factor known only at run time (sometimes an invalid one).
+            Param<int> factor("factor_" + f.name() + std::to_string(update));
+            int value = rand(12) == 0 ? 0 : 1 + rand(6);
+            factor.set(value);
+            params_.push_back(factor);
+            TailStrategy t = is_output || update ? TailStrategy::GuardWithIf : TailStrategy::Auto;
+            stage.split(x, Var("xo"), Var("xi"), factor, t);
+            log << "  " << stage_name << ".split(x, xo, xi, factor = " << value << ", " << tail_name(t) << ")\n";
+            loops = {"xi", "xo", "y"};
+            if (value == 0) expect_runtime_error("by a factor that is 0");
+        } else if (choice == 8) {
+            stage.fuse(x, y, Var("xy"));
+            log << "  " << stage_name << ".fuse(x, y, xy)\n";
+            loops = {"xy"};
+            if (coin()) {
+                stage.parallel(Var("xy"));
+                log << "    .parallel(xy)\n";
+            }
+        }
+    };
+    if (update) {
+        halo::Stage s = f.update(update - 1);
+        apply(s);
+    } else {
+        apply(f);
+    }
+    return loops;
+}
+
+// Where stage s is computed and stored: inline, at root, or inside its only consumer's loops
+// (with a store level at or outside the compute level).
+void RandomPipeline::place(int s, std::vector<std::vector<std::string>> &loops_of) {
+    if (!reachable_[s]) return;
+    Func f = stages_[s].f;
+    auto cons = consumers_of(s);
+    int choice = rand(3);
+    if (choice == 0 && stages_[s].updates == 0) {
+        log_ << "  " << f.name() << " inline\n";
+        return;
+    }
+    const PipelineStage &consumer = stages_[cons[0]];
+    // Only into a consumer without updates: with updates, which stage's loop a compute_at
+    // names is a separate matter (test_schedule_semantics).
+    if (choice == 1 && cons.size() == 1 && consumer.updates == 0 && !loops_of[cons[0]].empty()) {
+        auto &ls = loops_of[cons[0]];
+        int at = rand(int(ls.size()));
+        f.compute_at(consumer.f, Var(ls[at]));
+        log_ << "  " << f.name() << ".compute_at(" << consumer.f.name() << ", " << ls[at] << ")\n";
+        int store = rand(4);
+        if (store == 0) {
+            f.store_root();
+            log_ << "    .store_root()\n";
+        } else if (store == 1) {
+            int level = at + rand(int(ls.size()) - at);
+            f.store_at(consumer.f, Var(ls[level]));
+            log_ << "    .store_at(" << consumer.f.name() << ", " << ls[level] << ")\n";
+        }
+    } else {
+        f.compute_root();
+        log_ << "  " << f.name() << ".compute_root()\n";
+    }
+    if (rand(3) == 0) {
+        f.reorder_storage(y_, x_);
+        log_ << "    .reorder_storage(y, x)\n";
+    }
+    if (rand(4) == 0) {
+        f.align_storage(8);
+        log_ << "    .align_storage(8)\n";
+    }
+    loops_of[s] = schedule_loops(f, 0, false);
+    for (int u = 1; u <= stages_[s].updates; u++) schedule_loops(f, u, false);
+}
+
+void RandomPipeline::expect_runtime_error(const std::string &message_part) {
+    expect_.kind = Expectation::RuntimeError;
+    expect_.message_parts.push_back(message_part);
+}
+
+void RandomPipeline::choose_output_region() {
+    out_w = 1 + rand(23), out_h = 1 + rand(13);
+    out_x = rand(9) - 4, out_y = rand(9) - 4;
+    if (rand(25) == 0 && extreme_regions_) {
+        // Coordinates at the ends of int32: reads at 2x or x + 1 overflow there (undefined
+        // behaviour the reference evaluator detects), pointwise stages must still be right.
+        int where = rand(3);
+        out_x = where == 0 ? INT_MAX - out_w + 1 : where == 1 ? INT_MIN : (1 << 30) - rand(3);
+        out_h = 1;
+    }
+    Func out = output();
+    if (rand(8) == 0) {
+        bool too_small = out_w > 1 && coin();
+        int extent = too_small ? out_w - 1 : out_w;
+        out.bound(x_, out_x, extent);
+        log_ << "  " << out.name() << ".bound(x, " << out_x << ", " << extent << ")\n";
+        if (too_small) expect_runtime_error("is bounded to x in");
+    }
+    log_ << "output region: " << out_w << "x" << out_h << " at (" << out_x << ", " << out_y << ")\n";
+}
+
+void RandomPipeline::schedule() {
+    // Consumers first, so that a producer can be placed in its consumer's loops.
+    int out = int(stages_.size()) - 1;
+    reachable_.assign(stages_.size(), false);
+    reachable_[out] = true;
+    for (int s = out; s >= 0; s--) {
+        if (!reachable_[s]) continue;
+        for (int in : stages_[s].inputs) reachable_[in] = true;
+    }
+    std::vector<std::vector<std::string>> loops_of(stages_.size());
+    log_ << "schedule:\n";
+    loops_of[out] = schedule_loops(stages_[out].f, 0, true);
+    for (int u = 1; u <= stages_[out].updates; u++) schedule_loops(stages_[out].f, u, true);
+    for (int s = out - 1; s >= 0; s--) place(s, loops_of);
+    choose_output_region();
+}
+
+}  // namespace halo_fuzz
