@@ -107,7 +107,12 @@ Stmt build_stage(const FunctionContents &f, int stage) {
 
     // Splits define the old variable from the new loops; apply their lets innermost.
     std::vector<std::pair<std::string, Expr>> lets;  // in definition order
-    std::vector<Expr> guards;
+    // GuardWithIf conditions, each with the loop symbols it compares.
+    struct Guard {
+        Expr condition;
+        std::vector<std::string> vars;
+    };
+    std::vector<Guard> guards;
     for (const Split &s : def.schedule.splits) {
         if (s.kind == Split::SplitVar) {
             std::string old_sym = symbols.current(s.old_var);
@@ -139,7 +144,7 @@ Stmt build_stage(const FunctionContents &f, int stage) {
                 // that nothing can overflow near the ends of the 32-bit range (the old
                 // variable itself may wrap in the skipped iterations, where it is unused).
                 value = outer * F + inner + old.min;
-                guards.push_back(inner <= (old.extent - 1) - outer * F);
+                guards.push_back({inner <= (old.extent - 1) - outer * F, {inner_sym, outer_sym}});
                 hi = old_max;
                 break;
             default:  // RoundUp: the realization grows to a multiple of the factor
@@ -168,11 +173,27 @@ Stmt build_stage(const FunctionContents &f, int stage) {
             if (rvars.count(inner_sym) || rvars.count(outer_sym)) rvars.insert(fused_sym);
         }
     }
-    if (!guards.empty()) {
-        Expr cond = guards[0];
-        for (size_t i = 1; i < guards.size(); i++) cond = cond && guards[i];
-        body = IfThenElse::make(likely(cond), body);
+    // A guard goes just inside the innermost loop of the two it compares, so that it also
+    // skips the producers computed in that loop (which would otherwise be computed for points
+    // past the end, outside the region their storage was sized for). A guard on a variable
+    // that is itself defined by a later split's let stays innermost, inside the lets.
+    std::set<std::string> loop_syms;
+    for (const Dim &d : def.schedule.dims) loop_syms.insert(symbols.current(d.var));
+    std::vector<bool> placed(guards.size(), false);
+    auto guard_body = [&](const std::vector<size_t> &which, Stmt b) {
+        if (which.empty()) return b;
+        Expr cond = guards[which[0]].condition;
+        for (size_t i = 1; i < which.size(); i++) cond = cond && guards[which[i]].condition;
+        for (size_t i : which) placed[i] = true;
+        return IfThenElse::make(likely(cond), b);
+    };
+    std::vector<size_t> innermost;
+    for (size_t i = 0; i < guards.size(); i++) {
+        for (auto &v : guards[i].vars) {
+            if (!loop_syms.count(v)) innermost.push_back(i);
+        }
     }
+    body = guard_body(innermost, body);
     // A later split defines a variable that an earlier split's let uses (splitting xi after
     // splitting x into xo, xi), so later lets go outside earlier ones.
     for (auto &[name, value] : lets) body = LetStmt::make(name, value, body);
@@ -182,6 +203,12 @@ Stmt build_stage(const FunctionContents &f, int stage) {
         internal_assert(sym == d.var) << "loop " << d.var << " of " << f.name << " was redefined";
         auto b = bounds.find(sym);
         internal_assert(b != bounds.end()) << "no bounds for loop " << d.var;
+        std::vector<size_t> here;
+        for (size_t i = 0; i < guards.size(); i++) {
+            const auto &vs = guards[i].vars;
+            if (!placed[i] && std::find(vs.begin(), vs.end(), sym) != vs.end()) here.push_back(i);
+        }
+        body = guard_body(here, body);
         body = For::make(prefix + d.var, b->second.min, b->second.extent, d.for_type, body);
     }
     return body;
@@ -233,7 +260,25 @@ public:
     Stmt visit(const For *op) override {
         if (op->name != loop_name) return IRMutator::visit(op);
         found = true;
-        return For::make(op->name, op->min, op->extent, op->for_type, wrap(op->body));
+        return For::make(op->name, op->min, op->extent, op->for_type, wrap_inside_guard(op->body));
+    }
+
+    // A loop body that is a GuardWithIf guard (after the lets of splits): the realization goes
+    // inside it, so nothing is computed for the iterations the guard skips.
+    Stmt wrap_inside_guard(const Stmt &body) {
+        if (!ends_in_guard(body)) return wrap(body);
+        if (const LetStmt *let = body.as<LetStmt>()) {
+            return LetStmt::make(let->name, let->value, wrap_inside_guard(let->body));
+        }
+        const IfThenElse *guard = body.as<IfThenElse>();
+        return IfThenElse::make(guard->condition, wrap(guard->then_case));
+    }
+    static bool ends_in_guard(const Stmt &body) {
+        Stmt s = body;
+        while (const LetStmt *let = s.as<LetStmt>()) s = let->body;
+        const IfThenElse *guard = s.as<IfThenElse>();
+        const Call *likely_call = guard ? guard->condition.as<Call>() : nullptr;
+        return guard && !guard->else_case.defined() && likely_call && likely_call->name == Call::likely;
     }
 
 private:
@@ -407,6 +452,31 @@ bool stage_reaches(const Environment &env, const FunctionContents &g, int s, con
     }
     return false;
 }
+
+// Whether a Func that f calls (through inlined Funcs too) is computed at a vectorized loop of
+// stage s of g, or inside one.
+bool producer_inside_vector_loops(const Environment &env, const FunctionContents &f, const FunctionContents &g,
+                                  int s, const std::string &output) {
+    std::set<std::string> inner_loops;
+    for (auto &d : g.stage(s).schedule.dims) {
+        inner_loops.insert(d.var);
+        if (d.for_type == ForType::Vectorized) break;
+    }
+    std::vector<std::string> work = direct_calls(f);
+    std::set<std::string> seen;
+    while (!work.empty()) {
+        std::string c = work.back();
+        work.pop_back();
+        if (!seen.insert(c).second) continue;
+        const auto &cf = *env.at(c);
+        const LoopLevel &l = cf.schedule.compute_level;
+        if (l.kind == LoopLevel::At && l.func == g.name && (l.stage == s || l.stage < 0) && inner_loops.count(l.var)) return true;
+        if (l.is_inline() && cf.updates.empty() && c != output) {
+            for (auto &n : direct_calls(cf)) work.push_back(n);
+        }
+    }
+    return false;
+}
 }  // namespace
 
 
@@ -454,8 +524,11 @@ void resolve_default_placements(const Environment &env, const std::vector<std::s
                 l.func = g.name;
                 l.var = g.stage(s).schedule.dims[0].var;
                 l.stage = s;
-                // Computing inside a vectorized loop would need a vector of reductions.
-                bool vector_inner = g.stage(s).schedule.dims[0].for_type == ForType::Vectorized;
+                // Computing inside a vectorized loop would need a vector of reductions: it
+                // goes just outside the vector loops, unless one of its producers is computed
+                // inside them (then that loop already runs lane by lane).
+                bool vector_inner = g.stage(s).schedule.dims[0].for_type == ForType::Vectorized &&
+                                    !producer_inside_vector_loops(env, f, g, s, output);
                 if (vector_inner) {
                     bool placed = false;
                     for (auto &d : g.stage(s).schedule.dims) {

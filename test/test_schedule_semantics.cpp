@@ -217,3 +217,31 @@ TEST_CASE("an inline reduction inside a Func with updates is computed in the sta
     both.compute_root();
     check_against_reference(final2, Buffer<int>(8));
 }
+
+TEST_CASE("GuardWithIf skips the producers computed inside the guarded loop") {
+    // The producer is computed per point of the consumer, and stored further out, where its
+    // buffer covers only the points inside the output: the iterations past the end that
+    // GuardWithIf skips must not compute it either (they used to write past its buffer).
+    Buffer<int> in = halo_test::random_image<int>({24, 20}, 3, -50, 50);
+    Var x("x"), y("y");
+    for (int variant = 0; variant < 3; variant++) {
+        Func clamped("clamped"), f("f"), out("out");
+        clamped(x, y) = in(clamp(Expr(x), 0, 23), clamp(Expr(y), 0, 19));
+        f(x, y) = max(clamped(y, x), clamped(x, y)) + min(clamped(x, y), 5);
+        out(x, y) = f(x, y) + 1;
+        f.compute_root();
+        if (variant == 0) {
+            f.vectorize(x, 8, TailStrategy::GuardWithIf).vectorize(y, 2, TailStrategy::GuardWithIf);
+            clamped.compute_at(f, Var("x_vi")).store_at(f, Var("y_vi"));
+        } else if (variant == 1) {
+            f.tile(x, y, Var("xo"), Var("yo"), Var("xi"), Var("yi"), 4, 3, TailStrategy::GuardWithIf);
+            clamped.compute_at(f, Var("yi")).store_at(f, Var("yo"));
+        } else {
+            f.split(x, Var("xo"), Var("xi"), 5, TailStrategy::GuardWithIf);
+            clamped.compute_at(f, Var("xi")).store_root();
+        }
+        Buffer<int> o(10, 7);
+        o.set_min(-2, -1);
+        check_against_reference(out, o);
+    }
+}

@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "TestUtil.h"
+#include "lower/Environment.h"
 
 using namespace halo;
 
@@ -36,6 +37,25 @@ void RandomPipeline::build(int n) {
         case 5:
         case 6: add_update_stage(st, a, b); break;
         default: add_typed_arithmetic(st, a, b); break;
+        }
+        // The stages it really reads (some definitions use only one of a and b).
+        // Calls through the hidden Func of an inline sum() count too.
+        st.inputs.clear();
+        halo::Environment env = halo::find_functions(st.f.function());
+        std::vector<std::string> work = halo::direct_calls(*st.f.function());
+        while (!work.empty()) {
+            std::string name = work.back();
+            work.pop_back();
+            bool is_stage = false;
+            for (int j = 0; j < i; j++) {
+                if (stages_[j].f.name() != name) continue;
+                is_stage = true;
+                if (std::find(st.inputs.begin(), st.inputs.end(), j) == st.inputs.end()) st.inputs.push_back(j);
+            }
+            auto helper = env.find(name);
+            if (!is_stage && helper != env.end()) {
+                for (auto &n : halo::direct_calls(*helper->second)) work.push_back(n);
+            }
         }
         stages_.push_back(st);
     }
