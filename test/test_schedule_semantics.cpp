@@ -245,3 +245,40 @@ TEST_CASE("GuardWithIf skips the producers computed inside the guarded loop") {
         check_against_reference(out, o);
     }
 }
+
+TEST_CASE("fuse on a producer and on an update computes the right answer") {
+    // fuse() on a Func that is not the output, or on an update, used to break bounds inference
+    // and be refused with a false "depends on data" message about a placeholder Func.
+    Buffer<int> in = halo_test::random_image<int>({16, 12}, 4, -20, 20);
+    Var x("x"), y("y"), xy("xy");
+    Func p("p"), q("q"), out("out");
+    p(x, y) = in(clamp(Expr(x), 0, 15), clamp(Expr(y), 0, 11)) * 2;
+    q(x, y) = p(x, y) + p(x + 1, y - 1);
+    RDom k(-1, 3, "k");
+    q(x, y) += p(x + k, y);
+    out(x, y) = q(x, y) - 1;
+    p.compute_root().fuse(x, y, xy).parallel(xy);
+    q.compute_at(out, y);
+    q.update(0).fuse(x, y, xy);
+    Buffer<int> o(9, 5);
+    o.set_min(-3, 2);
+    check_against_reference(out, o);
+}
+
+TEST_CASE("compute_at a stage's loop that exists only in another stage names the stages") {
+    Var x("x"), y("y"), xo("xo"), xi("xi");
+    Func p("p"), g("g");
+    p(x, y) = x + y;
+    g(x, y) = p(x, y);
+    RDom r(0, 4, "r");
+    g(r, y) += 1;
+    g.update(0).split(y, xo, xi, 2);
+    p.compute_at(g, xi);
+    std::string msg = compile_error_of([&] { g.realize({4, 4}); });
+    INFO(msg);
+    // p is used by g's pure definition, whose loops are y and x; xi is only in update 0.
+    CHECK(contains(msg, "has no loop 'xi'"));
+    CHECK(contains(msg, "That stage's loops, outermost first, are: y, x"));
+    CHECK(!contains(msg, "r.x"));
+    CHECK(!contains(msg, "its consumer"));
+}
