@@ -214,9 +214,9 @@ private:
         if (both_points<Mul>(a, b)) return;
         if (a.min.defined() && a.max.defined() && equal_ends(a) && b.min.defined() && equal_ends(b)) {
             result = Interval::point(Mul::make(a.min, b.min));
-        } else if (const int64_t *c = as_const_int(simplify(b.min)); c && equal_ends(b)) {
+        } else if (auto c = constant_of(b); c) {
             scale(a, b.min, *c >= 0);
-        } else if (const int64_t *c2 = as_const_int(simplify(a.min)); c2 && equal_ends(a)) {
+        } else if (auto c2 = constant_of(a); c2) {
             scale(b, a.min, *c2 >= 0);
         } else if (a.is_bounded() && b.is_bounded()) {
             Expr p[] = {Mul::make(a.min, b.min), Mul::make(a.min, b.max), Mul::make(a.max, b.min),
@@ -226,6 +226,13 @@ private:
         } else {
             result = Interval();
         }
+    }
+    // The value of a single-point interval that simplifies to an integer constant.
+    static std::optional<int64_t> constant_of(const Interval &i) {
+        if (!i.min.defined() || !equal_ends(i)) return std::nullopt;
+        Expr simplified = simplify(i.min);  // as_const_int points into it: keep it alive
+        const int64_t *c = as_const_int(simplified);
+        return c ? std::optional<int64_t>(*c) : std::nullopt;
     }
     void scale(const Interval &a, const Expr &c, bool positive) {
         Expr lo = a.min.defined() ? Mul::make(a.min, c) : Expr();

@@ -21,7 +21,8 @@ inline int64_t euclidean_div(int64_t a, int64_t b) {
 inline int64_t euclidean_mod(int64_t a, int64_t b) {
     if (b == 0 || b == -1) return 0;
     int64_t r = a % b;
-    if (r < 0) r += b < 0 ? -b : b;
+    // |b| may be 2^63 (b = INT64_MIN): add it as unsigned; the sum, in [0, |b|), fits.
+    if (r < 0) r = int64_t(uint64_t(r) + (b < 0 ? 0 - uint64_t(b) : uint64_t(b)));
     return r;
 }
 
