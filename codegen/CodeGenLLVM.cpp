@@ -268,6 +268,8 @@ private:
             Type from = c->value.type();
             *lo = double(from.min_int());
             *hi = from.is_uint() ? double(from.max_uint()) : double(from.max_int());
+            // The conversion rounds: int32 2^31 - 1 is the float32 2^31.
+            if (c->type.bits == 32) *lo = double(float(*lo)), *hi = double(float(*hi));
             return true;
         }
         double alo, ahi, blo, bhi;

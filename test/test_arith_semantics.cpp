@@ -183,6 +183,18 @@ TEST_CASE("a float clamped to the target's range converts without saturation cod
     CHECK(clamped.llvm_ir().find("fptosi <16 x float>") != std::string::npos);
 }
 
+TEST_CASE("an integer converted to a float that rounds past the integer range saturates back") {
+    // int32 2^31 - 1 converts to the float32 2^31, which does not fit back in int32; likewise
+    // uint32 2^32 - 1 and the float32 2^32.
+    Buffer<int32_t> ints(16);
+    Buffer<uint32_t> uints(16);
+    for (int i = 0; i < 16; i++) ints(i) = INT32_MAX - i, uints(i) = UINT32_MAX - uint32_t(i);
+    check_modes<int32_t>("int32(float32(int32))", [&](Var x) { return cast<int32_t>(cast<float>(ints(x))); },
+                         [&](int i) { return saturate<int32_t>(double(float(ints(i)))); }, 16);
+    check_modes<uint32_t>("uint32(float32(uint32))", [&](Var x) { return cast<uint32_t>(cast<float>(uints(x))); },
+                          [&](int i) { return saturate<uint32_t>(double(float(uints(i)))); }, 16);
+}
+
 TEST_CASE("an integer clamp of a float cast is a float clamp: same values, no saturation code") {
     // clamp(cast<int>(f), lo, hi) == clamp(saturating cast of f, lo, hi); NaN gives clamp(0, lo, hi).
     Buffer<float> in = float_inputs<float>({nan_value, inf, -inf, 3e9, -3e9, 0.5, -0.5, 12.7, -12.7, 999.5, 1000.5,
