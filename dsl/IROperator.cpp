@@ -229,10 +229,20 @@ Expr operator~(Expr a) {
     return Call::make(t, Call::bitwise_not, {std::move(a)}, Call::Intrinsic);
 }
 
-Expr &operator+=(Expr &a, Expr b) { return a = Add::make(a, cast(a.type(), std::move(b))); }
-Expr &operator-=(Expr &a, Expr b) { return a = Sub::make(a, cast(a.type(), std::move(b))); }
-Expr &operator*=(Expr &a, Expr b) { return a = Mul::make(a, cast(a.type(), std::move(b))); }
-Expr &operator/=(Expr &a, Expr b) { return a = Div::make(a, cast(a.type(), std::move(b))); }
+namespace {
+// a op= b keeps a's type (as in Halide): b is cast to it, a scalar side broadcast.
+template <typename Node>
+Expr &compound_assign(Expr &a, Expr b, const char *op) {
+    user_assert(a.defined() && b.defined()) << "operator" << op << " with an undefined Expr";
+    Expr widened = a;
+    match_lanes(widened, b);
+    return a = Node::make(widened, cast(widened.type(), std::move(b)));
+}
+}  // namespace
+Expr &operator+=(Expr &a, Expr b) { return compound_assign<Add>(a, std::move(b), "+="); }
+Expr &operator-=(Expr &a, Expr b) { return compound_assign<Sub>(a, std::move(b), "-="); }
+Expr &operator*=(Expr &a, Expr b) { return compound_assign<Mul>(a, std::move(b), "*="); }
+Expr &operator/=(Expr &a, Expr b) { return compound_assign<Div>(a, std::move(b), "/="); }
 
 namespace {
 // An integer-constant select arm takes the other arm's type.
@@ -287,7 +297,8 @@ Expr clamp_bound(const Expr &bound, Type t, const char *which) {
         representable = u->value <= uint64_t(INT64_MAX) ? et.can_represent(int64_t(u->value)) : et.is_uint() && et.bits == 64;
         text = std::to_string(u->value);
     } else if (auto f = v.as<FloatImm>()) {
-        representable = et.can_represent(f->value);
+        // A float bound of a float x rounds to x's type, as float literals do elsewhere.
+        representable = et.is_float() || et.can_represent(f->value);
         std::ostringstream s;
         s << f->value;
         text = s.str();

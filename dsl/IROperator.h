@@ -12,6 +12,8 @@
 // constant gets no special treatment: Expr(1) is an int32 like any other.
 #pragma once
 
+#include <type_traits>
+
 #include "IR.h"
 
 namespace halo {
@@ -94,11 +96,18 @@ Expr max(Expr a, int b);
 Expr max(int a, Expr b);
 Expr max(Expr a, double b);
 Expr max(double a, Expr b);
-// min(a, b, c, ...) == min(a, min(b, min(c, ...)))
+// min(a, b, c, ...): pairs in order, each C++ literal meeting an Expr (two leading literals
+// wait for the first Expr: min(1, 2, x) is min(1, min(2, x))).
 template <typename A, typename B, typename C, typename... Rest>
-Expr min(A a, B b, C c, Rest... rest) { return min(a, min(b, c, rest...)); }
+Expr min(A a, B b, C c, Rest... rest) {
+    if constexpr (std::is_arithmetic_v<A> && std::is_arithmetic_v<B>) return min(a, min(b, c, rest...));
+    else return min(min(a, b), c, rest...);
+}
 template <typename A, typename B, typename C, typename... Rest>
-Expr max(A a, B b, C c, Rest... rest) { return max(a, max(b, c, rest...)); }
+Expr max(A a, B b, C c, Rest... rest) {
+    if constexpr (std::is_arithmetic_v<A> && std::is_arithmetic_v<B>) return max(a, max(b, c, rest...));
+    else return max(max(a, b), c, rest...);
+}
 // The bounds are cast to x's type; constant bounds must be representable in it.
 Expr clamp(Expr x, Expr lo, Expr hi);
 // |x|; for signed integers the result is the unsigned type of the same width (as in Halide).

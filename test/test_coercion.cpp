@@ -238,6 +238,9 @@ TEST_CASE("coercion: min and max with a C++ literal take the Expr's type") {
     CHECK(min(Expr(p.i32), 0.5f).type() == Float(32));
     CHECK(max(1.5, Expr(p.f64)).type() == Float(64));
     CHECK(min(Expr(p.u16), 7, Expr(p.u16), 9).type() == UInt(16));
+    // Several literals in a row: each meets an Expr, never another literal.
+    CHECK(min(Expr(p.u8), 3, 4).type() == UInt(8));
+    CHECK(max(1, 2, Expr(p.i16)).type() == Int(16));
     CHECK(max(Expr(p.u8), Expr(p.f32)).type() == Float(32));
     CHECK(halo_test::compile_error_of([&] { (void)min(Expr(p.u8), 300); }).find("Integer constant 300 would be implicitly coerced to type uint8") == 0);
     CHECK(halo_test::compile_error_of([&] { (void)max(-5, Expr(p.u32)); }).find("Integer constant -5 would be implicitly coerced to type uint32") == 0);
@@ -352,6 +355,23 @@ TEST_CASE("coercion: compound assignment casts the right side to the left side's
         acc += f(x);
         return acc;
     }, [&](int i) { return uint8_t(a(i) + uint8_t(f(i))); });
+    // Mistakes are user errors, not crashes or internal errors.
+    Expr undefined;
+    std::string msg = halo_test::compile_error_of([&] { undefined += Expr(p.i32); });
+    CHECK(msg.find("operator+= with an undefined Expr") != std::string::npos);
+    Expr vec = Ramp::make(Expr(p.i32), 1, 4), scalar = Expr(p.i32);
+    scalar += vec;  // a scalar left side is broadcast
+    CHECK(scalar.type() == Int(32).with_lanes(4));
+    Expr eight = Ramp::make(Expr(p.i32), 1, 8);
+    msg = halo_test::compile_error_of([&] { vec -= eight; });
+    CHECK(msg.find("4 lanes with a vector of 8 lanes") != std::string::npos);
+}
+
+TEST_CASE("coercion: clamp of a float takes float bounds that round to its type") {
+    Params p;
+    CHECK(clamp(Expr(p.f32), 0.1, 0.9).type() == Float(32));
+    CHECK(halo_test::compile_error_of([&] { (void)clamp(Expr(p.i32), 0.5, 10); }).find("bound 0.5 is not representable") !=
+          std::string::npos);
 }
 
 TEST_CASE("coercion: constant_exterior's integer value takes the image's type and must fit") {
