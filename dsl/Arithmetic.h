@@ -108,7 +108,7 @@ inline int64_t shift_value(Type t, int64_t a, int64_t b, bool b_signed, bool lef
     if (t.is_int()) {
         // arithmetic: a is sign-extended, so shifting by bits - 1 gives the sign fill
         if (amount >= t.bits) amount = t.bits - 1;
-        return amount >= 64 ? (a < 0 ? -1 : 0) : (a < 0 ? ~int64_t(~uint64_t(a) >> amount) : int64_t(uint64_t(a) >> amount));
+        return a < 0 ? ~int64_t(~uint64_t(a) >> amount) : int64_t(uint64_t(a) >> amount);
     }
     if (amount >= t.bits) return 0;
     return wrap_to_type(t, int64_t(uint64_t(a) >> amount));

@@ -127,12 +127,13 @@ const uint64_t max_expression_depth = 4096;
 // Checks the size of a definition's expression and lifts shared subexpressions into Lets
 // (an expression graph can be exponentially smaller than its tree).
 Expr checked_definition(const std::string &func, const Expr &e, const char *what) {
-    ExprShape shape = expr_shape(e);
+    ExprShape shape;
+    Expr lifted = common_subexpression_elimination(e, &shape, max_expression_depth);
     user_assert(shape.depth <= max_expression_depth)
         << "Func '" << func << "': its " << what << " is an expression " << shape.depth
         << " levels deep; Halo accepts at most " << max_expression_depth << ". Build long chains "
         << "from several Funcs, or as a reduction over an RDom";
-    return common_subexpression_elimination(e);
+    return lifted;
 }
 
 }  // namespace

@@ -48,19 +48,10 @@ Expr Expr::make_bool(bool v) { return UIntImm::make(Bool(), v ? 1 : 0); }
 Expr::Expr(float v) : Expr(FloatImm::make(Float(32), v)) {}
 Expr::Expr(double v) : Expr(FloatImm::make(Float(64), v)) {}
 
-namespace {
-int64_t wrap_int(Type t, int64_t v) {
-    if (t.bits >= 64) return v;
-    int shift = 64 - t.bits;
-    return int64_t(uint64_t(v) << shift) >> shift;  // sign-extend the low bits
+Expr IntImm::make(Type t, int64_t v) { return Expr(std::make_shared<IntImm>(t, wrap_to_type(t, v))); }
+Expr UIntImm::make(Type t, uint64_t v) {
+    return Expr(std::make_shared<UIntImm>(t, uint64_t(wrap_to_type(t, int64_t(v)))));
 }
-uint64_t wrap_uint(Type t, uint64_t v) { return t.bits >= 64 ? v : v & t.max_uint(); }
-}  // namespace
-
-Expr IntImm::make(Type t, int64_t v) {
-    return Expr(std::make_shared<IntImm>(t, wrap_int(t, v)));
-}
-Expr UIntImm::make(Type t, uint64_t v) { return Expr(std::make_shared<UIntImm>(t, wrap_uint(t, v))); }
 Expr FloatImm::make(Type t, double v) {
     if (t.bits == 32) v = double(float(v));
     return Expr(std::make_shared<FloatImm>(t, v));

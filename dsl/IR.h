@@ -49,6 +49,8 @@ namespace detail {
 // Drops a handle's reference to a node. Destroying a long chain of nodes recursively (a
 // 100,000-deep expression a user built in a loop) would overflow the stack, so past a
 // nesting depth the nodes are queued and destroyed one at a time by the outermost release.
+// Handles call it only when they hold the last reference (the common, shared case stays a
+// plain reference-count decrement).
 void release_node(std::shared_ptr<const IRNode> &&node);
 }  // namespace detail
 
@@ -60,10 +62,13 @@ struct Expr {
     Expr(std::shared_ptr<const BaseExprNode> n) : node(std::move(n)) {}
     Expr(const Expr &) = default;
     Expr(Expr &&) = default;
-    Expr &operator=(const Expr &) = default;
-    Expr &operator=(Expr &&) = default;
+    // By value and swap: the node this handle held is released by o's destructor.
+    Expr &operator=(Expr o) {
+        node.swap(o.node);
+        return *this;
+    }
     ~Expr() {
-        if (node) detail::release_node(std::move(node));
+        if (node && node.use_count() == 1) detail::release_node(std::move(node));
     }
     Expr(int8_t v);
     Expr(int16_t v);
@@ -99,10 +104,13 @@ struct Stmt {
     Stmt(std::shared_ptr<const BaseStmtNode> n) : node(std::move(n)) {}
     Stmt(const Stmt &) = default;
     Stmt(Stmt &&) = default;
-    Stmt &operator=(const Stmt &) = default;
-    Stmt &operator=(Stmt &&) = default;
+    // By value and swap: the node this handle held is released by o's destructor.
+    Stmt &operator=(Stmt o) {
+        node.swap(o.node);
+        return *this;
+    }
     ~Stmt() {
-        if (node) detail::release_node(std::move(node));
+        if (node && node.use_count() == 1) detail::release_node(std::move(node));
     }
     bool defined() const { return node != nullptr; }
     const BaseStmtNode *get() const { return node.get(); }

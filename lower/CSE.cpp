@@ -143,24 +143,47 @@ private:
 
 }  // namespace
 
-ExprShape expr_shape(const Expr &e) {
+namespace {
+ExprShape shape_of(const Expr &e, const std::unordered_map<const BaseExprNode *, NodeInfo> &info,
+                   const std::vector<const BaseExprNode *> &order) {
     ExprShape s;
-    if (!e.defined()) return s;
-    std::unordered_map<const BaseExprNode *, NodeInfo> info;
-    std::vector<const BaseExprNode *> order;
-    analyse(e, info, order);
     s.nodes = order.size();
     s.tree_size = info.at(e.get()).tree_size;
     s.depth = info.at(e.get()).depth;
     for (auto *n : order) s.has_lets |= n->node_type == IRNodeType::Let;
     return s;
 }
+}  // namespace
 
-Expr common_subexpression_elimination(const Expr &e) {
+ExprShape expr_shape(const Expr &e) {
+    if (!e.defined()) return ExprShape();
+    std::unordered_map<const BaseExprNode *, NodeInfo> info;
+    std::vector<const BaseExprNode *> order;
+    analyse(e, info, order);
+    return shape_of(e, info, order);
+}
+
+bool tree_size_below(const Expr &e, uint64_t limit) {
+    std::vector<Expr> stack;
+    if (e.defined()) stack.push_back(e);
+    uint64_t seen = 0;
+    while (!stack.empty()) {
+        if (++seen >= limit) return false;
+        Expr n = std::move(stack.back());
+        stack.pop_back();
+        for (auto &c : DirectChildren(n).children) stack.push_back(c);
+    }
+    return true;
+}
+
+Expr common_subexpression_elimination(const Expr &e, ExprShape *shape, uint64_t max_depth) {
     if (!e.defined()) return e;
     std::unordered_map<const BaseExprNode *, NodeInfo> info;
     std::vector<const BaseExprNode *> order;
     analyse(e, info, order);
+    if (shape) *shape = shape_of(e, info, order);
+    // Lifting walks the expression recursively: not for one deeper than the caller allows.
+    if (info.at(e.get()).depth > max_depth) return e;
     uint64_t tree = info.at(e.get()).tree_size;
     // Little sharing: the tree costs no more than the graph.
     if (tree <= 2 * order.size() + 64) return e;

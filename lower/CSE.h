@@ -21,8 +21,14 @@ struct ExprShape {
 };
 ExprShape expr_shape(const Expr &e);
 
+// Whether e, as a tree, has fewer than limit nodes: visits at most limit nodes.
+bool tree_size_below(const Expr &e, uint64_t limit);
+
 // e with every shared subexpression of a few nodes or more bound by a Let (unchanged if e
 // shares little, or already binds names of its own).
-Expr common_subexpression_elimination(const Expr &e);
+// shape, if given, receives e's shape (found on the way); e comes back unchanged if it is
+// deeper than max_depth.
+Expr common_subexpression_elimination(const Expr &e, ExprShape *shape = nullptr,
+                                      uint64_t max_depth = UINT64_MAX);
 
 }  // namespace halo

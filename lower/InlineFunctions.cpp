@@ -47,7 +47,7 @@ public:
         // that depend on other inlined values) are left as they are.
         std::vector<Expr> call_args = c->args;
         for (Expr &a : call_args) {
-            if (expr_shape(a).tree_size < 256) a = simplify(a);
+            if (tree_size_below(a, 256)) a = simplify(a);
         }
         CallKey key{f.name, call_args};
         auto done = inlined_.find(key);

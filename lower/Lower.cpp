@@ -48,24 +48,6 @@ void make_breadth_first(Environment &env, const std::string &output) {
     }
 }
 
-}  // namespace
-
-namespace {
-
-LoweredPipeline lower_on_this_stack(const std::shared_ptr<FunctionContents> &output, const std::string &name,
-                                    const LowerOptions &options);
-
-}  // namespace
-
-LoweredPipeline lower(const std::shared_ptr<FunctionContents> &output, const std::string &name,
-                      const LowerOptions &options) {
-    LoweredPipeline result;
-    run_with_large_stack([&] { result = lower_on_this_stack(output, name, options); });
-    return result;
-}
-
-namespace {
-
 LoweredPipeline lower_on_this_stack(const std::shared_ptr<FunctionContents> &output, const std::string &name,
                                     const LowerOptions &options) {
     const char *dump_env = std::getenv("HALO_DUMP_IR");
@@ -112,5 +94,13 @@ LoweredPipeline lower_on_this_stack(const std::shared_ptr<FunctionContents> &out
 }
 
 }  // namespace
+
+// Lowering recurses over the IR: it runs on a stack sized for deep programs.
+LoweredPipeline lower(const std::shared_ptr<FunctionContents> &output, const std::string &name,
+                      const LowerOptions &options) {
+    LoweredPipeline result;
+    run_with_large_stack([&] { result = lower_on_this_stack(output, name, options); });
+    return result;
+}
 
 }  // namespace halo

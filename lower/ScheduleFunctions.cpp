@@ -189,8 +189,9 @@ Stmt build_stage(const FunctionContents &f, int stage) {
     };
     std::vector<size_t> innermost;
     for (size_t i = 0; i < guards.size(); i++) {
-        for (auto &v : guards[i].vars) {
-            if (!loop_syms.count(v)) innermost.push_back(i);
+        const auto &vs = guards[i].vars;
+        if (std::any_of(vs.begin(), vs.end(), [&](const std::string &v) { return !loop_syms.count(v); })) {
+            innermost.push_back(i);
         }
     }
     body = guard_body(innermost, body);
@@ -435,26 +436,31 @@ void check_placement(const Stmt &s, const Environment &env, const std::string &o
 }
 
 namespace {
-// Whether stage s of g calls target, directly or through Funcs that will be inlined.
-bool stage_reaches(const Environment &env, const FunctionContents &g, int s, const std::string &target,
-                   const std::string &output) {
-    std::vector<std::string> work = stage_calls(g, s);
+
+// Funcs without updates that are not the output and have no placement are inlined.
+bool will_be_inlined(const FunctionContents &f, const std::string &output) {
+    return f.schedule.compute_level.is_inline() && f.updates.empty() && f.name != output;
+}
+
+// Whether any Func called from `calls` (directly, or through Funcs that will be inlined)
+// satisfies found.
+bool any_call_through_inlined(const Environment &env, std::vector<std::string> calls, const std::string &output,
+                              const std::function<bool(const FunctionContents &)> &found) {
     std::set<std::string> seen;
-    while (!work.empty()) {
-        std::string c = work.back();
-        work.pop_back();
-        if (c == target) return true;
+    while (!calls.empty()) {
+        std::string c = calls.back();
+        calls.pop_back();
         if (!seen.insert(c).second) continue;
-        const auto &cf = *env.at(c);
-        if (cf.schedule.compute_level.is_inline() && cf.updates.empty() && c != output) {
-            for (auto &n : direct_calls(cf)) work.push_back(n);
+        const FunctionContents &cf = *env.at(c);
+        if (found(cf)) return true;
+        if (will_be_inlined(cf, output)) {
+            for (auto &n : direct_calls(cf)) calls.push_back(n);
         }
     }
     return false;
 }
 
-// Whether a Func that f calls (through inlined Funcs too) is computed at a vectorized loop of
-// stage s of g, or inside one.
+// Whether a Func that f calls is computed at a vectorized loop of stage s of g, or inside one.
 bool producer_inside_vector_loops(const Environment &env, const FunctionContents &f, const FunctionContents &g,
                                   int s, const std::string &output) {
     std::set<std::string> inner_loops;
@@ -462,23 +468,13 @@ bool producer_inside_vector_loops(const Environment &env, const FunctionContents
         inner_loops.insert(d.var);
         if (d.for_type == ForType::Vectorized) break;
     }
-    std::vector<std::string> work = direct_calls(f);
-    std::set<std::string> seen;
-    while (!work.empty()) {
-        std::string c = work.back();
-        work.pop_back();
-        if (!seen.insert(c).second) continue;
-        const auto &cf = *env.at(c);
-        const LoopLevel &l = cf.schedule.compute_level;
-        if (l.kind == LoopLevel::At && l.func == g.name && (l.stage == s || l.stage < 0) && inner_loops.count(l.var)) return true;
-        if (l.is_inline() && cf.updates.empty() && c != output) {
-            for (auto &n : direct_calls(cf)) work.push_back(n);
-        }
-    }
-    return false;
+    return any_call_through_inlined(env, direct_calls(f), output, [&](const FunctionContents &c) {
+        const LoopLevel &l = c.schedule.compute_level;
+        return l.kind == LoopLevel::At && l.func == g.name && (l.stage == s || l.stage < 0) && inner_loops.count(l.var);
+    });
 }
-}  // namespace
 
+}  // namespace
 
 void resolve_default_placements(const Environment &env, const std::vector<std::string> &order,
                                 const std::string &output) {
@@ -488,15 +484,13 @@ void resolve_default_placements(const Environment &env, const std::vector<std::s
         [&](const std::string &caller, const std::string &callee_of) {
             for (auto &c : direct_calls(*env.at(callee_of))) {
                 const auto &cf = *env.at(c);
-                bool inlined = cf.schedule.compute_level.is_inline() && cf.updates.empty() && c != output;
-                if (inlined) add_calls(caller, c);
+                if (will_be_inlined(cf, output)) add_calls(caller, c);
                 else callers[c].insert(caller);
             }
         };
     for (auto &name : order) {
         const auto &f = *env.at(name);
-        bool inlined = f.schedule.compute_level.is_inline() && f.updates.empty() && name != output;
-        if (!inlined) add_calls(name, name);
+        if (!will_be_inlined(f, output)) add_calls(name, name);
     }
     // Consumers first, so a chain of reductions each lands inside the next.
     for (auto it = order.rbegin(); it != order.rend(); ++it) {
@@ -515,35 +509,29 @@ void resolve_default_placements(const Environment &env, const std::vector<std::s
             // inlined Funcs); at root if several stages do, or the stage has no loops.
             std::vector<int> calling;
             for (int s = 0; s < g.stages(); s++) {
-                if (stage_reaches(env, g, s, *it, output)) calling.push_back(s);
+                auto is_f = [&](const FunctionContents &c) { return c.name == *it; };
+                if (any_call_through_inlined(env, stage_calls(g, s), output, is_f)) calling.push_back(s);
             }
-            for (int s : calling) {
-                if (calling.size() != 1 || g.stage(s).schedule.dims.empty()) break;
+            if (calling.size() == 1 && !g.stage(calling[0]).schedule.dims.empty()) {
+                int s = calling[0];
+                const auto &dims = g.stage(s).schedule.dims;
                 LoopLevel l;
                 l.kind = LoopLevel::At;
                 l.func = g.name;
-                l.var = g.stage(s).schedule.dims[0].var;
+                l.var = dims[0].var;
                 l.stage = s;
                 // Computing inside a vectorized loop would need a vector of reductions: it
                 // goes just outside the vector loops, unless one of its producers is computed
                 // inside them (then that loop already runs lane by lane).
-                bool vector_inner = g.stage(s).schedule.dims[0].for_type == ForType::Vectorized &&
-                                    !producer_inside_vector_loops(env, f, g, s, output);
-                if (vector_inner) {
-                    bool placed = false;
-                    for (auto &d : g.stage(s).schedule.dims) {
-                        if (d.for_type != ForType::Vectorized) {
-                            l.var = d.var;
-                            placed = true;
-                            break;
-                        }
-                    }
-                    if (!placed) l = LoopLevel::root();
+                if (dims[0].for_type == ForType::Vectorized && !producer_inside_vector_loops(env, f, g, s, output)) {
+                    auto scalar = std::find_if(dims.begin(), dims.end(),
+                                               [](const Dim &d) { return d.for_type != ForType::Vectorized; });
+                    if (scalar != dims.end()) l.var = scalar->var;
+                    else l = LoopLevel::root();
                 }
                 f.schedule.compute_level = l;
                 f.schedule.store_level = l;
                 if (l.kind == LoopLevel::At) vectorize_like_consumer(f, g.stage(s), l.var);
-                break;
             }
         }
         if (f.schedule.compute_level.is_inline()) {
