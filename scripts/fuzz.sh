@@ -32,23 +32,28 @@ while [ "$seed" -lt "$end" ]; do
 done
 wait
 
-total=0; match=0; expected=0; undefined=0; limits=0; failures=0; crashes=0; hangs=0
+total=0; match=0; expected=0; undefined=0; limits=0; failures=0; crashes=0; hangs=0; failed=0
 for log in "$out"/seeds-*.log; do
-  line=$(grep -o '[0-9]* cases from seed.*failures' "$log" | head -1)
+  # The test's last message: "fuzz totals: cases=N match=N expected=N undefined=N limit=N failure=N"
+  line=$(grep -o 'fuzz totals: .*' "$log" | tail -1)
   code=$(tail -1 "$log" | awk '{print $2}')
-  if [ -n "$line" ]; then
-    read -r c m e u l f <<<"$(echo "$line" | sed -E 's/^([0-9]+) cases.*: ([0-9]+) match, ([0-9]+) expected.*, ([0-9]+) undefined.*, ([0-9]+) resource.*, ([0-9]+) failures.*/\1 \2 \3 \4 \5 \6/')"
-    total=$((total + c)); match=$((match + m)); expected=$((expected + e))
-    undefined=$((undefined + u)); limits=$((limits + l)); failures=$((failures + f))
+  pattern='cases=([0-9]+) match=([0-9]+) expected=([0-9]+) undefined=([0-9]+) limit=([0-9]+) failure=([0-9]+)'
+  if [[ $line =~ $pattern ]]; then
+    n=("${BASH_REMATCH[@]}")
+    total=$((total + n[1])); match=$((match + n[2])); expected=$((expected + n[3]))
+    undefined=$((undefined + n[4])); limits=$((limits + n[5])); failures=$((failures + n[6]))
+  else
+    line=""
   fi
   if [ "$code" = 124 ]; then
     hangs=$((hangs + 1)); echo "== hang (over 1800 s): $log"; grep -A30 'ERROR' "$log" | head -60
   elif [ -z "$line" ]; then
     crashes=$((crashes + 1)); echo "== crash (exit $code): $log"; tail -20 "$log"
   elif [ "$code" != 0 ]; then
-    echo "== failures: $log"; grep -A40 'ERROR: seed' "$log" | head -120
+    failed=$((failed + 1)); echo "== failed shard (exit $code): $log"; grep -A40 'ERROR' "$log" | head -120
   fi
 done
-echo "fuzz.sh: $total cases: $match match, $expected expected run-time errors, $undefined undefined behaviour," \
-     "$limits resource limits at extreme coordinates, $failures failures, $crashes crashed shards, $hangs hung shards"
-[ "$failures" = 0 ] && [ "$crashes" = 0 ] && [ "$hangs" = 0 ]
+echo "fuzz.sh: $total of $cases cases run: $match match, $expected expected run-time errors, $undefined undefined" \
+     "behaviour, $limits resource limits at extreme coordinates, $failures failures; $failed failed shards," \
+     "$crashes crashed shards, $hangs hung shards"
+[ "$failures" = 0 ] && [ "$failed" = 0 ] && [ "$crashes" = 0 ] && [ "$hangs" = 0 ] && [ "$total" = "$cases" ]

@@ -4,6 +4,8 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstdint>
+#include <cstdlib>
 #include <functional>
 #include <random>
 #include <sstream>
@@ -112,5 +114,17 @@ std::string runtime_error_of(F fn) {
 }
 
 inline bool contains(const std::string &s, const std::string &part) { return s.find(part) != std::string::npos; }
+
+// A positive integer from the environment (for randomized tests' case counts and seeds), or
+// fallback if unset; anything else fails the test rather than silently running 0 cases.
+inline int env_int(const char *name, int fallback) {
+    const char *v = std::getenv(name);
+    if (!v || !*v) return fallback;
+    char *end = nullptr;
+    long n = std::strtol(v, &end, 10);
+    std::string text = std::string(name) + "='" + v + "' is not a positive integer";
+    REQUIRE_MESSAGE((*end == '\0' && n > 0 && n <= INT32_MAX), text);
+    return int(n);
+}
 
 }  // namespace halo_test

@@ -17,7 +17,7 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 
 }  // namespace
 
-TEST_CASE("a 100,000-deep expression is refused with a message, and destroyed without a crash") {
+TEST_CASE("a 100,000-deep expression is refused with a message, and destroyed or assigned over without a crash") {
     Var x("x");
     Func f("f");
     std::string msg;
@@ -25,6 +25,9 @@ TEST_CASE("a 100,000-deep expression is refused with a message, and destroyed wi
         Expr e = x;
         for (int i = 0; i < 100000; i++) e = e + (i % 7);
         msg = compile_error_of([&] { f(x) = e; });
+        Expr copy = e;
+        e = Expr(0);     // still shared with copy: nothing is destroyed
+        copy = Expr(1);  // the last reference: assigning over it destroys the chain
     }  // e (100,000 nodes deep) is destroyed here
     INFO(msg);
     CHECK(contains(msg, "Func 'f'"));

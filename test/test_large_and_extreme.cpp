@@ -99,8 +99,7 @@ TEST_CASE("a stencil reaching past INT_MAX is a clear error, not a wrapped bound
     out.set_min(INT_MAX - 15);
     std::string msg = runtime_error_of([&] { f.realize(out); });
     INFO(msg);
-    CHECK(!msg.empty());
-    CHECK((contains(msg, "does not fit in 32 bits") || contains(msg, "input 'in'")));
+    CHECK(contains(msg, "input 'in' covers dimension 0 in [2147483632, 2147483647]"));
     // One element less fits.
     Buffer<int> out2(15);
     out2.set_min(INT_MAX - 15);
@@ -118,7 +117,7 @@ TEST_CASE("an offset of 2^31 - 1 from a coordinate near the top is caught by the
     out.set_min(1);
     std::string msg = runtime_error_of([&] { f.realize(out); });
     INFO(msg);
-    CHECK(!msg.empty());
+    CHECK(contains(msg, "input 'in' covers dimension 0 in [0, 99], but producing output 'f' needs"));
 }
 
 TEST_CASE("an RDom whose last value is past INT_MAX is refused") {
@@ -189,5 +188,5 @@ TEST_CASE("an allocation whose size overflows 64 bits is an out-of-memory error"
     n.set(1 << 29);  // f is needed over [0, 2^29] in each of 3 dimensions: 2^87 elements
     std::string msg = runtime_error_of([&] { g.realize({2, 2, 2}); });
     INFO(msg);
-    CHECK((contains(msg, "out of memory") || contains(msg, "does not fit in 32 bits")));
+    CHECK(contains(msg, "out of memory: 'f' would need more than 2^63 bytes"));
 }

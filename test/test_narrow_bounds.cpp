@@ -11,19 +11,9 @@
 #include <string>
 
 using namespace halo;
+using halo_test::runtime_error_of;
 
 namespace {
-
-// The RuntimeError message of fn, or "".
-template <typename F>
-std::string runtime_error_of(F fn) {
-    try {
-        fn();
-    } catch (const RuntimeError &e) {
-        return e.what();
-    }
-    return "";
-}
 
 // def realized over [out_min, out_min + n), compiled scalar and vectorized, equals the
 // reference evaluator.

@@ -20,11 +20,6 @@ using namespace halo;
 
 namespace {
 
-int env_int(const char *name, int fallback) {
-    const char *v = std::getenv(name);
-    return v && *v ? std::atoi(v) : fallback;
-}
-
 constexpr int N = 40;
 
 class ExprGenerator {
@@ -131,8 +126,8 @@ bool same_element(const Buffer<> &a, const Buffer<> &b, int i) {
 }  // namespace
 
 TEST_CASE("random arithmetic expressions agree compiled and in the reference evaluator") {
-    const int cases = env_int("HALO_ARITH_FUZZ_CASES", 300);
-    const unsigned seed0 = unsigned(env_int("HALO_ARITH_FUZZ_SEED", 1));
+    const int cases = halo_test::env_int("HALO_ARITH_FUZZ_CASES", 300);
+    const unsigned seed0 = unsigned(halo_test::env_int("HALO_ARITH_FUZZ_SEED", 1));
     int defined = 0;
     for (int c = 0; c < cases; c++) {
         unsigned seed = seed0 + unsigned(c);
@@ -174,8 +169,8 @@ TEST_CASE("random arithmetic expressions agree compiled and in the reference eva
 }
 
 TEST_CASE("bounds of random narrow-integer index expressions contain every value they take") {
-    const int cases = env_int("HALO_ARITH_FUZZ_CASES", 300) * 10;
-    const unsigned seed0 = unsigned(env_int("HALO_ARITH_FUZZ_SEED", 1));
+    const int cases = halo_test::env_int("HALO_ARITH_FUZZ_CASES", 300) * 10;
+    const unsigned seed0 = unsigned(halo_test::env_int("HALO_ARITH_FUZZ_SEED", 1));
     const std::vector<Type> types = {Int(8), Int(16), UInt(8), UInt(16), UInt(32), Int(32)};
     const int W = 60;
     int bounded = 0;

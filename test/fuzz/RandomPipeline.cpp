@@ -23,11 +23,11 @@ RandomPipeline::RandomPipeline(unsigned seed, bool extreme_regions)
 void RandomPipeline::build(int n) {
     Func clamped("in_clamped");
     clamped(x_, y_) = input_(clamp(Expr(x_), -3, 20), clamp(Expr(y_), -2, 17));
-    stages_.push_back({clamped, {}, 0, {}, true});
+    stages_.push_back({clamped, {}, {}, true});
     log_ << "input: 24x20 at (-3, -2)\nin_clamped(x, y) = input(clamp(x, -3, 20), clamp(y, -2, 17))\n";
     for (int i = 1; i <= n; i++) {
         int a = rand(i), b = rand(i);
-        PipelineStage st{Func("s" + std::to_string(i)), {a, b}, 0, {}, true};
+        PipelineStage st{Func("s" + std::to_string(i)), {}, {}, true};
         switch (rand(10)) {
         case 0:
         case 1:
@@ -40,7 +40,6 @@ void RandomPipeline::build(int n) {
         }
         // The stages it really reads (some definitions use only one of a and b).
         // Calls through the hidden Func of an inline sum() count too.
-        st.inputs.clear();
         halo::Environment env = halo::find_functions(st.f.function());
         std::vector<std::string> work = halo::direct_calls(*st.f.function());
         while (!work.empty()) {
@@ -63,7 +62,7 @@ void RandomPipeline::build(int n) {
     // such a stage gets a pointwise consumer as the output.
     if (!stages_.back().output_safe_updates) {
         int last = int(stages_.size()) - 1;
-        PipelineStage st{Func("out"), {last}, 0, {}, true};
+        PipelineStage st{Func("out"), {last}, {}, true};
         st.f(x_, y_) = read(last, x_, y_) + 1;
         log_ << "out(x, y) = " << stages_[last].f.name() << "(x, y) + 1\n";
         stages_.push_back(st);
@@ -129,14 +128,12 @@ void RandomPipeline::add_update_stage(PipelineStage &st, int a, int b) {
         RDom k(-1, 3, "k" + F);
         f(x, y) += read(a, x + k.x, y) * (k.x + 2);
         log_ << F << "(x, y) += " << A << "(x + k, y) * (k + 2), k in [-1, 1]\n";
-        st.updates = 1;
         st.update_has_x = {true};
         return;
     }
     case 1:
         f(x, y) = max(f(x, y), f(x, y) / 2 + read(a, x, y + 1));
         log_ << F << "(x, y) = max(" << F << "(x, y), " << F << "(x, y) / 2 + " << A << "(x, y+1))\n";
-        st.updates = 1;
         st.update_has_x = {true};
         return;
     case 2:  // a scan
@@ -158,7 +155,6 @@ void RandomPipeline::add_update_stage(PipelineStage &st, int a, int b) {
             RDom s(0, 5, "s" + F);
             f(s, y) = f(s + 1, y);
             log_ << F << "(s, y) = " << F << "(s + 1, y), s in [0, 4]\n";
-            st.updates = 2;
             st.update_has_x = {false, false};
             st.output_safe_updates = false;
             return;
@@ -166,7 +162,6 @@ void RandomPipeline::add_update_stage(PipelineStage &st, int a, int b) {
         break;
     }
     }
-    st.updates = 1;
     st.update_has_x = {false};
     st.output_safe_updates = false;
 }
@@ -245,7 +240,7 @@ Expr RandomPipeline::narrow_arithmetic(Expr A, Expr B, std::string &text) {
 std::vector<int> RandomPipeline::consumers_of(int s) const {
     std::vector<int> c;
     for (size_t j = 0; j < stages_.size(); j++) {
-        if (j < reachable_.size() && !reachable_[j]) continue;
+        if (!reachable_[j]) continue;
         for (int in : stages_[j].inputs) {
             if (in == s && std::find(c.begin(), c.end(), int(j)) == c.end()) c.push_back(int(j));
         }

@@ -9,8 +9,8 @@
 //
 // A schedule the generator makes invalid on purpose (a bound smaller than the output, a Param
 // factor of 0) records the error it expects; everything else is a valid Halide program, whose
-// only acceptable outcome is the reference's answer (or, for undefined behaviour the
-// reference detects, anything but a crash).
+// only acceptable outcome is the reference's answer (test_random_pipelines.cpp says how cases
+// with undefined behaviour and outputs at the ends of int32 are judged).
 #pragma once
 
 #include <random>
@@ -25,8 +25,9 @@ namespace halo_fuzz {
 struct PipelineStage {
     halo::Func f;
     std::vector<int> inputs;  // earlier stages it reads
-    int updates = 0;
-    std::vector<bool> update_has_x;  // per update: x is one of its pure Vars (else an RVar writes it)
+    // Per update definition: whether x is one of its pure Vars (else an RVar writes it).
+    std::vector<bool> update_has_x;
+    int updates() const { return int(update_has_x.size()); }
     bool output_safe_updates = true;  // its updates write only inside [x, y] it is asked for
 };
 
@@ -54,11 +55,12 @@ public:
 
     int out_w = 1, out_h = 1, out_x = 0, out_y = 0;
     // The output was placed near the ends of int32.
-    bool extreme_region() const { return out_x > (1 << 29) || out_x < -(1 << 29); }
+    bool extreme_region() const { return extreme_region_; }
 
 private:
     std::mt19937 rng_;
     bool extreme_regions_;
+    bool extreme_region_ = false;  // this case's output is near the ends of int32
     std::ostringstream log_;
     halo::Var x_{"x"}, y_{"y"};
     halo::Buffer<int> input_;
@@ -76,7 +78,7 @@ private:
 
     std::vector<int> consumers_of(int s) const;
     // Schedules the loops of one stage; returns its loop names, innermost first.
-    std::vector<std::string> schedule_loops(halo::Func f, int update, bool is_output);
+    std::vector<std::string> schedule_loops(int s, int update, bool is_output);
     void place(int s, std::vector<std::vector<std::string>> &loops_of);
     void expect_runtime_error(const std::string &message_part);
     void choose_output_region();

@@ -25,12 +25,9 @@ const char *tail_name(TailStrategy t) {
 
 }  // namespace
 
-std::vector<std::string> RandomPipeline::schedule_loops(Func f, int update, bool is_output) {
-    const PipelineStage *st = nullptr;
-    for (auto &s : stages_) {
-        if (s.f.name() == f.name()) st = &s;
-    }
-    bool has_x = update == 0 || (st && st->update_has_x[update - 1]);
+std::vector<std::string> RandomPipeline::schedule_loops(int s, int update, bool is_output) {
+    Func f = stages_[s].f;
+    bool has_x = update == 0 || stages_[s].update_has_x[update - 1];
     std::string stage_name = f.name() + (update ? ".update(" + std::to_string(update - 1) + ")" : "");
     Var x = x_, y = y_;
     TailStrategy tail = kTails[rand(update ? 2 : 4)];
@@ -91,7 +88,7 @@ std::vector<std::string> RandomPipeline::schedule_loops(Func f, int update, bool
             int a = 2 + rand(3), b = 2 + rand(3);
             stage.split(y, y, Var("yi"), a, tail).split(y, y, Var("yii"), b, tail);
             log << "  " << stage_name << ".split(y, y, yi, " << a << ").split(y, y, yii, " << b << "), " << tail_name(tail) << "\n";
-            loops = has_x ? std::vector<std::string>{"x", "yi", "yii", "y"} : std::vector<std::string>{};
+            loops = {"x", "yi", "yii", "y"};
         } else if (choice == 7) {
             // A split factor known only at run time (sometimes an invalid one).
             Param<int> factor("factor_" + f.name() + std::to_string(update));
@@ -129,14 +126,14 @@ void RandomPipeline::place(int s, std::vector<std::vector<std::string>> &loops_o
     Func f = stages_[s].f;
     auto cons = consumers_of(s);
     int choice = rand(3);
-    if (choice == 0 && stages_[s].updates == 0) {
+    if (choice == 0 && stages_[s].updates() == 0) {
         log_ << "  " << f.name() << " inline\n";
         return;
     }
     const PipelineStage &consumer = stages_[cons[0]];
     // Only into a consumer without updates: with updates, which stage's loop a compute_at
     // names is a separate matter (test_schedule_semantics).
-    if (choice == 1 && cons.size() == 1 && consumer.updates == 0 && !loops_of[cons[0]].empty()) {
+    if (choice == 1 && cons.size() == 1 && consumer.updates() == 0 && !loops_of[cons[0]].empty()) {
         auto &ls = loops_of[cons[0]];
         int at = rand(int(ls.size()));
         f.compute_at(consumer.f, Var(ls[at]));
@@ -162,8 +159,8 @@ void RandomPipeline::place(int s, std::vector<std::vector<std::string>> &loops_o
         f.align_storage(8);
         log_ << "    .align_storage(8)\n";
     }
-    loops_of[s] = schedule_loops(f, 0, false);
-    for (int u = 1; u <= stages_[s].updates; u++) schedule_loops(f, u, false);
+    loops_of[s] = schedule_loops(s, 0, false);
+    for (int u = 1; u <= stages_[s].updates(); u++) schedule_loops(s, u, false);
 }
 
 void RandomPipeline::expect_runtime_error(const std::string &message_part) {
@@ -180,6 +177,7 @@ void RandomPipeline::choose_output_region() {
         int where = rand(3);
         out_x = where == 0 ? INT_MAX - out_w + 1 : where == 1 ? INT_MIN : (1 << 30) - rand(3);
         out_h = 1;
+        extreme_region_ = true;
     }
     Func out = output();
     if (rand(8) == 0) {
@@ -203,8 +201,8 @@ void RandomPipeline::schedule() {
     }
     std::vector<std::vector<std::string>> loops_of(stages_.size());
     log_ << "schedule:\n";
-    loops_of[out] = schedule_loops(stages_[out].f, 0, true);
-    for (int u = 1; u <= stages_[out].updates; u++) schedule_loops(stages_[out].f, u, true);
+    loops_of[out] = schedule_loops(out, 0, true);
+    for (int u = 1; u <= stages_[out].updates(); u++) schedule_loops(out, u, true);
     for (int s = out - 1; s >= 0; s--) place(s, loops_of);
     choose_output_region();
 }
