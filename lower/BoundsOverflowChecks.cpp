@@ -1,5 +1,7 @@
 #include "BoundsOverflowChecks.h"
 
+#include <cstdint>
+
 #include "dsl/IROperator.h"
 
 namespace halo {
@@ -52,22 +54,63 @@ public:
     // And, Or, Not: the default recursion widens the comparisons inside.
 };
 
+Expr overflow_error(const std::string &name, const Expr &value) {
+    return Call::make(Int(32), "halo_error_bounds_overflow", {StringImm::make(name), value}, Call::Extern);
+}
+
+// Asserts that min + extent - 1 (for a positive extent) is at most INT32_MAX.
+Stmt last_fits(const std::string &name, const Expr &min, const Expr &extent) {
+    Expr last = Widen64().mutate(min) + Widen64().mutate(extent) - Expr(int64_t(1));
+    return AssertStmt::make(extent <= 0 || last <= Expr(int64_t(INT32_MAX)), overflow_error(name, last));
+}
+
+// Whether a let inside loops computes bounds (a stage's loop min/max, a realization's
+// min/extent): those are computed once per tile, from per-tile values that can still wrap
+// near the ends of the range (a vector loop rounded up past INT_MAX, then clamped).
+bool is_bound_name(const std::string &n) {
+    auto ends_with = [&](const char *suffix) {
+        std::string s(suffix);
+        return n.size() > s.size() && n.compare(n.size() - s.size(), s.size(), s) == 0;
+    };
+    return ends_with(".min") || ends_with(".max") || ends_with(".extent");
+}
+
 class AddChecks : public IRMutator {
 public:
     using IRMutator::mutate;
     using IRMutator::visit;
 
-    // Inside loops, bounds are computed per iteration from the checked ones outside.
-    Stmt visit(const For *op) override { return self(op); }
+    // A loop's last value, min + extent - 1, must be a 32-bit coordinate too (the simplifier
+    // may have folded the max it came from into the extent). Checked at every depth: a
+    // producer computed inside a consumer's loop covers a per-iteration region that can
+    // reach past the consumer's (a stencil's x + 1 at INT_MAX). One compare per loop entry.
+    Stmt visit(const For *op) override {
+        loop_depth_++;
+        Stmt body = mutate(op->body);
+        loop_depth_--;
+        Stmt loop = For::make(op->name, op->min, op->extent, op->for_type, body);
+        return Block::make(last_fits(op->name + ".last", op->min, op->extent), loop);
+    }
 
+    // Likewise the last coordinate of every region realized outside loops.
+    Stmt visit(const Realize *op) override {
+        std::vector<Stmt> checks;
+        for (size_t d = 0; d < op->bounds.size() && loop_depth_ == 0; d++) {
+            const Range &r = op->bounds[d];
+            checks.push_back(last_fits(op->name + ".realize." + std::to_string(d) + ".max", r.min, r.extent));
+        }
+        checks.push_back(Realize::make(op->name, op->type, op->bounds, mutate(op->body)));
+        return Block::make(checks);
+    }
+
+    // Outside loops every integer let is rechecked; inside them, the bounds.
     Stmt visit(const LetStmt *op) override {
         Stmt body = mutate(op->body);
-        if (is_int32(op->value) && !is_const(op->value) && !op->value.as<Variable>()) {
+        bool check = loop_depth_ == 0 || is_bound_name(op->name);
+        if (check && is_int32(op->value) && !is_const(op->value) && !op->value.as<Variable>()) {
             Expr exact = Widen64().mutate(op->value);
             Expr var = Variable::make(Int(32), op->name);
-            Expr msg = Call::make(Int(32), "halo_error_bounds_overflow",
-                                  {StringImm::make(op->name), exact}, Call::Extern);
-            body = Block::make(AssertStmt::make(exact == Cast::make(Int(64), var), msg), body);
+            body = Block::make(AssertStmt::make(exact == Cast::make(Int(64), var), overflow_error(op->name, exact)), body);
         }
         return LetStmt::make(op->name, op->value, body);
     }
@@ -75,6 +118,9 @@ public:
     Stmt visit(const AssertStmt *op) override {
         return AssertStmt::make(Widen64().mutate(op->condition), op->message);
     }
+
+private:
+    int loop_depth_ = 0;
 };
 
 }  // namespace

@@ -3,7 +3,9 @@
 // could wrap around, and a wrapped bound could let an input check pass and the pipeline read
 // outside a buffer. This pass recomputes each bound that is computed once per call (the lets
 // outside all loops) in 64 bits, from the earlier ones, and stops the pipeline with an error
-// if the 32-bit value differs; and it makes the input and output checks compare in 64 bits.
+// if the 32-bit value differs (inside loops: the per-tile bounds); it makes the input and
+// output checks compare in 64 bits; and it checks the last value of each loop and
+// realization outside all loops, and of every loop inside them.
 #pragma once
 
 #include "dsl/IR.h"

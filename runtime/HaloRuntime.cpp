@@ -155,7 +155,8 @@ int32_t halo_error_func_bound(void *user_context, const char *func_name, const c
 int32_t halo_error_bounds_overflow(void *user_context, const char *bound_name, int64_t value) {
     char msg[512];
     std::snprintf(msg, sizeof msg,
-                  "the bound %s of this call is %lld, which does not fit in 32 bits: coordinates are "
+                  "the bound %s of this call (exactly %lld) does not fit in 32 bits, or its 32-bit "
+                  "computation wraps around: coordinates are "
                   "32-bit, so every region a pipeline computes must lie in [-2^31, 2^31); use buffers "
                   "further from the ends of that range, or smaller split factors and offsets",
                   bound_name, static_cast<long long>(value));

@@ -190,3 +190,34 @@ TEST_CASE("an allocation whose size overflows 64 bits is an out-of-memory error"
     INFO(msg);
     CHECK(contains(msg, "out of memory: 'f' would need more than 2^63 bytes"));
 }
+
+// Found by the randomized test: a select arm reads a producer at x + 1, so the producer is
+// needed one past INT_MAX. Bounds that wrap there must stop the pipeline with a message,
+// whether the producer is computed once (the simplifier folds its last coordinate into an
+// extent), per row of a vectorized consumer (per-tile bounds), or inside a tile.
+TEST_CASE("a producer needed one past INT_MAX through a select arm is a clear error") {
+    Buffer<int> in(std::vector<int>{24}, "in");
+    in.fill(7);
+    for (int variant = 0; variant < 3; variant++) {
+        Var x("x"), y("y");
+        Func clamped("clamped"), g("g"), f("f");
+        clamped(x, y) = in(clamp(Expr(x), 0, 23)) + y;
+        g(x, y) = select(clamped(x, y) > 100, clamped(x, y), clamped(x + 1, y) - 1);
+        f(x, y) = g(x, y) * 2;
+        if (variant == 0) {
+            g.compute_root();
+            clamped.compute_root();
+        } else if (variant == 1) {
+            f.vectorize(x, 8, TailStrategy::GuardWithIf).vectorize(y, 2, TailStrategy::GuardWithIf);
+            g.compute_at(f, Var("y_vi"));
+        } else {
+            g.compute_at(f, y).store_at(f, y).unroll(x, 2, TailStrategy::GuardWithIf);
+            clamped.compute_at(g, Var("x_ui"));
+        }
+        Buffer<int> out(22, 1);
+        out.set_min(INT_MAX - 21, 4);
+        std::string msg = runtime_error_of([&] { f.realize(out); });
+        INFO("variant " << variant << ": " << msg);
+        CHECK(contains(msg, "does not fit in 32 bits, or its 32-bit computation wraps around"));
+    }
+}
