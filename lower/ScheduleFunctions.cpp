@@ -541,6 +541,44 @@ void resolve_default_placements(const Environment &env, const std::vector<std::s
     }
 }
 
+// The loops enclosing the producer of `name` in s, outermost first (empty if none).
+std::vector<const For *> loops_around_producer(const Stmt &s, const std::string &name) {
+    struct Finder : IRVisitor {
+        std::string name;
+        std::vector<const For *> stack, found;
+        void visit(const For *op) override {
+            stack.push_back(op);
+            IRVisitor::visit(op);
+            stack.pop_back();
+        }
+        void visit(const ProducerConsumer *op) override {
+            if (op->is_producer && op->name == name && found.empty()) found = stack;
+            IRVisitor::visit(op);
+        }
+    } finder;
+    finder.name = name;
+    s.accept(&finder);
+    return finder.found;
+}
+
+// A Func stored outside a parallel loop but computed inside it would be written by every
+// thread of that loop into one buffer: a race whenever their regions overlap. Halide refuses
+// the schedule, and so do we. store_loop is empty for store_root (every loop is inside it).
+void check_no_parallel_loop_between(const FunctionContents &f, const Stmt &s, const std::string &store_loop) {
+    std::vector<const For *> loops = loops_around_producer(s, f.name);
+    bool inside_store = store_loop.empty();
+    for (const For *l : loops) {
+        if (inside_store && l->for_type == ForType::Parallel) {
+            user_error << "Func '" << f.name << "' is stored outside the parallel loop " << l->name
+                       << " (" << f.schedule.store_level.to_string() << ") but computed inside it ("
+                       << f.schedule.compute_level.to_string() << "), so the threads of that loop "
+                       << "would write one buffer at once: a race. Store it inside the parallel loop "
+                       << "(store_at that loop or an inner one), or make the loop serial";
+        }
+        if (l->name == store_loop) inside_store = true;
+    }
+}
+
 Stmt schedule_functions(const Environment &env, const std::vector<std::string> &order,
                         const std::string &output) {
     const FunctionContents &out = *env.at(output);
@@ -585,6 +623,7 @@ Stmt schedule_functions(const Environment &env, const std::vector<std::string> &
                                    << " is not in the pipeline";
         if (sched.store_level.is_root()) {
             s = Realize::make(f.name, f.type(), {}, s);
+            check_no_parallel_loop_between(f, s, "");
             continue;
         }
         std::string store_loop = resolve_loop(env, f, sched.store_level, "store_at");
@@ -594,30 +633,14 @@ Stmt schedule_functions(const Environment &env, const std::vector<std::string> &
         user_assert(store.found) << "Func '" << f.name << "': store_at loop " << store_loop
                                  << " is not in the pipeline";
         // The store loop must enclose the compute loop.
-        struct EnclosureCheck : IRVisitor {
-            std::string store, name;
-            bool inside_store = false, ok = true, seen = false;
-            void visit(const For *op) override {
-                bool was = inside_store;
-                if (op->name == store) inside_store = true;
-                IRVisitor::visit(op);
-                inside_store = was;
-            }
-            void visit(const ProducerConsumer *op) override {
-                if (op->is_producer && op->name == name) {
-                    seen = true;
-                    ok &= inside_store;
-                }
-                IRVisitor::visit(op);
-            }
-        } check;
-        check.store = store_loop;
-        check.name = f.name;
-        stored.accept(&check);
-        user_assert(check.ok)
+        std::vector<const For *> loops = loops_around_producer(stored, f.name);
+        bool store_encloses = std::any_of(loops.begin(), loops.end(),
+                                          [&](const For *l) { return l->name == store_loop; });
+        user_assert(store_encloses)
             << "Func '" << f.name << "' is stored at " << sched.store_level.to_string()
             << " but computed at " << sched.compute_level.to_string()
             << ", which is outside it. store_at must name a loop at or outside the compute_at loop";
+        check_no_parallel_loop_between(f, stored, store_loop);
         s = stored;
     }
     return s;

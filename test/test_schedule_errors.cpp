@@ -88,6 +88,54 @@ TEST_CASE("store_root with compute_inline is rejected, compute_root with store_a
     CHECK(has(msg, "store_root"));
 }
 
+TEST_CASE("a Func stored outside a parallel loop but computed inside it is a race, refused") {
+    // A scan whose every row is computed inside a parallel loop over rows of its consumer,
+    // but stored once for all of them: each thread would write the shared buffer (the fuzzer
+    // found a wrong result with such a schedule). Halide refuses it; so do we.
+    auto make = [](Func &s, Func &out, Var x, Var y, Buffer<int> &in) {
+        RDom r(1, 7, "r");
+        s(x, y) = in(x, y);
+        s(r, y) = s(r - 1, y) + in(r, y);
+        out(x, y) = s(x, y) + s(x, y + 1);
+    };
+    Var x("x"), y("y"), yo("yo"), yi("yi");
+    Buffer<int> in(std::vector<int>{8, 40}, "in");
+    for (int variant = 0; variant < 3; variant++) {
+        Func s("s"), out("out");
+        make(s, out, x, y, in);
+        Func outer("outer");
+        if (variant == 0) {
+            out.parallel(y);
+            s.compute_at(out, y).store_root();
+        } else if (variant == 1) {
+            out.split(y, yo, yi, 4).parallel(yi);
+            s.compute_at(out, yi).store_at(out, yo);
+        } else {
+            // The parallel loop is the consumer's consumer's.
+            outer(x, y) = out(x, y) * 2;
+            outer.parallel(y);
+            out.compute_at(outer, y);
+            s.compute_at(out, y).store_root();
+        }
+        Func result = variant == 2 ? outer : out;
+        std::string msg = compile_error_of([&] { result.realize({8, 16}); });
+        INFO("variant " << variant << ": " << msg);
+        CHECK(has(msg, "Func 's' is stored outside the parallel loop"));
+        CHECK(has(msg, variant == 0 ? "out.s0.y" : variant == 1 ? "out.s0.yi" : "outer.s0.y"));
+        CHECK(has(msg, "a race. Store it inside the parallel loop"));
+    }
+    // Stored at the parallel loop, or inside it, each thread has its own buffer: fine.
+    halo_test::fill_random(in, -9, 9, 5);
+    for (int variant = 0; variant < 2; variant++) {
+        Func s("s"), out("out");
+        make(s, out, x, y, in);
+        out.split(y, yo, yi, 4).parallel(yo);
+        if (variant == 0) s.compute_at(out, yi).store_at(out, yo);
+        else s.compute_at(out, yo);
+        halo_test::check_against_reference(out, Buffer<>(Int(32), {8, 16}));
+    }
+}
+
 TEST_CASE("reordering RVars against their order") {
     Var x("x");
     Buffer<int> in(std::vector<int>{10, 10}, "in");

@@ -344,8 +344,9 @@ TEST_CASE("a three-stage pipeline with every stage placed differently") {
     out(x, y) = c(2 * x, y) + c(2 * x + 1, y) + b(x, y);
     out.tile(x, y, xo, yo, xi, yi, 8, 4, TailStrategy::GuardWithIf).vectorize(xi, 4).parallel(yo);
     c.compute_at(out, xo).vectorize(x, 4);
-    b.compute_root().parallel(y);
-    a.store_root().compute_at(b, y);
+    Var yb("yb"), yy("yy");
+    b.compute_root().split(y, yb, yy, 4).parallel(yb);
+    a.store_at(b, yb).compute_at(b, yy);
     check_against_reference(out, out_buffer(Int(32), {23, 19}, {-8, -10}));
 }
 
@@ -359,8 +360,9 @@ TEST_CASE("a three-stage pipeline with every stage placed differently, scalar pr
     out(x, y) = c(2 * x, y) + c(2 * x + 1, y) + b(x, y);
     out.tile(x, y, xo, yo, xi, yi, 8, 4, TailStrategy::GuardWithIf).vectorize(xi, 4).parallel(yo);
     c.compute_at(out, xo);
-    b.compute_root().parallel(y);
-    a.store_root().compute_at(b, y);
+    Var yb("yb"), yy("yy");
+    b.compute_root().split(y, yb, yy, 4).parallel(yb);
+    a.store_at(b, yb).compute_at(b, yy);
     check_against_reference(out, out_buffer(Int(32), {23, 19}, {-8, -10}));
 }
 

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <random>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -33,8 +34,8 @@ struct PipelineStage {
 
 // What the run of a generated case is expected to do.
 struct Expectation {
-    enum Kind { Match, RuntimeError } kind = Match;
-    std::vector<std::string> message_parts;  // for RuntimeError: the message has one of these
+    enum Kind { Match, RuntimeError, CompileError } kind = Match;
+    std::vector<std::string> message_parts;  // for the errors: the message has one of these
 };
 
 class RandomPipeline {
@@ -66,6 +67,8 @@ private:
     halo::Buffer<int> input_;
     std::vector<PipelineStage> stages_;
     std::vector<bool> reachable_;  // stages the output depends on
+    std::vector<std::set<std::string>> parallel_loops_;  // of each stage's pure definition
+    std::vector<bool> inside_parallel_;  // a stage computed inside some parallel loop
     std::vector<halo::Param<int>> params_;  // kept alive for the compiled pipeline
     Expectation expect_;
 
@@ -81,6 +84,7 @@ private:
     std::vector<std::string> schedule_loops(int s, int update, bool is_output);
     void place(int s, std::vector<std::vector<std::string>> &loops_of);
     void expect_runtime_error(const std::string &message_part);
+    void expect_compile_error(const std::string &message_part);
     void choose_output_region();
 };
 

@@ -36,6 +36,10 @@ std::vector<std::string> RandomPipeline::schedule_loops(int s, int update, bool 
     if (is_output) tail = TailStrategy::GuardWithIf;
     std::vector<std::string> loops{"x", "y"};
     std::ostringstream &log = log_;
+    auto parallel = [&](auto &&stage, const Var &v) {
+        stage.parallel(v);
+        if (update == 0) parallel_loops_[s].insert(v.name());
+    };
     auto apply = [&](auto &&stage) {
         int choice = rand(10);
         if (!has_x && choice != 5 && choice != 6) choice = 9;
@@ -54,7 +58,7 @@ std::vector<std::string> RandomPipeline::schedule_loops(int s, int update, bool 
             log << "  " << stage_name << ".tile(x, y, xo, yo, xi, yi, " << w << ", " << h << ", " << tail_name(tail) << ")\n";
             loops = {"xi", "yi", "xo", "yo"};
             if (coin()) {
-                stage.parallel(Var("yo"));
+                parallel(stage, Var("yo"));
                 log << "    .parallel(yo)\n";
             }
         } else if (choice == 2) {
@@ -73,7 +77,7 @@ std::vector<std::string> RandomPipeline::schedule_loops(int s, int update, bool 
             log << "  " << stage_name << ".reorder(y, x)\n";
             loops = {"y", "x"};
             if (coin()) {
-                stage.parallel(x);
+                parallel(stage, x);
                 log << "    .parallel(x)\n";
             }
         } else if (choice == 4) {
@@ -81,7 +85,7 @@ std::vector<std::string> RandomPipeline::schedule_loops(int s, int update, bool 
             log << "  " << stage_name << ".unroll(x, 2, " << tail_name(tail) << ")\n";
             loops = {"x_ui", "x_uo", "y"};
         } else if (choice == 5) {
-            stage.parallel(y);
+            parallel(stage, y);
             log << "  " << stage_name << ".parallel(y)\n";
         } else if (choice == 6) {
             // A name split twice: y becomes the outer loop of each split.
@@ -105,7 +109,7 @@ std::vector<std::string> RandomPipeline::schedule_loops(int s, int update, bool 
             log << "  " << stage_name << ".fuse(x, y, xy)\n";
             loops = {"xy"};
             if (coin()) {
-                stage.parallel(Var("xy"));
+                parallel(stage, Var("xy"));
                 log << "    .parallel(xy)\n";
             }
         }
@@ -138,15 +142,28 @@ void RandomPipeline::place(int s, std::vector<std::vector<std::string>> &loops_o
         int at = rand(int(ls.size()));
         f.compute_at(consumer.f, Var(ls[at]));
         log_ << "  " << f.name() << ".compute_at(" << consumer.f.name() << ", " << ls[at] << ")\n";
-        int store = rand(4);
+        // The consumer's loops from the compute level out to the store level (exclusive):
+        // a parallel one among them makes every thread write one buffer, which Halide and
+        // Halo refuse. Such a store level is kept once in four times, expecting the error.
+        auto parallel_between = [&](int store_level) {
+            for (int l = at; l < store_level && l < int(ls.size()); l++) {
+                if (parallel_loops_[cons[0]].count(ls[l])) return true;
+            }
+            return store_level > int(ls.size()) - 1 && inside_parallel_[cons[0]];
+        };
+        int store = rand(4), level = at;
+        if (store == 0) level = int(ls.size());
+        if (store == 1) level = at + rand(int(ls.size()) - at);
+        if (parallel_between(level) && rand(4) != 0) store = 2, level = at;
         if (store == 0) {
             f.store_root();
             log_ << "    .store_root()\n";
         } else if (store == 1) {
-            int level = at + rand(int(ls.size()) - at);
             f.store_at(consumer.f, Var(ls[level]));
             log_ << "    .store_at(" << consumer.f.name() << ", " << ls[level] << ")\n";
         }
+        if (parallel_between(level)) expect_compile_error("is stored outside the parallel loop");
+        inside_parallel_[s] = parallel_between(int(ls.size()));
     } else {
         f.compute_root();
         log_ << "  " << f.name() << ".compute_root()\n";
@@ -164,7 +181,14 @@ void RandomPipeline::place(int s, std::vector<std::vector<std::string>> &loops_o
 }
 
 void RandomPipeline::expect_runtime_error(const std::string &message_part) {
+    if (expect_.kind == Expectation::CompileError) return;  // compiling fails first
     expect_.kind = Expectation::RuntimeError;
+    expect_.message_parts.push_back(message_part);
+}
+
+void RandomPipeline::expect_compile_error(const std::string &message_part) {
+    if (expect_.kind != Expectation::CompileError) expect_.message_parts.clear();
+    expect_.kind = Expectation::CompileError;
     expect_.message_parts.push_back(message_part);
 }
 
@@ -194,6 +218,8 @@ void RandomPipeline::schedule() {
     // Consumers first, so that a producer can be placed in its consumer's loops.
     int out = int(stages_.size()) - 1;
     reachable_.assign(stages_.size(), false);
+    parallel_loops_.assign(stages_.size(), {});
+    inside_parallel_.assign(stages_.size(), false);
     reachable_[out] = true;
     for (int s = out; s >= 0; s--) {
         if (!reachable_[s]) continue;
