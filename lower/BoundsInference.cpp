@@ -1,6 +1,7 @@
 #include "BoundsInference.h"
 
 #include "Bounds.h"
+#include "BoundsOverflowChecks.h"
 #include "LetStmts.h"
 #include "ScheduleFunctions.h"
 #include "Simplify.h"
@@ -152,7 +153,8 @@ private:
                 Expr need_min = simplify(required.dims[d].min, known), need_max = simplify(required.dims[d].max, known);
                 Expr lo = simplify(b.min), hi = simplify(b.min + b.extent - 1);
                 Expr msg = Call::make(Int(32), "halo_error_func_bound",
-                                      {StringImm::make(f.name), StringImm::make(b.var), lo, hi, need_min, need_max},
+                                      {StringImm::make(f.name), StringImm::make(b.var), exact_int64(lo), exact_int64(hi),
+                                       exact_int64(need_min), exact_int64(need_max)},
                                       Call::Extern);
                 checks.push_back(AssertStmt::make(need_min >= lo && need_max <= hi, msg));
             }

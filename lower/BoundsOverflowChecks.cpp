@@ -127,4 +127,6 @@ private:
 
 Stmt add_bounds_overflow_checks(const Stmt &s) { return AddChecks().mutate(s); }
 
+Expr exact_int64(const Expr &e) { return Widen64().mutate(e); }
+
 }  // namespace halo

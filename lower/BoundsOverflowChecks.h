@@ -14,4 +14,9 @@ namespace halo {
 
 Stmt add_bounds_overflow_checks(const Stmt &s);
 
+// The exact value of a 32-bit integer expression, as an int64 expression (its variables taken
+// as they are). Error messages report ranges this way, so a range that wrapped is printed as
+// the number it really is, not as its 32-bit remainder.
+Expr exact_int64(const Expr &e);
+
 }  // namespace halo

@@ -1,6 +1,7 @@
 #include "InputChecks.h"
 
 #include "Bounds.h"
+#include "BoundsOverflowChecks.h"
 #include "LetStmts.h"
 #include "Simplify.h"
 #include "Substitute.h"
@@ -66,7 +67,8 @@ Stmt add_input_checks(const Stmt &whole, const std::vector<std::shared_ptr<Param
             Expr have_max = simplify(have_min + field(output.name, "extent", d) - 1);
             Expr lo = simplify(b.min), hi = simplify(b.min + b.extent - 1);
             Expr msg = Call::make(Int(32), "halo_error_output_bound",
-                                  {StringImm::make(output.name), StringImm::make(b.var), lo, hi, have_min, have_max},
+                                  {StringImm::make(output.name), StringImm::make(b.var), exact_int64(lo), exact_int64(hi),
+                                   exact_int64(have_min), exact_int64(have_max)},
                                   Call::Extern);
             checks.push_back(AssertStmt::make(have_min >= lo && have_max <= hi, msg));
         }
@@ -81,8 +83,9 @@ Stmt add_input_checks(const Stmt &whole, const std::vector<std::shared_ptr<Param
         Expr have_min = field(output.name, "min", int(d));
         Expr have_max = simplify(have_min + field(output.name, "extent", int(d)) - 1);
         Expr msg = Call::make(Int(32), "halo_error_output_bounds",
-                              {StringImm::make(output.name), StringImm::make(output.args[d]), have_min,
-                               have_max, lo, hi, StringImm::make(output_overreach_hint(output, int(d)))},
+                              {StringImm::make(output.name), StringImm::make(output.args[d]), exact_int64(have_min),
+                               exact_int64(have_max), exact_int64(lo), exact_int64(hi),
+                               StringImm::make(output_overreach_hint(output, int(d)))},
                               Call::Extern);
         checks.push_back(AssertStmt::make(lo >= have_min && hi <= have_max, msg));
     }
@@ -104,7 +107,8 @@ Stmt add_input_checks(const Stmt &whole, const std::vector<std::shared_ptr<Param
             Expr have_max = simplify(have_min + field(p->name, "extent", int(d)) - 1);
             Expr msg = Call::make(Int(32), "halo_error_bounds",
                                   {StringImm::make(p->name), StringImm::make(output.name), Expr(int32_t(d)),
-                                   have_min, have_max, need_min, need_max},
+                                   exact_int64(have_min), exact_int64(have_max), exact_int64(need_min),
+                                   exact_int64(need_max)},
                                   Call::Extern);
             checks.push_back(AssertStmt::make(need_min >= have_min && need_max <= have_max, msg));
         }

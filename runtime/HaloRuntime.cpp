@@ -65,6 +65,9 @@ const char *type_name(int code, int bits, char *out, size_t n) {
     return out;
 }
 
+// Ranges arrive as 64-bit values, exact even where their 32-bit computation wrapped.
+long long LL(int64_t v) { return static_cast<long long>(v); }
+
 }  // namespace
 
 extern "C" {
@@ -104,50 +107,50 @@ int32_t halo_error_bad_dimensions(void *user_context, const char *buffer_name, i
 }
 
 int32_t halo_error_bounds(void *user_context, const char *buffer_name, const char *output_name,
-                          int32_t dim, int32_t have_min, int32_t have_max, int32_t need_min,
-                          int32_t need_max) {
+                          int32_t dim, int64_t have_min, int64_t have_max, int64_t need_min,
+                          int64_t need_max) {
     char msg[512];
     std::snprintf(msg, sizeof msg,
-                  "input '%s' covers dimension %d in [%d, %d], but producing output '%s' needs "
-                  "[%d, %d] of it: pass a larger input or request a smaller output",
-                  buffer_name, dim, have_min, have_max, output_name, need_min, need_max);
+                  "input '%s' covers dimension %d in [%lld, %lld], but producing output '%s' needs "
+                  "[%lld, %lld] of it: pass a larger input or request a smaller output",
+                  buffer_name, dim, LL(have_min), LL(have_max), output_name, LL(need_min), LL(need_max));
     halo_error(user_context, msg);
     return halo_error_code_access_out_of_bounds;
 }
 
 int32_t halo_error_output_bounds(void *user_context, const char *output_name, const char *dim_name,
-                                 int32_t have_min, int32_t have_max, int32_t write_min,
-                                 int32_t write_max, const char *hint) {
+                                 int64_t have_min, int64_t have_max, int64_t write_min,
+                                 int64_t write_max, const char *hint) {
     std::string msg(1024, '\0');
     int n = std::snprintf(&msg[0], msg.size(),
-                          "output '%s' would be computed at %s in [%d, %d], but the buffer covers [%d, %d]: %s",
-                          output_name, dim_name, write_min, write_max, have_min, have_max, hint);
+                          "output '%s' would be computed at %s in [%lld, %lld], but the buffer covers [%lld, %lld]: %s",
+                          output_name, dim_name, LL(write_min), LL(write_max), LL(have_min), LL(have_max), hint);
     msg.resize(n < 0 ? 0 : std::min<size_t>(size_t(n), msg.size() - 1));
     halo_error(user_context, msg.c_str());
     return halo_error_code_access_out_of_bounds;
 }
 
 int32_t halo_error_output_bound(void *user_context, const char *output_name, const char *dim_name,
-                                int32_t bound_min, int32_t bound_max, int32_t want_min,
-                                int32_t want_max) {
+                                int64_t bound_min, int64_t bound_max, int64_t want_min,
+                                int64_t want_max) {
     char msg[512];
     std::snprintf(msg, sizeof msg,
-                  "output '%s' is bounded to %s in [%d, %d] by %s.bound(%s, ...), but the buffer asks "
-                  "for %s in [%d, %d]: realize exactly the bound's region, or change the bound",
-                  output_name, dim_name, bound_min, bound_max, output_name, dim_name, dim_name,
-                  want_min, want_max);
+                  "output '%s' is bounded to %s in [%lld, %lld] by %s.bound(%s, ...), but the buffer asks "
+                  "for %s in [%lld, %lld]: realize exactly the bound's region, or change the bound",
+                  output_name, dim_name, LL(bound_min), LL(bound_max), output_name, dim_name, dim_name,
+                  LL(want_min), LL(want_max));
     halo_error(user_context, msg);
     return halo_error_code_access_out_of_bounds;
 }
 
 int32_t halo_error_func_bound(void *user_context, const char *func_name, const char *dim_name,
-                              int32_t bound_min, int32_t bound_max, int32_t need_min, int32_t need_max) {
+                              int64_t bound_min, int64_t bound_max, int64_t need_min, int64_t need_max) {
     char msg[512];
     std::snprintf(msg, sizeof msg,
-                  "Func '%s' is bounded to %s in [%d, %d] by %s.bound(%s, ...), but its consumers need "
-                  "%s in [%d, %d]: widen the bound, or request a smaller output",
-                  func_name, dim_name, bound_min, bound_max, func_name, dim_name, dim_name, need_min,
-                  need_max);
+                  "Func '%s' is bounded to %s in [%lld, %lld] by %s.bound(%s, ...), but its consumers need "
+                  "%s in [%lld, %lld]: widen the bound, or request a smaller output",
+                  func_name, dim_name, LL(bound_min), LL(bound_max), func_name, dim_name, dim_name,
+                  LL(need_min), LL(need_max));
     halo_error(user_context, msg);
     return halo_error_code_access_out_of_bounds;
 }

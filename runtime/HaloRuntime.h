@@ -78,16 +78,16 @@ int32_t halo_error_bad_type(void *user_context, const char *buffer_name, int32_t
 int32_t halo_error_bad_dimensions(void *user_context, const char *buffer_name, int32_t got,
                                   int32_t want);
 int32_t halo_error_bounds(void *user_context, const char *buffer_name, const char *output_name,
-                          int32_t dim, int32_t have_min, int32_t have_max, int32_t need_min,
-                          int32_t need_max);
+                          int32_t dim, int64_t have_min, int64_t have_max, int64_t need_min,
+                          int64_t need_max);
 int32_t halo_error_output_bounds(void *user_context, const char *output_name, const char *dim_name,
-                                 int32_t have_min, int32_t have_max, int32_t write_min,
-                                 int32_t write_max, const char *hint);
+                                 int64_t have_min, int64_t have_max, int64_t write_min,
+                                 int64_t write_max, const char *hint);
 int32_t halo_error_output_bound(void *user_context, const char *output_name, const char *dim_name,
-                                int32_t bound_min, int32_t bound_max, int32_t want_min,
-                                int32_t want_max);
+                                int64_t bound_min, int64_t bound_max, int64_t want_min,
+                                int64_t want_max);
 int32_t halo_error_func_bound(void *user_context, const char *func_name, const char *dim_name,
-                              int32_t bound_min, int32_t bound_max, int32_t need_min, int32_t need_max);
+                              int64_t bound_min, int64_t bound_max, int64_t need_min, int64_t need_max);
 int32_t halo_error_bounds_overflow(void *user_context, const char *bound_name, int64_t value);
 int32_t halo_error_rdom_overflow(void *user_context, const char *stage_name, const char *rvar_name,
                                  int32_t min, int32_t extent);
