@@ -4,7 +4,6 @@
 #include <iostream>
 #include <map>
 #include <mutex>
-#include <optional>
 #include <algorithm>
 #include <set>
 #include <sstream>
@@ -90,10 +89,12 @@ public:
             t.add(count(b->rest), 1);
         } else if (auto l = s.as<LetStmt>()) {
             int64_t v = eval(l->value);
-            auto saved = env.find(l->name) != env.end() ? std::optional<int64_t>(env[l->name]) : std::nullopt;
+            auto it = env.find(l->name);
+            bool shadows = it != env.end();
+            int64_t saved = shadows ? it->second : 0;
             env[l->name] = v;
             t = count(l->body);
-            if (saved) env[l->name] = *saved;
+            if (shadows) env[l->name] = saved;
             else env.erase(l->name);
         } else if (auto f = s.as<For>()) {
             int64_t mn = eval(f->min), ex = eval(f->extent);

@@ -8,7 +8,8 @@
 // fuses, tiles, vectorizes (nested too), unrolls, parallelizes and bounds them.
 //
 // A schedule the generator makes invalid on purpose (a bound smaller than the output, a Param
-// factor of 0) records the error it expects; everything else is a valid Halide program, whose
+// factor of 0, a store level outside a parallel loop the Func is computed in) records the
+// error it expects; everything else is a valid Halide program, whose
 // only acceptable outcome is the reference's answer (test_random_pipelines.cpp says how cases
 // with undefined behaviour and outputs at the ends of int32 are judged).
 #pragma once
