@@ -323,6 +323,12 @@ private:
             Interval v = get(op->args[0]), lo = get(op->args[1]), hi = get(op->args[2]);
             Expr mn = !lo.min.defined() ? v.min : !v.min.defined() ? lo.min : Max::make(v.min, lo.min);
             Expr mx = !hi.max.defined() ? v.max : !v.max.defined() ? hi.max : Min::make(v.max, hi.max);
+            // Every value lies in [lo, hi], so the largest is at least lo and the smallest at
+            // most hi. Saying so keeps the interval bounded when it is bounded again over an
+            // outer loop: the largest split value of a tile, min(outer * factor + ..., hi),
+            // has no lower bound over the outer loop when the factor is a Param, but lo is one.
+            if (mx.defined() && lo.min.defined() && !is_const(mx)) mx = Max::make(mx, lo.min);
+            if (mn.defined() && hi.max.defined() && !is_const(mn)) mn = Min::make(mn, hi.max);
             result = Interval(mn, mx);
             return;
         }
