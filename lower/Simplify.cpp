@@ -1,6 +1,8 @@
 #include "Simplify.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <map>
 
 #include "EuclideanDivision.h"
@@ -72,8 +74,28 @@ Expr from_linear(const Linear &l, Type t) {
     Expr result = pos;
     if (neg.defined()) result = result.defined() ? Sub::make(result, neg) : Sub::make(make_zero(t), neg);
     if (!result.defined()) return make_const(t, l.constant);
-    if (l.constant > 0) result = Add::make(result, make_const(t, l.constant));
-    if (l.constant < 0) result = Sub::make(result, make_const(t, -l.constant));
+    // The constant goes in as pieces the type can hold: x - INT_MIN is x + 2^31, which int32
+    // cannot hold; written x + INT_MIN (the wrapped value) it would overflow where the
+    // original did not, and widening it to int64 later would add -2^31 instead of 2^31.
+    // (Wrapping types keep the low bits: make_const wraps, which is their arithmetic.)
+    int64_t rest = l.constant;
+    bool exact_pieces = t.is_int() && t.bits == 32;
+    int64_t lo = exact_pieces ? INT32_MIN : INT64_MIN, hi = exact_pieces ? INT32_MAX : INT64_MAX;
+    while (rest != 0) {
+        if (rest > 0 && rest <= hi) {
+            result = Add::make(result, make_const(t, rest));
+        } else if (rest < 0 && rest >= -hi) {
+            result = Sub::make(result, make_const(t, -rest));
+        } else if (rest != INT64_MIN && -rest >= lo && -rest <= hi) {  // 2^31 for int32
+            result = rest > 0 ? Sub::make(result, make_const(t, -rest)) : Add::make(result, make_const(t, rest));
+        } else {
+            int64_t piece = rest > 0 ? hi : lo;
+            result = Add::make(result, make_const(t, piece));
+            rest -= piece;
+            continue;
+        }
+        break;
+    }
     return result;
 }
 

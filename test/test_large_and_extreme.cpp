@@ -88,6 +88,29 @@ TEST_CASE("an output at the bottom of the int32 range") {
     for (int i = 0; i < 21; i++) CHECK(out(INT_MIN + i) == int(((int64_t(INT_MIN) + i) % 7 + 7) % 7));
 }
 
+TEST_CASE("producers realized at a constant min of INT_MIN are indexed from it") {
+    // bound() makes the realizations' mins the constant INT_MIN, so an index x - INT_MIN is
+    // folded: it is x + 2^31, which the simplifier once wrote x + INT_MIN, and widened to 64
+    // bits that indexed 2^32 elements before the buffer (fuzz seed 115653 segfaulted).
+    Buffer<int> in(std::vector<int>{24}, "in");
+    halo_test::fill_random(in, -50, 50, 6);
+    for (int variant = 0; variant < 2; variant++) {
+        Var x("x"), xo("xo"), xi("xi");
+        Func clamped("clamped"), g("g"), f("f");
+        clamped(x) = in(clamp(x, 0, 23));
+        g(x) = clamped(x) * 4;
+        f(x) = select(g(x) > clamped(x), g(x), clamped(x + 1) - 1);
+        clamped.compute_root();
+        g.compute_root();
+        if (variant == 1) g.split(x, xo, xi, 5, TailStrategy::GuardWithIf).vectorize(xi);
+        f.bound(x, INT_MIN, 9);
+        Buffer<int> out(9);
+        out.set_min(INT_MIN);
+        INFO("variant " << variant);
+        halo_test::check_against_reference(f, out);
+    }
+}
+
 TEST_CASE("a stencil reaching past INT_MAX is a clear error, not a wrapped bounds check") {
     Buffer<int> in(std::vector<int>{16}, "in");
     in.fill(1);
