@@ -257,6 +257,12 @@ private:
             result = *c > 0 ? Interval(lo, hi) : Interval(hi, lo);
         } else if (equal_ends(a) && equal_ends(b) && a.min.defined() && b.min.defined()) {
             result = Interval::point(Div::make(a.min, b.min));
+        } else if (!op->type.is_float() && equal_ends(b) && b.min.defined() && a.is_bounded()) {
+            // Division by one symbolic value (a Param split factor, say) of unknown sign:
+            // Euclidean division by a fixed b is monotone in the dividend (rising for b > 0,
+            // falling for b < 0, and x / 0 is 0), so the quotients of the two ends bound it.
+            Expr q1 = Div::make(a.min, b.min), q2 = Div::make(a.max, b.min);
+            result = Interval(Min::make(q1, q2), Max::make(q1, q2));
         } else {
             result = type_range(op->type);
         }

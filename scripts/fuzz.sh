@@ -4,14 +4,15 @@
 # Runs shards of 250 consecutive seeds, `jobs` at a time (default: the number of cores), each
 # with a time limit; prints every failing shard's output and the totals: cases, matches,
 # expected errors, undefined behaviour, resource limits, failures, crashes and hangs.
-# Expects a build in build/ (bash scripts/test.sh --no-sanitize, or cmake and make).
+# HALO_FUZZ_BINARY: the test binary to run (a copy, so rebuilding during a long run does not
+# change the code under test). Expects a build in build/ (bash scripts/test.sh --no-sanitize, or cmake and make).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 cases=${1:-100000}
 first=${2:-1}
 jobs=${3:-$(nproc)}
 shard=250
-binary=build/test/test_random_pipelines
+binary=${HALO_FUZZ_BINARY:-build/test/test_random_pipelines}  # a copy keeps a long run on one version
 [ -x "$binary" ] || { echo "fuzz.sh: no $binary; build first" >&2; exit 2; }
 out=$(mktemp -d)
 echo "fuzz.sh: $cases cases from seed $first, $jobs at a time; shard outputs in $out"

@@ -141,9 +141,9 @@ TEST_CASE("a producer stored outside a Param-split loop and split itself is boun
     Buffer<int> in(std::vector<int>{40, 12}, "in");
     halo_test::fill_random(in, -100, 100, 4);
     Param<int> factor("factor");
-    // (RoundUp by a Param here is still refused: its rounded-up end, a product with the
-    // factor, is not bounded over the outer loop. Left for later.)
-    for (TailStrategy t : {TailStrategy::ShiftInwards, TailStrategy::GuardWithIf}) {
+    // RoundUp by the Param: the number of tiles, (extent + factor - 1) / factor, is a
+    // quotient by a symbol, which was unbounded (a false CompileError as well).
+    for (TailStrategy t : {TailStrategy::ShiftInwards, TailStrategy::GuardWithIf, TailStrategy::RoundUp}) {
         Var x("x"), y("y"), xo("xo"), xi("xi"), xo6("xo6"), xi6("xi6");
         Func clamped("clamped"), s4("s4"), s5("s5"), s6("s6");
         clamped(x, y) = in(clamp(x, 0, 39), clamp(y, 0, 11));

@@ -99,9 +99,8 @@ std::vector<std::string> RandomPipeline::schedule_loops(int s, int update, bool 
             int value = rand(12) == 0 ? 0 : 1 + rand(6);
             factor.set(value);
             params_.push_back(factor);
-            TailStrategy t = is_output || update ? TailStrategy::GuardWithIf : TailStrategy::Auto;
-            stage.split(x, Var("xo"), Var("xi"), factor, t);
-            log << "  " << stage_name << ".split(x, xo, xi, factor = " << value << ", " << tail_name(t) << ")\n";
+            stage.split(x, Var("xo"), Var("xi"), factor, tail);
+            log << "  " << stage_name << ".split(x, xo, xi, factor = " << value << ", " << tail_name(tail) << ")\n";
             loops = {"xi", "xo", "y"};
             if (value == 0) expect_runtime_error("by a factor that is 0");
         } else if (choice == 8) {
