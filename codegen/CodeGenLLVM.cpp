@@ -1009,7 +1009,7 @@ void CodeGen::compile(const LoweredPipeline &p) {
         return builder_.CreateLoad(builder_.getPtrTy(), builder_.CreateConstInBoundsGEP1_32(builder_.getPtrTy(), args, i));
     };
     user_context_ = arg_ptr(0);
-    unpack_buffer(p.output->name, arg_ptr(1), p.output->type(), p.output->dimensions());
+    unpack_buffer(p.output.name, arg_ptr(1), p.output.type, p.output.dimensions);
     for (size_t i = 0; i < p.params.size(); i++) {
         auto &param = p.params[i];
         if (param->is_buffer) {

@@ -1,5 +1,6 @@
 #include "Pipeline.h"
 
+#include <atomic>
 #include <chrono>
 #include <mutex>
 #include <sstream>
@@ -7,6 +8,7 @@
 #include "JIT.h"
 #include "dsl/Func.h"
 #include "dsl/IRPrinter.h"
+#include "lower/Environment.h"
 #include "lower/LargeStack.h"
 
 namespace halo {
@@ -34,23 +36,44 @@ void Pipeline::compile_jit(const Target &target) {
     compile_jit();
 }
 
+std::shared_ptr<FunctionContents> Pipeline::output() const {
+    std::shared_ptr<FunctionContents> f = output_.lock();
+    internal_assert(f) << "a compiled pipeline outlived its output Func";
+    return f;
+}
+
+bool Pipeline::is_current() const {
+    if (!jit_) return false;
+    for (const auto &[weak, version] : compiled_versions_) {
+        std::shared_ptr<FunctionContents> f = weak.lock();
+        if (!f || f->version != version) return false;
+    }
+    return true;
+}
+
 void Pipeline::compile_jit() {
-    if (jit_ && compiled_generation_ == definition_generation.load()) return;
+    if (is_current()) return;
+    // Forget the old code first: if this compile fails, the next call must not find it current.
+    jit_.reset();
+    compiled_versions_.clear();
+    std::shared_ptr<FunctionContents> out = output();
     auto start = std::chrono::steady_clock::now();
-    compiled_generation_ = definition_generation.load();
+    std::vector<std::pair<std::weak_ptr<FunctionContents>, uint64_t>> versions;
+    for (const auto &[name, f] : find_functions(out)) versions.emplace_back(f, f->version);
     // Code generation walks expressions recursively too: on the compiler's large stack.
     run_with_large_stack([&] {
-        lowered_ = lower(output_, "halo_pipeline_" + std::to_string(pipeline_counter++));
+        lowered_ = lower(out, "halo_pipeline_" + std::to_string(pipeline_counter++));
         jit_ = std::make_unique<JITModule>(lowered_, target_);
     });
+    compiled_versions_ = std::move(versions);
+    compile_count_++;
     compile_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
 std::string Pipeline::lowered_stmt() {
     // The compiled pipeline's loop nest if it is current; otherwise lower afresh (without
     // compiling, and without marking anything as compiled).
-    bool current = jit_ && compiled_generation_ == definition_generation.load();
-    Stmt body = current ? lowered_.body : lower(output_, "halo_pipeline_" + std::to_string(pipeline_counter++)).body;
+    Stmt body = is_current() ? lowered_.body : lower(output(), "halo_pipeline_" + std::to_string(pipeline_counter++)).body;
     std::ostringstream s;
     s << body;
     return s.str();
@@ -62,19 +85,20 @@ std::string Pipeline::llvm_ir() {
 }
 
 void Pipeline::realize(Buffer<> &dst) {
-    user_assert(dst.defined()) << "realize of Func '" << output_->name << "' into an undefined Buffer";
-    user_assert(dst.type() == output_->type())
-        << "Func '" << output_->name << "' has type " << output_->type().to_string()
+    std::shared_ptr<FunctionContents> out = output();
+    user_assert(dst.defined()) << "realize of Func '" << out->name << "' into an undefined Buffer";
+    user_assert(dst.type() == out->type())
+        << "Func '" << out->name << "' has type " << out->type().to_string()
         << " but is realized into Buffer '" << dst.name() << "' of type " << dst.type().to_string();
-    user_assert(dst.dimensions() == output_->dimensions())
-        << "Func '" << output_->name << "' has " << output_->dimensions()
+    user_assert(dst.dimensions() == out->dimensions())
+        << "Func '" << out->name << "' has " << out->dimensions()
         << " dimensions but is realized into Buffer '" << dst.name() << "' with " << dst.dimensions();
     compile_jit();
     std::vector<void *> args{&context_, dst.raw_buffer()};
     for (auto &p : lowered_.params) {
         if (p->is_buffer) {
             user_assert(p->buffer != nullptr)
-                << "ImageParam '" << p->name << "' is used by Func '" << output_->name
+                << "ImageParam '" << p->name << "' is used by Func '" << out->name
                 << "' but no Buffer is bound to it; call " << p->name << ".set(buffer) before realize";
             args.push_back(p->buffer->raw_buffer());
         } else {
@@ -90,9 +114,10 @@ void Pipeline::realize(Buffer<> &dst) {
 }
 
 Buffer<> Pipeline::realize(const std::vector<int> &sizes) {
-    Buffer<> out(output_->type(), sizes, output_->name);
-    realize(out);
-    return out;
+    std::shared_ptr<FunctionContents> out = output();
+    Buffer<> result(out->type(), sizes, out->name);
+    realize(result);
+    return result;
 }
 
 // ---------------------------------------------------------------- Func's entry points

@@ -3,6 +3,8 @@
 
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "dsl/Buffer.h"
 #include "dsl/Function.h"
@@ -19,8 +21,12 @@ public:
     explicit Pipeline(const Func &output);
     ~Pipeline();
 
-    // Lowers and compiles, unless nothing changed since the last compile.
+    // Lowers and compiles, unless no Func of the pipeline changed since the last compile.
     void compile_jit();
+    // Whether the compiled code is that of the Funcs as they are now.
+    bool is_current() const;
+    // How many times this pipeline was compiled (lowered and JIT-compiled).
+    int compile_count() const { return compile_count_; }
     // Compiles for a given target (it must run on this machine).
     void compile_jit(const Target &target);
     // Computes the output over dst's region.
@@ -36,10 +42,15 @@ public:
     int64_t arena_bytes() const { return halo_arena_bytes(arena_.get()); }
 
 private:
-    std::shared_ptr<FunctionContents> output_;
+    // The output Func owns this pipeline, so it is referred to weakly (it is alive whenever
+    // one of its handles calls in here).
+    std::weak_ptr<FunctionContents> output_;
+    std::shared_ptr<FunctionContents> output() const;
     LoweredPipeline lowered_;
     std::unique_ptr<JITModule> jit_;
-    uint64_t compiled_generation_ = ~uint64_t(0);
+    // Every Func of the compiled pipeline and its version at the time, weakly as well.
+    std::vector<std::pair<std::weak_ptr<FunctionContents>, uint64_t>> compiled_versions_;
+    int compile_count_ = 0;
     Target target_ = Target::host();
     double compile_ms_ = 0;
     // Intermediate buffers are reused across realizations.

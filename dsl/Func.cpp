@@ -12,7 +12,6 @@
 
 namespace halo {
 
-std::atomic<uint64_t> definition_generation{0};
 
 namespace {
 
@@ -54,6 +53,10 @@ void check_calls(const FunctionContents &f, const FreeNames &names, const char *
             << " first and use an update definition (" << f.name << "(x) = ...; " << f.name
             << "(r) = " << f.name << "(r - 1) + ...) for a recurrence";
         if (c->func.get() == &f) continue;
+        user_assert(c->func.get())
+            << "Func '" << f.name << "': its " << what << " reads Func '" << c->name
+            << "', which was destroyed (an expression taken from its own definition outlived it). "
+            << "Keep the Func '" << c->name << "' alive while its expressions are used";
         user_assert(c->func->has_pure_definition)
             << "Func '" << f.name << "': its " << what << " calls Func '" << c->name
             << "', which has no definition. Define " << c->name << " (" << c->name
@@ -68,6 +71,18 @@ void check_calls(const FunctionContents &f, const FreeNames &names, const char *
 }  // namespace
 
 Func::Func() : Func(unique_name('f')) {}
+
+Expr Func::value() const {
+    user_assert(defined()) << "Func '" << name() << "' has no definition, so no value()";
+    return f_->pure.value;
+}
+
+Expr Func::update_value(int i) const {
+    user_assert(i >= 0 && i < num_update_definitions())
+        << "Func '" << name() << "' has " << num_update_definitions() << " update definitions; "
+        << "update_value(" << i << ") does not exist";
+    return f_->updates[size_t(i)].value;
+}
 
 Func::Func(const std::string &name) : f_(std::make_shared<FunctionContents>()) {
     f_->name = name;
@@ -136,15 +151,33 @@ Expr checked_definition(const std::string &func, const Expr &e, const char *what
     return lifted;
 }
 
+// A Func's own definitions read it through weak references (see FunctionPtr): a strong one
+// would make the Func own itself, and it would never be freed.
+class WeakenSelfCalls : public IRMutator {
+public:
+    explicit WeakenSelfCalls(const std::shared_ptr<FunctionContents> &f) : f_(f) {}
+    using IRMutator::visit;
+    Expr visit(const Call *op) override {
+        Expr e = IRMutator::visit(op);
+        const Call *c = e.as<Call>();
+        if (c->call_type != Call::Halo || c->func != f_ || c->func.is_weak()) return e;
+        return Call::make(c->type, c->name, c->args, c->call_type, FunctionPtr::weak(f_), c->param);
+    }
+
+private:
+    const std::shared_ptr<FunctionContents> &f_;
+};
+
 }  // namespace
 
 Stage FuncRef::operator=(const Expr &given) {
     user_assert(given.defined()) << "Func '" << f_->name << "' defined with an undefined Expr";
-    Expr value = checked_definition(f_->name, given, "definition");
-    for (auto &a : args_) a = checked_definition(f_->name, a, "left side");
+    WeakenSelfCalls weaken(f_);
+    Expr value = weaken.mutate(checked_definition(f_->name, given, "definition"));
+    for (auto &a : args_) a = weaken.mutate(checked_definition(f_->name, a, "left side"));
     FreeNames names;
     value.accept(&names);
-    FunctionContents::changed();
+    f_->changed();
     if (!f_->has_pure_definition) {
         std::vector<std::string> arg_names;
         for (size_t i = 0; i < args_.size(); i++) {

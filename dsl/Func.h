@@ -94,6 +94,9 @@ public:
     Type output_type() const;
     std::vector<Var> args() const;
     int num_update_definitions() const { return int(f_->updates.size()); }
+    // The right side of the pure definition, and of update definition i (as in Halide).
+    Expr value() const;
+    Expr update_value(int i = 0) const;
 
     FuncRef operator()(std::vector<Expr> args) const;
     template <typename... Args>

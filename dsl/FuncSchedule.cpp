@@ -35,7 +35,7 @@ Dim &Stage::find_dim(const std::string &var, const char *directive) const {
 
 Stage &Stage::split(const VarOrRVar &old, const VarOrRVar &outer, const VarOrRVar &inner,
                     Expr factor, TailStrategy tail) {
-    FunctionContents::changed();
+    f_->changed();
     Dim &d = find_dim(old.name, "split");
     user_assert(factor.defined() && !factor.type().is_float())
         << describe() << ": split(" << old.name << ") needs an integer factor";
@@ -87,7 +87,7 @@ Stage &Stage::split(const VarOrRVar &old, const VarOrRVar &outer, const VarOrRVa
 }
 
 Stage &Stage::fuse(const VarOrRVar &inner, const VarOrRVar &outer, const VarOrRVar &fused) {
-    FunctionContents::changed();
+    f_->changed();
     Dim &di = find_dim(inner.name, "fuse");
     Dim &dout = find_dim(outer.name, "fuse");
     auto &dims = def().schedule.dims;
@@ -108,7 +108,7 @@ Stage &Stage::fuse(const VarOrRVar &inner, const VarOrRVar &outer, const VarOrRV
 }
 
 Stage &Stage::reorder(const std::vector<VarOrRVar> &vars) {
-    FunctionContents::changed();
+    f_->changed();
     auto &dims = def().schedule.dims;
     std::vector<size_t> positions;
     for (auto &v : vars) {
@@ -147,7 +147,7 @@ Stage &Stage::tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &xo, 
 }
 
 void Stage::set_for_type(const VarOrRVar &v, ForType t, const char *directive) {
-    FunctionContents::changed();
+    f_->changed();
     Dim &d = find_dim(v.name, directive);
     user_assert(!d.is_rvar || t == ForType::Serial || t == ForType::Unrolled)
         << describe() << ": " << directive << "(" << v.name << ") over an RVar: the iterations of "
@@ -234,7 +234,7 @@ Stage Func::update(int i) {
 }
 
 Func &Func::bound(const Var &var, Expr min, Expr extent) {
-    FunctionContents::changed();
+    f_->changed();
     user_assert(std::find(f_->args.begin(), f_->args.end(), var.name()) != f_->args.end())
         << "Func '" << name() << "': bound(" << var.name() << ") names a Var that is not one of its "
         << "pure arguments";
@@ -243,7 +243,7 @@ Func &Func::bound(const Var &var, Expr min, Expr extent) {
 }
 
 Func &Func::reorder_storage(const std::vector<Var> &dims) {
-    FunctionContents::changed();
+    f_->changed();
     std::vector<std::string> order;
     for (auto &v : dims) {
         user_assert(std::find(f_->args.begin(), f_->args.end(), v.name()) != f_->args.end())
@@ -262,7 +262,7 @@ Func &Func::reorder_storage(const std::vector<Var> &dims) {
 }
 
 Func &Func::align_storage(int elements) {
-    FunctionContents::changed();
+    f_->changed();
     user_assert(elements > 0) << "Func '" << name() << "': align_storage(" << elements
                               << ") needs a positive number of elements";
     f_->schedule.align_storage = elements;
@@ -270,7 +270,7 @@ Func &Func::align_storage(int elements) {
 }
 
 Func &Func::compute_root() {
-    FunctionContents::changed();
+    f_->changed();
     f_->schedule.compute_level = LoopLevel::root();
     f_->schedule.explicitly_inlined = false;
     if (!f_->schedule.store_level_set) f_->schedule.store_level = LoopLevel::root();
@@ -278,7 +278,7 @@ Func &Func::compute_root() {
 }
 
 Func &Func::compute_inline() {
-    FunctionContents::changed();
+    f_->changed();
     f_->schedule.compute_level = LoopLevel::inlined();
     f_->schedule.store_level = LoopLevel::inlined();
     f_->schedule.store_level_set = false;
@@ -287,7 +287,7 @@ Func &Func::compute_inline() {
 }
 
 Func &Func::compute_at(const Func &consumer, const VarOrRVar &var) {
-    FunctionContents::changed();
+    f_->changed();
     user_assert(consumer.f_ != f_) << "Func '" << name() << "': compute_at(" << name() << ", "
                                    << var.name << ") places a Func inside its own loops; pick a consumer";
     LoopLevel l;
@@ -301,14 +301,14 @@ Func &Func::compute_at(const Func &consumer, const VarOrRVar &var) {
 }
 
 Func &Func::store_root() {
-    FunctionContents::changed();
+    f_->changed();
     f_->schedule.store_level = LoopLevel::root();
     f_->schedule.store_level_set = true;
     return *this;
 }
 
 Func &Func::store_at(const Func &consumer, const VarOrRVar &var) {
-    FunctionContents::changed();
+    f_->changed();
     LoopLevel l;
     l.kind = LoopLevel::At;
     l.func = consumer.name();

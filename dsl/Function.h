@@ -1,7 +1,6 @@
 // What a Func is inside: its pure definition, update definitions, and schedule.
 #pragma once
 
-#include <atomic>
 #include <memory>
 #include <string>
 #include <vector>
@@ -30,9 +29,6 @@ struct Definition {
 
 class Pipeline;
 
-// Bumped by every change to any definition or schedule, so compiled pipelines know when to recompile.
-extern std::atomic<uint64_t> definition_generation;
-
 struct FunctionContents {
     std::string name;
     std::vector<std::string> args;  // the pure Vars' names, dimension 0 first
@@ -40,14 +36,19 @@ struct FunctionContents {
     Definition pure;
     std::vector<Definition> updates;
     FuncSchedule schedule;
-    std::shared_ptr<Pipeline> pipeline;  // compiled pipeline with this Func as output
+    // The compiled pipeline with this Func as its output, owned here so that every handle of
+    // the Func shares it and it is freed with the Func. It refers back to the Func weakly.
+    std::shared_ptr<Pipeline> pipeline;
+    // Bumped by every change to this Func's definitions or schedule: a compiled pipeline
+    // recompiles only when a Func it uses changed (see Pipeline::is_current).
+    uint64_t version = 0;
 
     Type type() const { return pure.value.type(); }
     int dimensions() const { return int(args.size()); }
     int stages() const { return 1 + int(updates.size()); }
     const Definition &stage(int i) const { return i == 0 ? pure : updates[i - 1]; }
     Definition &stage(int i) { return i == 0 ? pure : updates[i - 1]; }
-    static void changed() { definition_generation++; }
+    void changed() { version++; }
 };
 
 }  // namespace halo

@@ -126,8 +126,14 @@ Expr Broadcast::make(Expr value, int lanes) {
     return Expr(std::make_shared<Broadcast>(t, std::move(value), lanes));
 }
 
+FunctionContents *FunctionPtr::operator->() const {
+    FunctionContents *f = get();
+    internal_assert(f) << "a Func was freed while an expression still reads it";
+    return f;
+}
+
 Expr Call::make(Type t, const std::string &name, std::vector<Expr> args, CallType ct,
-                std::shared_ptr<FunctionContents> func, std::shared_ptr<ParameterContents> param) {
+                FunctionPtr func, std::shared_ptr<ParameterContents> param) {
     auto node = std::make_shared<Call>(t, name, std::move(args), ct);
     node->func = std::move(func);
     node->param = std::move(param);

@@ -127,6 +127,44 @@ struct FunctionContents;   // a Func's definitions and schedule (dsl/Function.h)
 struct ParameterContents;  // a Param, ImageParam or bound Buffer (dsl/Parameter.h)
 struct ReductionDomainContents;
 
+// How a Call refers to the Func it reads: a strong reference, except in a Func's own
+// definitions, where its reads of itself are weak. A strong one there would be a reference
+// cycle (the Func owning itself), and the Func, its compiled pipeline and its buffers would
+// never be freed. (Halide's FunctionPtr makes the same distinction.) Calls compare by the
+// Func they name, strong or weak.
+class FunctionPtr {
+public:
+    FunctionPtr() = default;
+    FunctionPtr(std::nullptr_t) {}
+    FunctionPtr(std::shared_ptr<FunctionContents> f) : strong_(std::move(f)), raw_(strong_.get()) {}
+    static FunctionPtr weak(const std::shared_ptr<FunctionContents> &f) {
+        FunctionPtr p;
+        p.weak_ = f;
+        p.raw_ = f.get();
+        return p;
+    }
+    bool is_weak() const { return raw_ && !strong_; }
+    // The Func, or null if it was freed (which only a weak reference can outlive).
+    FunctionContents *get() const { return strong_ || !weak_.expired() ? raw_ : nullptr; }
+    std::shared_ptr<FunctionContents> lock() const { return strong_ ? strong_ : weak_.lock(); }
+    // The Func; an internal error if it was freed.
+    FunctionContents *operator->() const;
+    FunctionContents &operator*() const { return *operator->(); }
+    explicit operator bool() const { return raw_ != nullptr; }
+    // Identity, for comparisons only (never dereferenced).
+    const FunctionContents *identity() const { return raw_; }
+
+    friend bool operator==(const FunctionPtr &a, const FunctionPtr &b) { return a.raw_ == b.raw_; }
+    friend bool operator!=(const FunctionPtr &a, const FunctionPtr &b) { return a.raw_ != b.raw_; }
+    friend bool operator==(const FunctionPtr &a, const std::shared_ptr<FunctionContents> &b) { return a.raw_ == b.get(); }
+    friend bool operator!=(const FunctionPtr &a, const std::shared_ptr<FunctionContents> &b) { return a.raw_ != b.get(); }
+
+private:
+    std::shared_ptr<FunctionContents> strong_;
+    std::weak_ptr<FunctionContents> weak_;
+    FunctionContents *raw_ = nullptr;
+};
+
 template <typename T, IRNodeType NT>
 struct ExprNode : BaseExprNode {
     static constexpr IRNodeType static_type = NT;
@@ -259,12 +297,12 @@ struct Call : ExprNode<Call, IRNodeType::Call> {
     std::string name;
     std::vector<Expr> args;
     CallType call_type;
-    std::shared_ptr<FunctionContents> func;    // for Halo calls
+    FunctionPtr func;                          // for Halo calls
     std::shared_ptr<ParameterContents> param;  // for Image calls
     Call(Type t, std::string n, std::vector<Expr> a, CallType ct)
         : ExprNode(t), name(std::move(n)), args(std::move(a)), call_type(ct) {}
     static Expr make(Type t, const std::string &name, std::vector<Expr> args, CallType ct,
-                     std::shared_ptr<FunctionContents> func = nullptr,
+                     FunctionPtr func = nullptr,
                      std::shared_ptr<ParameterContents> param = nullptr);
 
     bool is_intrinsic(const char *n) const { return call_type == Intrinsic && name == n; }

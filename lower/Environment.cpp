@@ -98,7 +98,7 @@ Environment find_functions(const std::shared_ptr<FunctionContents> &output) {
         CallCollector c;
         for_each_expr(*f, [&](const Expr &e) { e.accept(&c); });
         for (auto *call : c.calls) {
-            if (call->call_type == Call::Halo && call->func != f) stack.push_back(call->func);
+            if (call->call_type == Call::Halo && call->func != f) stack.push_back(call->func.lock());
         }
     }
     return env;

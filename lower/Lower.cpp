@@ -60,7 +60,10 @@ LoweredPipeline lower_on_this_stack(const std::shared_ptr<FunctionContents> &out
     // Lowering may fill in default placements; it works on a copy of every Func so that the
     // user's Funcs keep exactly the schedule they were given.
     Environment env;
-    for (auto &[n, f] : find_functions(output)) env[n] = std::make_shared<FunctionContents>(*f);
+    for (auto &[n, f] : find_functions(output)) {
+        env[n] = std::make_shared<FunctionContents>(*f);
+        env[n]->pipeline.reset();  // the copies' IR must not own a compiled pipeline
+    }
     std::vector<std::string> order = realization_order(env, output->name);
     if (options.breadth_first) make_breadth_first(env, output->name);
     resolve_default_placements(env, order, output->name);
@@ -80,7 +83,7 @@ LoweredPipeline lower_on_this_stack(const std::shared_ptr<FunctionContents> &out
         LoweredPipeline p;
         p.name = name;
         p.body = body;
-        p.output = output;
+        p.output = {output->name, output->type(), output->dimensions()};
         p.params = params;
         return p;
     };

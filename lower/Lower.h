@@ -15,7 +15,13 @@ namespace halo {
 struct LoweredPipeline {
     std::string name;
     Stmt body;
-    std::shared_ptr<FunctionContents> output;
+    // The output Func's name, type and dimensions (not the Func: a compiled pipeline is owned
+    // by its output Func, and must not own it back).
+    struct Output {
+        std::string name;
+        Type type;
+        int dimensions = 0;
+    } output;
     // Scalar Params and input buffers, in the order the compiled function takes them
     // (after the output buffer).
     std::vector<std::shared_ptr<ParameterContents>> params;
