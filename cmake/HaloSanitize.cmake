@@ -31,13 +31,8 @@ if(HALO_SANITIZE)
     # Every UBSan report ends the process with a nonzero code, so it fails its test (or build step).
     list(APPEND _halo_sanitize_flags -fno-sanitize-recover=undefined)
   endif()
-  if("address" IN_LIST _halo_sanitizers)
-    # LeakSanitizer is off for now: compiled Funcs leak through shared_ptr cycles (a
-    # FunctionContents holds its Pipeline, which holds the FunctionContents; an update definition
-    # that reads its own Func holds a Call node pointing back at its FunctionContents), so every
-    # generator run and most tests would report leaks. Turn it back on (drop this) once fixed.
-    set(HALO_SANITIZER_ENV "ASAN_OPTIONS=detect_leaks=0")
-  endif()
+  # With address, LeakSanitizer is on (its default on Linux): a leak fails its test or build
+  # step. (Compiled Funcs once leaked through reference cycles; see FunctionPtr in dsl/IR.h.)
   add_compile_options(${_halo_sanitize_flags})
   add_link_options(-fsanitize=${HALO_SANITIZE})
   message(STATUS "Sanitizers: ${HALO_SANITIZE}")
