@@ -110,6 +110,7 @@ void Pipeline::realize(Buffer<> &dst) {
     halo_error_handler_t previous = halo_set_error_handler(&capture_error);
     int32_t rc = jit_->entry()(args.data());
     halo_set_error_handler(previous);
+    halo_arena_end_call(arena_.get(), arena_keep_calls);
     if (rc != 0) throw RuntimeError(rc, captured_error.empty() ? "pipeline failed with code " + std::to_string(rc) : captured_error);
 }
 
@@ -156,6 +157,9 @@ std::string Func::lowered_stmt() {
 }
 
 std::string Func::llvm_ir() { return pipeline().llvm_ir(); }
+void Func::release_memory() {
+    if (f_->pipeline) f_->pipeline->release_memory();
+}
 std::string Func::assembly() { return pipeline().assembly(); }
 
 std::string Pipeline::assembly() {

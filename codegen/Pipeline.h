@@ -40,6 +40,12 @@ public:
     double compile_time_ms() const { return compile_ms_; }
     // Bytes held by this pipeline's arena of intermediate buffers.
     int64_t arena_bytes() const { return halo_arena_bytes(arena_.get()); }
+    // Returns the intermediate buffers kept for reuse to the system (the next realization
+    // allocates afresh).
+    void release_memory() { halo_arena_release_unused(arena_.get()); }
+    // The arena's policy: a kept buffer that none of the last arena_keep_calls realizations
+    // reused is freed, so memory held falls back after a realization at a large size.
+    static constexpr int arena_keep_calls = 4;
 
 private:
     // The output Func owns this pipeline, so it is referred to weakly (it is alive whenever

@@ -153,6 +153,10 @@ public:
     }
     // Compiles now, so that later realizations do not.
     void compile_jit();
+    // Frees the intermediate buffers the compiled pipeline keeps for reuse between
+    // realizations. (Without it, a kept buffer is freed once 4 realizations in a row did not
+    // reuse it.)
+    void release_memory();
     // Compiles for a target other than the host's full feature set (e.g. to compare with
     // code compiled ahead of time for that target).
     void compile_jit(const struct Target &target);

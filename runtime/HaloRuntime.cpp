@@ -5,22 +5,28 @@
 #include <atomic>
 #include <map>
 #include <mutex>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 
 struct halo_arena_t {
-    std::mutex mutex;
-    std::multimap<size_t, void *> free_blocks;  // by size
-    std::map<void *, size_t> live;              // block -> size
+    struct FreeBlock {
+        void *p;
+        uint64_t freed_at;  // the call during which it was last released
+    };
+    mutable std::mutex mutex;
+    std::multimap<size_t, FreeBlock> free_blocks;  // by size
+    std::map<void *, size_t> live;                 // block -> size
     int64_t total = 0;
+    uint64_t calls = 0;  // calls ended so far
 
     void *allocate(size_t size) {
         std::lock_guard<std::mutex> lock(mutex);
         // Best fit, but not a block more than twice as large (that would waste memory).
         auto it = free_blocks.lower_bound(size);
         if (it != free_blocks.end() && it->first <= 2 * size) {
-            void *p = it->second;
+            void *p = it->second.p;
             live[p] = it->first;
             free_blocks.erase(it);
             return p;
@@ -36,13 +42,38 @@ struct halo_arena_t {
         std::lock_guard<std::mutex> lock(mutex);
         auto it = live.find(p);
         if (it == live.end()) return false;
-        free_blocks.emplace(it->second, p);
+        free_blocks.emplace(it->second, FreeBlock{p, calls});
         live.erase(it);
         return true;
     }
-    int64_t bytes() const { return total; }
+    // Frees the free blocks last released before call `before`.
+    void free_released_before(uint64_t before) {
+        for (auto it = free_blocks.begin(); it != free_blocks.end();) {
+            if (it->second.freed_at >= before) {
+                ++it;
+                continue;
+            }
+            std::free(it->second.p);
+            total -= int64_t(it->first);
+            it = free_blocks.erase(it);
+        }
+    }
+    void end_call(int keep_calls) {
+        std::lock_guard<std::mutex> lock(mutex);
+        calls++;
+        uint64_t keep = uint64_t(std::max(keep_calls, 0));
+        if (calls > keep) free_released_before(calls - keep);
+    }
+    void release_unused() {
+        std::lock_guard<std::mutex> lock(mutex);
+        free_released_before(UINT64_MAX);
+    }
+    int64_t bytes() const {
+        std::lock_guard<std::mutex> lock(mutex);
+        return total;
+    }
     ~halo_arena_t() {
-        for (auto &[size, p] : free_blocks) std::free(p);
+        for (auto &[size, block] : free_blocks) std::free(block.p);
         for (auto &[p, size] : live) std::free(p);
     }
 };
@@ -260,7 +291,15 @@ void halo_free(void *user_context, void *ptr) {
 
 halo_arena_t *halo_arena_create(void) { return new halo_arena_t(); }
 void halo_arena_destroy(halo_arena_t *arena) { delete arena; }
-int64_t halo_arena_bytes(const halo_arena_t *arena) { return arena ? arena->bytes() : 0; }
+int64_t halo_arena_bytes(const halo_arena_t *arena) {
+    return arena ? arena->bytes() : 0;
+}
+void halo_arena_end_call(halo_arena_t *arena, int keep_calls) {
+    if (arena) arena->end_call(keep_calls);
+}
+void halo_arena_release_unused(halo_arena_t *arena) {
+    if (arena) arena->release_unused();
+}
 
 int32_t halo_parallel_for(void *user_context, halo_task_t body, int32_t min, int32_t extent,
                           void *closure) {

@@ -57,6 +57,12 @@ halo_arena_t *halo_arena_create(void);
 void halo_arena_destroy(halo_arena_t *arena);
 // Bytes the arena holds (in use or free).
 int64_t halo_arena_bytes(const halo_arena_t *arena);
+// Marks the end of one call of the pipeline the arena serves. The arena stays bounded: a free
+// block that no allocation took in the last `keep_calls` calls goes back to the system (so
+// after one call at a large size, calls at a small size soon hold only what they use).
+void halo_arena_end_call(halo_arena_t *arena, int keep_calls);
+// Returns every block not in use to the system.
+void halo_arena_release_unused(halo_arena_t *arena);
 
 // What a pipeline's user_context argument points to (or NULL: no arena, no user data).
 typedef struct halo_context_t {

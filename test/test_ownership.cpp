@@ -182,3 +182,25 @@ TEST_CASE("an expression of a Func's own definition outliving the Func is a clea
     CHECK(msg.find("Func 'g'") != std::string::npos);
     CHECK(msg.find("reads Func 'f', which was destroyed") != std::string::npos);
 }
+
+TEST_CASE("the arena gives back the buffers later realizations do not reuse") {
+    Var x("x"), y("y");
+    Func big("big"), out("out");
+    big(x, y) = x * y;
+    out(x, y) = big(x, y) + big(x + 1, y);
+    big.compute_root();
+    Buffer<int> large(1024, 1024);
+    out.realize(large);
+    Pipeline &p = compiled(out);
+    CHECK(p.arena_bytes() >= 1025 * 1024 * 4);
+    Buffer<int> small(16, 16);
+    for (int i = 0; i < Pipeline::arena_keep_calls; i++) out.realize(small);
+    INFO("held after small realizations: " << p.arena_bytes() << " bytes");
+    CHECK(p.arena_bytes() > 0);             // the small intermediate is kept for reuse
+    CHECK(p.arena_bytes() < 64 * 1024);     // the large one went back
+    CHECK(small(3, 4) == 3 * 4 + 4 * 4);
+    out.release_memory();
+    CHECK(p.arena_bytes() == 0);
+    out.realize(small);
+    CHECK(small(15, 2) == 15 * 2 + 16 * 2);
+}
