@@ -15,25 +15,49 @@ namespace halo {
 
 namespace {
 
-// Run-time errors of JIT-compiled pipelines are captured and rethrown as RuntimeError.
-std::mutex error_mutex;
-std::string captured_error;
-void capture_error(void *, const char *msg) { captured_error = msg; }
+// Run-time errors of a JIT-compiled pipeline go to its call's context (whose user pointer is
+// the call's message) and are rethrown as RuntimeError.
+void capture_error(void *user_context, const char *msg) {
+    auto *ctx = static_cast<halo_context_t *>(user_context);
+    *static_cast<std::string *>(ctx->user) = msg;
+}
+
+// Creating a Func's pipeline on first use.
+std::mutex creation_mutex;
 
 std::atomic<int> pipeline_counter{0};
 
 }  // namespace
 
 Pipeline::Pipeline(const Func &output)
-    : output_(output.function()), arena_(halo_arena_create(), &halo_arena_destroy) {
-    context_.arena = arena_.get();
-}
+    : output_(output.function()), arena_(halo_arena_create(), &halo_arena_destroy) {}
 Pipeline::~Pipeline() = default;
 
 void Pipeline::compile_jit(const Target &target) {
+    std::lock_guard<std::mutex> lock(mutex_);
     if (target.name != target_.name) jit_.reset();
     target_ = target;
-    compile_jit();
+    compile_locked();
+}
+
+void Pipeline::compile_jit() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    compile_locked();
+}
+
+bool Pipeline::is_current() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return is_current_locked();
+}
+
+int Pipeline::compile_count() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return compile_count_;
+}
+
+double Pipeline::compile_time_ms() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return compile_ms_;
 }
 
 std::shared_ptr<FunctionContents> Pipeline::output() const {
@@ -42,7 +66,7 @@ std::shared_ptr<FunctionContents> Pipeline::output() const {
     return f;
 }
 
-bool Pipeline::is_current() const {
+bool Pipeline::is_current_locked() const {
     if (!jit_) return false;
     for (const auto &[weak, version] : compiled_versions_) {
         std::shared_ptr<FunctionContents> f = weak.lock();
@@ -51,8 +75,8 @@ bool Pipeline::is_current() const {
     return true;
 }
 
-void Pipeline::compile_jit() {
-    if (is_current()) return;
+void Pipeline::compile_locked() {
+    if (is_current_locked()) return;
     // Forget the old code first: if this compile fails, the next call must not find it current.
     jit_.reset();
     compiled_versions_.clear();
@@ -63,7 +87,7 @@ void Pipeline::compile_jit() {
     // Code generation walks expressions recursively too: on the compiler's large stack.
     run_with_large_stack([&] {
         lowered_ = lower(out, "halo_pipeline_" + std::to_string(pipeline_counter++));
-        jit_ = std::make_unique<JITModule>(lowered_, target_);
+        jit_ = std::make_shared<JITModule>(lowered_, target_);
     });
     compiled_versions_ = std::move(versions);
     compile_count_++;
@@ -73,14 +97,16 @@ void Pipeline::compile_jit() {
 std::string Pipeline::lowered_stmt() {
     // The compiled pipeline's loop nest if it is current; otherwise lower afresh (without
     // compiling, and without marking anything as compiled).
-    Stmt body = is_current() ? lowered_.body : lower(output(), "halo_pipeline_" + std::to_string(pipeline_counter++)).body;
+    std::lock_guard<std::mutex> lock(mutex_);
+    Stmt body = is_current_locked() ? lowered_.body : lower(output(), "halo_pipeline_" + std::to_string(pipeline_counter++)).body;
     std::ostringstream s;
     s << body;
     return s.str();
 }
 
 std::string Pipeline::llvm_ir() {
-    compile_jit();
+    std::lock_guard<std::mutex> lock(mutex_);
+    compile_locked();
     return jit_->llvm_ir();
 }
 
@@ -93,9 +119,19 @@ void Pipeline::realize(Buffer<> &dst) {
     user_assert(dst.dimensions() == out->dimensions())
         << "Func '" << out->name << "' has " << out->dimensions()
         << " dimensions but is realized into Buffer '" << dst.name() << "' with " << dst.dimensions();
-    compile_jit();
-    std::vector<void *> args{&context_, dst.raw_buffer()};
-    for (auto &p : lowered_.params) {
+    std::shared_ptr<JITModule> jit;
+    std::vector<std::shared_ptr<ParameterContents>> params;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        compile_locked();
+        jit = jit_;
+        params = lowered_.params;
+    }
+    // This call's own context: errors reach only it, so calls need no lock around the run.
+    std::string error;
+    halo_context_t context{arena_.get(), &error, &capture_error};
+    std::vector<void *> args{&context, dst.raw_buffer()};
+    for (auto &p : params) {
         if (p->is_buffer) {
             user_assert(p->buffer != nullptr)
                 << "ImageParam '" << p->name << "' is used by Func '" << out->name
@@ -105,13 +141,9 @@ void Pipeline::realize(Buffer<> &dst) {
             args.push_back(p->scalar);
         }
     }
-    std::lock_guard<std::mutex> lock(error_mutex);
-    captured_error.clear();
-    halo_error_handler_t previous = halo_set_error_handler(&capture_error);
-    int32_t rc = jit_->entry()(args.data());
-    halo_set_error_handler(previous);
+    int32_t rc = jit->entry()(args.data());
     halo_arena_end_call(arena_.get(), arena_keep_calls);
-    if (rc != 0) throw RuntimeError(rc, captured_error.empty() ? "pipeline failed with code " + std::to_string(rc) : captured_error);
+    if (rc != 0) throw RuntimeError(rc, error.empty() ? "pipeline failed with code " + std::to_string(rc) : error);
 }
 
 Buffer<> Pipeline::realize(const std::vector<int> &sizes) {
@@ -124,6 +156,7 @@ Buffer<> Pipeline::realize(const std::vector<int> &sizes) {
 // ---------------------------------------------------------------- Func's entry points
 
 Pipeline &Func::pipeline() {
+    std::lock_guard<std::mutex> lock(creation_mutex);
     if (!f_->pipeline) f_->pipeline = std::make_shared<Pipeline>(*this);
     return *f_->pipeline;
 }
@@ -163,7 +196,8 @@ void Func::release_memory() {
 std::string Func::assembly() { return pipeline().assembly(); }
 
 std::string Pipeline::assembly() {
-    compile_jit();
+    std::lock_guard<std::mutex> lock(mutex_);
+    compile_locked();
     return jit_->assembly();
 }
 

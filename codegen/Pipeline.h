@@ -2,6 +2,7 @@
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -16,6 +17,8 @@ namespace halo {
 class JITModule;
 class Func;
 
+// Thread-safe: any number of threads may realize it at once (each call has its own context,
+// so errors go to the call that had them); compiling happens once, under a lock.
 class Pipeline {
 public:
     explicit Pipeline(const Func &output);
@@ -26,7 +29,7 @@ public:
     // Whether the compiled code is that of the Funcs as they are now.
     bool is_current() const;
     // How many times this pipeline was compiled (lowered and JIT-compiled).
-    int compile_count() const { return compile_count_; }
+    int compile_count() const;
     // Compiles for a given target (it must run on this machine).
     void compile_jit(const Target &target);
     // Computes the output over dst's region.
@@ -37,7 +40,7 @@ public:
     std::string llvm_ir();
     std::string assembly();
     // Milliseconds the last compile took (lowering + LLVM).
-    double compile_time_ms() const { return compile_ms_; }
+    double compile_time_ms() const;
     // Bytes held by this pipeline's arena of intermediate buffers.
     int64_t arena_bytes() const { return halo_arena_bytes(arena_.get()); }
     // Returns the intermediate buffers kept for reuse to the system (the next realization
@@ -52,8 +55,13 @@ private:
     // one of its handles calls in here).
     std::weak_ptr<FunctionContents> output_;
     std::shared_ptr<FunctionContents> output() const;
+    // Guards everything below but the arena (which has its own lock).
+    mutable std::mutex mutex_;
+    void compile_locked();
+    bool is_current_locked() const;
     LoweredPipeline lowered_;
-    std::unique_ptr<JITModule> jit_;
+    // Shared with the calls running it, so that a recompile does not free code in use.
+    std::shared_ptr<JITModule> jit_;
     // Every Func of the compiled pipeline and its version at the time, weakly as well.
     std::vector<std::pair<std::weak_ptr<FunctionContents>, uint64_t>> compiled_versions_;
     int compile_count_ = 0;
@@ -61,7 +69,6 @@ private:
     double compile_ms_ = 0;
     // Intermediate buffers are reused across realizations.
     std::unique_ptr<halo_arena_t, void (*)(halo_arena_t *)> arena_;
-    halo_context_t context_{};
 };
 
 }  // namespace halo

@@ -108,6 +108,11 @@ halo_error_handler_t halo_set_error_handler(halo_error_handler_t handler) {
 }
 
 void halo_error(void *user_context, const char *message) {
+    auto *ctx = static_cast<halo_context_t *>(user_context);
+    if (ctx && ctx->error_handler) {
+        ctx->error_handler(user_context, message);
+        return;
+    }
     error_handler.load()(user_context, message);
 }
 

@@ -64,13 +64,17 @@ void halo_arena_end_call(halo_arena_t *arena, int keep_calls);
 // Returns every block not in use to the system.
 void halo_arena_release_unused(halo_arena_t *arena);
 
+typedef void (*halo_error_handler_t)(void *user_context, const char *message);
+
 // What a pipeline's user_context argument points to (or NULL: no arena, no user data).
 typedef struct halo_context_t {
     halo_arena_t *arena;  // may be NULL
     void *user;           // passed through untouched, for the caller's error handler
+    // Receives this call's run-time errors (called with the context as user_context); NULL:
+    // the process-wide handler (halo_set_error_handler). Calls with their own handler can run
+    // at the same time, each getting only its own errors.
+    halo_error_handler_t error_handler;
 } halo_context_t;
-
-typedef void (*halo_error_handler_t)(void *user_context, const char *message);
 
 // Replace the function that receives run-time error messages (default: print to stderr).
 // Returns the previous handler. Passing NULL restores the default.

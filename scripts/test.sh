@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs dependencies, builds Halo and runs the whole test suite twice: in a Release build
 # (build/), then in a build with AddressSanitizer and UndefinedBehaviorSanitizer
-# (build-asan/, -DHALO_SANITIZE=address,undefined; fewer random pipelines). Any sanitizer
-# report fails its test. --no-sanitize: the Release build and its tests only.
+# (build-asan/, -DHALO_SANITIZE=address,undefined; fewer random pipelines), and the
+# concurrency tests under ThreadSanitizer (build-tsan/). Any sanitizer report fails its test.
+# --no-sanitize: the Release build and its tests only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 sanitize=1
@@ -27,4 +28,10 @@ if [ "$sanitize" = 1 ]; then
   cmake --build build-asan -j"$jobs"
   (cd build-asan && ctest --output-on-failure -j"$jobs")
   echo "test.sh: sanitized build and tests: ${SECONDS} s"
+  SECONDS=0
+  # ThreadSanitizer (build-tsan/): the tests that realize from several threads at once.
+  cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=Release -DHALO_SANITIZE=thread >/dev/null
+  cmake --build build-tsan -j"$jobs" --target test_concurrency
+  TSAN_OPTIONS=halt_on_error=1 build-tsan/test/test_concurrency
+  echo "test.sh: ThreadSanitizer build and tests: ${SECONDS} s"
 fi
