@@ -1,6 +1,8 @@
 #include "Pipeline.h"
 
+#include <array>
 #include <atomic>
+#include <cstring>
 #include <chrono>
 #include <mutex>
 #include <sstream>
@@ -110,7 +112,7 @@ std::string Pipeline::llvm_ir() {
     return jit_->llvm_ir();
 }
 
-void Pipeline::realize(Buffer<> &dst) {
+void Pipeline::realize(Buffer<> &dst, const ParamMap &param_map) {
     std::shared_ptr<FunctionContents> out = output();
     user_assert(dst.defined()) << "realize of Func '" << out->name << "' into an undefined Buffer";
     user_assert(dst.type() == out->type())
@@ -130,15 +132,33 @@ void Pipeline::realize(Buffer<> &dst) {
     // This call's own context: errors reach only it, so calls need no lock around the run.
     std::string error;
     halo_context_t context{arena_.get(), &error, &capture_error};
-    std::vector<void *> args{&context, dst.raw_buffer()};
+    // The inputs as they are now (or as the map gives them), in descriptors of this call's own:
+    // another thread may set a parameter or realize with the same buffers meanwhile.
+    size_t n_buffers = 1;
+    for (auto &p : params) n_buffers += p->is_buffer;
+    std::vector<halo_buffer_t> descriptors;
+    descriptors.reserve(n_buffers);  // pointers into it are taken below
+    std::vector<std::shared_ptr<BufferContents>> inputs_alive;
+    std::vector<std::array<unsigned char, 8>> scalars;
+    scalars.reserve(params.size());
+    descriptors.push_back(dst.contents->descriptor());
+    std::vector<void *> args{&context, &descriptors.back()};
     for (auto &p : params) {
+        const ParamMap::ParamMapping *mapped = param_map.find(p.get());
         if (p->is_buffer) {
-            user_assert(p->buffer != nullptr)
+            std::shared_ptr<BufferContents> b = mapped ? mapped->buffer.contents : p->bound_buffer();
+            user_assert(b != nullptr)
                 << "ImageParam '" << p->name << "' is used by Func '" << out->name
-                << "' but no Buffer is bound to it; call " << p->name << ".set(buffer) before realize";
-            args.push_back(p->buffer->raw_buffer());
+                << "' but no Buffer is bound to it; call " << p->name
+                << ".set(buffer) before realize, or give it in the ParamMap of the call";
+            descriptors.push_back(b->descriptor());
+            args.push_back(&descriptors.back());
+            inputs_alive.push_back(std::move(b));
         } else {
-            args.push_back(p->scalar);
+            scalars.emplace_back();
+            if (mapped) std::memcpy(scalars.back().data(), mapped->scalar, 8);
+            else p->copy_scalar(scalars.back().data());
+            args.push_back(scalars.back().data());
         }
     }
     int32_t rc = jit->entry()(args.data());
@@ -146,10 +166,10 @@ void Pipeline::realize(Buffer<> &dst) {
     if (rc != 0) throw RuntimeError(rc, error.empty() ? "pipeline failed with code " + std::to_string(rc) : error);
 }
 
-Buffer<> Pipeline::realize(const std::vector<int> &sizes) {
+Buffer<> Pipeline::realize(const std::vector<int> &sizes, const ParamMap &param_map) {
     std::shared_ptr<FunctionContents> out = output();
     Buffer<> result(out->type(), sizes, out->name);
-    realize(result);
+    realize(result, param_map);
     return result;
 }
 
@@ -161,17 +181,32 @@ Pipeline &Func::pipeline() {
     return *f_->pipeline;
 }
 
-Buffer<> Func::realize(const std::vector<int> &sizes) {
+Buffer<> Func::realize(const std::vector<int> &sizes, const ParamMap &param_map) {
     user_assert(defined()) << "Func '" << name() << "' is realized but has no definition";
     user_assert(int(sizes.size()) == dimensions())
         << "Func '" << name() << "' has " << dimensions() << " dimensions but realize() was given "
         << sizes.size() << " sizes";
-    return pipeline().realize(sizes);
+    return pipeline().realize(sizes, param_map);
 }
 
-void Func::realize(Buffer<> &dst) {
+void Func::realize(Buffer<> &dst, const ParamMap &param_map) {
     user_assert(defined()) << "Func '" << name() << "' is realized but has no definition";
-    pipeline().realize(dst);
+    pipeline().realize(dst, param_map);
+}
+
+namespace {
+// A default-constructed Target names the host but has no LLVM triple yet.
+Target complete(const Target &t) { return t.triple.empty() ? Target::parse(t.name) : t; }
+}  // namespace
+
+Buffer<> Func::realize(const std::vector<int> &sizes, const Target &target, const ParamMap &param_map) {
+    compile_jit(complete(target));
+    return realize(sizes, param_map);
+}
+
+void Func::realize(Buffer<> &dst, const Target &target, const ParamMap &param_map) {
+    compile_jit(complete(target));
+    realize(dst, param_map);
 }
 
 void Func::compile_jit() {

@@ -9,6 +9,7 @@
 
 #include "dsl/Buffer.h"
 #include "dsl/Function.h"
+#include "dsl/ParamMap.h"
 #include "Target.h"
 #include "lower/Lower.h"
 
@@ -32,9 +33,10 @@ public:
     int compile_count() const;
     // Compiles for a given target (it must run on this machine).
     void compile_jit(const Target &target);
-    // Computes the output over dst's region.
-    void realize(Buffer<> &dst);
-    Buffer<> realize(const std::vector<int> &sizes);
+    // Computes the output over dst's region. Parameters the map names take its values for this
+    // call only; the others take those set on them (Param::set, ImageParam::set).
+    void realize(Buffer<> &dst, const ParamMap &param_map = ParamMap::empty_map());
+    Buffer<> realize(const std::vector<int> &sizes, const ParamMap &param_map = ParamMap::empty_map());
 
     std::string lowered_stmt();
     std::string llvm_ir();

@@ -28,6 +28,17 @@ struct BufferContents {
     halo_buffer_t raw{};
     std::weak_ptr<ParameterContents> param;
 
+    // A descriptor of this buffer for one call (generated code does not write to it, nor to
+    // its dims), made without touching this object, so calls on other threads may make theirs.
+    halo_buffer_t descriptor() const {
+        halo_buffer_t d{};
+        d.host = host;
+        d.type_code = type.code;
+        d.type_bits = type.bits;
+        d.dimensions = int32_t(dims.size());
+        d.dim = const_cast<halo_dimension_t *>(dims.data());
+        return d;
+    }
     // The descriptor generated code reads; valid while this object lives.
     halo_buffer_t *raw_buffer() {
         raw.host = host;

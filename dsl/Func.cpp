@@ -450,20 +450,24 @@ ImageParam::ImageParam(Type t, int dimensions, const std::string &name)
     p_->dimensions = dimensions;
 }
 
+void check_image_param_buffer(const ParameterContents &p, const Buffer<> &b, const char *how) {
+    user_assert(b.defined()) << "ImageParam '" << p.name << "' " << how << " an undefined Buffer";
+    user_assert(b.type() == p.type)
+        << "ImageParam '" << p.name << "' has type " << p.type.to_string() << " but was " << how
+        << " Buffer '" << b.name() << "' of type " << b.type().to_string();
+    user_assert(b.dimensions() == p.dimensions)
+        << "ImageParam '" << p.name << "' has " << p.dimensions << " dimensions but was " << how
+        << " Buffer '" << b.name() << "' with " << b.dimensions();
+}
+
 void ImageParam::set(const Buffer<> &b) {
-    user_assert(b.defined()) << "ImageParam '" << name() << "' set to an undefined Buffer";
-    user_assert(b.type() == type())
-        << "ImageParam '" << name() << "' has type " << type().to_string()
-        << " but was set to Buffer '" << b.name() << "' of type " << b.type().to_string();
-    user_assert(b.dimensions() == dimensions())
-        << "ImageParam '" << name() << "' has " << dimensions() << " dimensions but was set to Buffer '"
-        << b.name() << "' with " << b.dimensions();
-    p_->buffer = b.contents;
+    check_image_param_buffer(*p_, b, "set to");
+    p_->set_buffer(b.contents);
 }
 
 Buffer<> ImageParam::get() const {
     Buffer<> b;
-    b.contents = p_->buffer;
+    b.contents = p_->bound_buffer();
     return b;
 }
 

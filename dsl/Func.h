@@ -8,6 +8,7 @@
 #include "Buffer.h"
 #include "Function.h"
 #include "IROperator.h"
+#include "ParamMap.h"
 #include "Var.h"
 
 namespace halo {
@@ -142,14 +143,24 @@ public:
     Func &align_storage(int elements);
 
     // ---- running it
-    // Computes the Func over [0, sizes) in each dimension.
-    Buffer<> realize(const std::vector<int> &sizes);
+    // Computes the Func over [0, sizes) in each dimension. The ParamMap gives inputs for this
+    // call only (see ParamMap.h); parameters it does not name use the values set on them.
+    Buffer<> realize(const std::vector<int> &sizes, const ParamMap &param_map = ParamMap::empty_map());
     // Computes the Func over the buffer's region (its mins may be anything).
-    void realize(Buffer<> &dst);
+    void realize(Buffer<> &dst, const ParamMap &param_map = ParamMap::empty_map());
     template <typename T>
-    void realize(Buffer<T> &dst) {
+    void realize(Buffer<T> &dst, const ParamMap &param_map = ParamMap::empty_map()) {
         Buffer<> d(dst);
-        realize(d);
+        realize(d, param_map);
+    }
+    // The same, compiled for `target` first (as Halide's realize(sizes, target, param_map)).
+    Buffer<> realize(const std::vector<int> &sizes, const struct Target &target,
+                     const ParamMap &param_map = ParamMap::empty_map());
+    void realize(Buffer<> &dst, const struct Target &target, const ParamMap &param_map = ParamMap::empty_map());
+    template <typename T>
+    void realize(Buffer<T> &dst, const struct Target &target, const ParamMap &param_map = ParamMap::empty_map()) {
+        Buffer<> d(dst);
+        realize(d, target, param_map);
     }
     // Compiles now, so that later realizations do not.
     void compile_jit();

@@ -9,6 +9,7 @@
 #include "IRPrinter.h"
 #include "ImageIO.h"
 #include "Param.h"
+#include "ParamMap.h"
 #include "Type.h"
 #include "Var.h"
 #include "codegen/Pipeline.h"

@@ -20,11 +20,7 @@ public:
     }
     Param(const std::string &name, T value) : Param(name) { set(value); }
     void set(T v) { p_->set_scalar(v); }
-    T get() const {
-        T v;
-        std::memcpy(&v, p_->scalar, sizeof v);
-        return v;
-    }
+    T get() const { return p_->get_scalar<T>(); }
     const std::string &name() const { return p_->name; }
     operator Expr() const { return Variable::make(p_->type, p_->name, p_); }
     const std::shared_ptr<ParameterContents> &parameter() const { return p_; }
@@ -65,6 +61,10 @@ public:
 private:
     std::shared_ptr<ParameterContents> p_;
 };
+
+// Checks that b can be bound to the ImageParam p (defined, its type and dimensions); `how` says
+// how it was being bound, for the message ("set to", "mapped to").
+void check_image_param_buffer(const ParameterContents &p, const Buffer<> &b, const char *how);
 
 // The Variable that stands for field ("min", "extent", "stride") of a buffer's dimension d.
 Expr buffer_field(const std::shared_ptr<ParameterContents> &p, const char *field, int d);

@@ -3,6 +3,7 @@
 
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include "Type.h"
@@ -23,12 +24,37 @@ struct ParameterContents {
     std::shared_ptr<BufferContents> buffer;
     bool is_fixed_buffer = false;  // a Buffer used directly in the algorithm
 
+    // The value and the bound buffer change under this lock, and a realization reads them
+    // under it once at its start: setting an input while another thread realizes is safe (that
+    // realization uses the old or the new value, never a mix).
+    mutable std::mutex mutex;
+
     template <typename T>
     void set_scalar(T v) {
         static_assert(sizeof(T) <= 8, "scalar too large");
+        std::lock_guard<std::mutex> lock(mutex);
         std::memset(scalar, 0, sizeof scalar);
         std::memcpy(scalar, &v, sizeof v);
         scalar_set = true;
+    }
+    template <typename T>
+    T get_scalar() const {
+        T v;
+        std::lock_guard<std::mutex> lock(mutex);
+        std::memcpy(&v, scalar, sizeof v);
+        return v;
+    }
+    void copy_scalar(unsigned char out[8]) const {
+        std::lock_guard<std::mutex> lock(mutex);
+        std::memcpy(out, scalar, sizeof scalar);
+    }
+    void set_buffer(std::shared_ptr<BufferContents> b) {
+        std::lock_guard<std::mutex> lock(mutex);
+        buffer = std::move(b);
+    }
+    std::shared_ptr<BufferContents> bound_buffer() const {
+        std::lock_guard<std::mutex> lock(mutex);
+        return buffer;
     }
     // The scalar's value as a double or an int64 (for the reference evaluator).
     double scalar_as_double() const;
