@@ -102,9 +102,11 @@ llvm::Constant *embed_buffer(llvm::Module &m, const BufferContents &b) {
     return new llvm::GlobalVariable(m, buf_t, false, llvm::GlobalValue::PrivateLinkage, desc, b.name + ".buffer");
 }
 
-// int32_t name(inputs..., halo_buffer_t *output) calling the pipeline's argv entry point.
+// int32_t name(inputs..., halo_buffer_t *output) calling the pipeline's argv entry point with
+// no context, or with_context: int32_t name(halo_context_t *context, inputs..., output), which
+// passes its context as the user_context (arena, error handler) and ends the call in it.
 void add_wrapper(llvm::Module &m, const LoweredPipeline &p, const std::vector<AOTArgument> &inputs,
-                 const std::string &name) {
+                 const std::string &name, bool with_context) {
     llvm::LLVMContext &ctx = m.getContext();
     llvm::IRBuilder<> b(ctx);
     auto *ptr = b.getPtrTy();
@@ -112,7 +114,9 @@ void add_wrapper(llvm::Module &m, const LoweredPipeline &p, const std::vector<AO
         if (t.is_float()) return t.bits == 64 ? b.getDoubleTy() : b.getFloatTy();
         return b.getIntNTy(t.is_bool() ? 8 : t.bits);
     };
+    const unsigned first_input = with_context ? 1 : 0;
     std::vector<llvm::Type *> params;
+    if (with_context) params.push_back(ptr);
     for (auto &a : inputs) params.push_back(a.is_buffer ? ptr : llvm_type(a.type));
     params.push_back(ptr);  // the output
     auto *fn = llvm::Function::Create(llvm::FunctionType::get(b.getInt32Ty(), params, false),
@@ -125,8 +129,9 @@ void add_wrapper(llvm::Module &m, const LoweredPipeline &p, const std::vector<AO
     int n = int(p.params.size()) + 2;
     llvm::Value *argv = b.CreateAlloca(llvm::ArrayType::get(ptr, n));
     auto set_arg = [&](int i, llvm::Value *v) { b.CreateStore(v, b.CreateConstInBoundsGEP2_32(llvm::ArrayType::get(ptr, n), argv, 0, i)); };
-    set_arg(0, llvm::ConstantPointerNull::get(ptr));
-    set_arg(1, fn->getArg(unsigned(inputs.size())));
+    llvm::Value *context = with_context ? static_cast<llvm::Value *>(fn->getArg(0)) : llvm::ConstantPointerNull::get(ptr);
+    set_arg(0, context);
+    set_arg(1, fn->getArg(first_input + unsigned(inputs.size())));
     for (size_t i = 0; i < p.params.size(); i++) {
         auto &param = p.params[i];
         if (param->is_fixed_buffer) {
@@ -139,7 +144,7 @@ void add_wrapper(llvm::Module &m, const LoweredPipeline &p, const std::vector<AO
         }
         user_assert(found >= 0) << "The pipeline reads '" << param->name
                                 << "', which is not one of the generator's inputs; declare it as an Input";
-        llvm::Value *v = fn->getArg(unsigned(found));
+        llvm::Value *v = fn->getArg(first_input + unsigned(found));
         if (param->is_buffer) {
             set_arg(int(i + 2), v);
         } else {
@@ -148,7 +153,13 @@ void add_wrapper(llvm::Module &m, const LoweredPipeline &p, const std::vector<AO
             set_arg(int(i + 2), slot);
         }
     }
-    b.CreateRet(b.CreateCall(inner, {argv}));
+    llvm::Value *rc = b.CreateCall(inner, {argv});
+    if (with_context) {
+        llvm::FunctionCallee end_call = m.getOrInsertFunction(
+            "halo_context_end_call", llvm::FunctionType::get(b.getVoidTy(), {ptr}, false));
+        b.CreateCall(end_call, {context});
+    }
+    b.CreateRet(rc);
 }
 
 std::string header_text(const std::vector<AOTArgument> &inputs, const std::string &output, const std::string &name) {
@@ -161,12 +172,16 @@ std::string header_text(const std::vector<AOTArgument> &inputs, const std::strin
     h << "// Every buffer is checked before anything is read or written: non-NULL, with host memory\n"
          "// and a dim array, the type and dimensions below, extents >= 0, stride 1 in dimension 0,\n"
          "// and inputs large enough for the output (see halo_buffer_t in HaloRuntime.h).\n";
-    h << "int32_t " << name << "(";
+    std::ostringstream args;
     for (auto &a : inputs) {
-        if (a.is_buffer) h << "halo_buffer_t *" << a.name << " /* " << a.type.to_string() << ", " << a.dimensions << "-D */, ";
-        else h << c_type(a.type) << " " << a.name << ", ";
+        if (a.is_buffer) args << "halo_buffer_t *" << a.name << " /* " << a.type.to_string() << ", " << a.dimensions << "-D */, ";
+        else args << c_type(a.type) << " " << a.name << ", ";
     }
-    h << "halo_buffer_t *" << output << ");\n\n";
+    args << "halo_buffer_t *" << output;
+    h << "int32_t " << name << "(" << args.str() << ");\n\n";
+    h << "// The same with a context (see halo_context_t; NULL is allowed): intermediate buffers come\n"
+         "// from its arena and are kept for the next call, errors go to its handler.\n";
+    h << "int32_t " << name << "_with_context(halo_context_t *context, " << args.str() << ");\n\n";
     h << "#ifdef __cplusplus\n}  // extern \"C\"\n#endif\n\n#endif  // " << guard << "\n";
     return h.str();
 }
@@ -189,7 +204,8 @@ void compile_to_files_on_this_stack(const Func &output, const std::vector<AOTArg
     auto tm = make_target_machine(target);
     llvm::LLVMContext ctx;
     auto m = codegen_llvm(p, ctx, *tm);
-    add_wrapper(*m, p, inputs, function_name);
+    add_wrapper(*m, p, inputs, function_name, false);
+    add_wrapper(*m, p, inputs, function_name + "_with_context", true);
     std::string err;
     llvm::raw_string_ostream es(err);
     internal_assert(!llvm::verifyModule(*m, &es)) << "AOT module does not verify: " << es.str();

@@ -30,7 +30,8 @@ struct AOTEmit {
     bool assembly = false;       // <dir>/<function>.s
 };
 
-// Compiles `output` into `int32_t function_name(<inputs...>, halo_buffer_t *output)`.
+// Compiles `output` into `int32_t function_name(<inputs...>, halo_buffer_t *output)` and
+// `int32_t function_name_with_context(halo_context_t *context, <inputs...>, halo_buffer_t *output)`.
 // Inputs are the pipeline's ImageParams (as halo_buffer_t*) and Params (by value), in the
 // given order; Buffers used directly by the algorithm are embedded as constant data.
 void compile_to_files(const Func &output, const std::vector<AOTArgument> &inputs,

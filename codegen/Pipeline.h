@@ -50,7 +50,7 @@ public:
     void release_memory() { halo_arena_release_unused(arena_.get()); }
     // The arena's policy: a kept buffer that none of the last arena_keep_calls realizations
     // reused is freed, so memory held falls back after a realization at a large size.
-    static constexpr int arena_keep_calls = 4;
+    static constexpr int arena_keep_calls = HALO_ARENA_KEEP_CALLS;
 
 private:
     // The output Func owns this pipeline, so it is referred to weakly (it is alive whenever

@@ -1,8 +1,10 @@
-// Header-only C++ helper for calling ahead-of-time compiled pipelines: makes halo_buffer_t
-// descriptors from user memory (dense, dimension 0 innermost) or from a halo::Buffer.
+// Header-only C++ helpers for calling ahead-of-time compiled pipelines: halo_buffer_t
+// descriptors from user memory (dense, dimension 0 innermost) or from a halo::Buffer, and a
+// context for the functions' _with_context entry points.
 #pragma once
 
 #include <initializer_list>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -61,6 +63,47 @@ private:
     }
     std::vector<halo_dimension_t> dims_;
     halo_buffer_t buf_{};
+};
+
+// A context for the _with_context entry points: an arena that keeps intermediate buffers from
+// one call to the next (returning those unused for HALO_ARENA_KEEP_CALLS calls), and the
+// messages of this context's errors. Use one Context per thread (or per call in flight).
+//     halo::aot::Context ctx;
+//     if (my_pipeline_with_context(ctx, in, out) != 0) fprintf(stderr, "%s\n", ctx.last_error().c_str());
+class Context {
+public:
+    Context() {
+        ctx_.arena = halo_arena_create();
+        ctx_.user = this;
+        ctx_.error_handler = &Context::record_error;
+    }
+    ~Context() { halo_arena_destroy(ctx_.arena); }
+    Context(const Context &) = delete;
+    Context &operator=(const Context &) = delete;
+
+    operator halo_context_t *() { return &ctx_; }
+    halo_context_t *get() { return &ctx_; }
+
+    // The last error a call with this context reported ("" if none since clear_error()).
+    const std::string &last_error() const { return error_; }
+    void clear_error() { error_.clear(); }
+    // Sends this context's errors to handler instead, with `user` in the context's user field
+    // (the handler's first argument is the halo_context_t*). NULL restores last_error().
+    void set_error_handler(halo_error_handler_t handler, void *user) {
+        ctx_.error_handler = handler ? handler : &Context::record_error;
+        ctx_.user = handler ? user : this;
+    }
+    // Bytes the arena holds, and a way to give them all back now.
+    int64_t arena_bytes() const { return halo_arena_bytes(ctx_.arena); }
+    void release_memory() { halo_arena_release_unused(ctx_.arena); }
+
+private:
+    static void record_error(void *user_context, const char *message) {
+        auto *ctx = static_cast<halo_context_t *>(user_context);
+        static_cast<Context *>(ctx->user)->error_ = message;
+    }
+    halo_context_t ctx_{};
+    std::string error_;
 };
 
 }  // namespace aot

@@ -305,6 +305,9 @@ void halo_arena_end_call(halo_arena_t *arena, int keep_calls) {
 void halo_arena_release_unused(halo_arena_t *arena) {
     if (arena) arena->release_unused();
 }
+void halo_context_end_call(halo_context_t *context) {
+    if (context) halo_arena_end_call(context->arena, HALO_ARENA_KEEP_CALLS);
+}
 
 int32_t halo_parallel_for(void *user_context, halo_task_t body, int32_t min, int32_t extent,
                           void *closure) {

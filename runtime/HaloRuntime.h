@@ -63,6 +63,9 @@ int64_t halo_arena_bytes(const halo_arena_t *arena);
 void halo_arena_end_call(halo_arena_t *arena, int keep_calls);
 // Returns every block not in use to the system.
 void halo_arena_release_unused(halo_arena_t *arena);
+// The calls after which an unused free block goes back (the policy of JIT pipelines and of
+// halo_context_end_call).
+#define HALO_ARENA_KEEP_CALLS 4
 
 typedef void (*halo_error_handler_t)(void *user_context, const char *message);
 
@@ -75,6 +78,11 @@ typedef struct halo_context_t {
     // at the same time, each getting only its own errors.
     halo_error_handler_t error_handler;
 } halo_context_t;
+
+// Marks the end of a call made with this context (ahead-of-time functions' _with_context entry
+// points call it before they return): applies the arena's policy, halo_arena_end_call(arena,
+// HALO_ARENA_KEEP_CALLS). Does nothing for NULL or a context without an arena.
+void halo_context_end_call(halo_context_t *context);
 
 // Replace the function that receives run-time error messages (default: print to stderr).
 // Returns the previous handler. Passing NULL restores the default.

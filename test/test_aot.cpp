@@ -129,6 +129,69 @@ TEST_CASE("AOT cnn_block equals the JIT bit for bit under each schedule") {
     }
 }
 
+TEST_CASE("the _with_context entry point computes the same, keeps intermediates in its arena, and reports errors to it alone") {
+    // cnn_block breadth-first realizes its convolutions at root: intermediates a context keeps.
+    const int C = 32, W = 20, H = 12;
+    Buffer<float> in(2 * W + 4, 2 * H + 4, C);
+    halo_test::fill_random(in, -1, 1, 5);
+    Buffer<float> plain(W, H, C), with(W, H, C), with_null(W, H, C);
+    aot::BufferRef ai(in), po(plain), wo(with), no(with_null);
+    REQUIRE(cnn_block_breadth_first(ai, po) == 0);
+    aot::Context ctx;
+    CHECK(ctx.arena_bytes() == 0);
+    REQUIRE(cnn_block_breadth_first_with_context(ctx, ai, wo) == 0);
+    int64_t held = ctx.arena_bytes();
+    CHECK(held > int64_t(2) * W * H * C * 4);  // at least the two convolutions' outputs
+    REQUIRE(cnn_block_breadth_first_with_context(ctx, ai, wo) == 0);
+    CHECK(ctx.arena_bytes() == held);  // the second call reused them
+    REQUIRE(cnn_block_breadth_first_with_context(nullptr, ai, no) == 0);
+    CHECK(halo_test::compare(with, plain).empty());
+    CHECK(halo_test::compare(with_null, plain).empty());
+    CHECK(ctx.last_error().empty());
+
+    // A call too large for its input: the context gets the message, the process-wide handler
+    // nothing.
+    last_error.clear();
+    halo_error_handler_t previous = halo_set_error_handler(capture);
+    Buffer<float> too_big(W + 5, H, C);
+    aot::BufferRef tb(too_big);
+    CHECK(cnn_block_breadth_first_with_context(ctx, ai, tb) == halo_error_code_access_out_of_bounds);
+    halo_set_error_handler(previous);
+    CHECK(halo_test::contains(ctx.last_error(), "input 'input' covers dimension 0 in [0, 43]"));
+    CHECK(last_error.empty());
+
+    // The arena's policy holds for AOT calls too: after HALO_ARENA_KEEP_CALLS calls at a small
+    // size, the large size's buffers are gone; release_memory() frees the rest.
+    Buffer<float> small_out(16, 2, C);  // the output is split by 16 with ShiftInwards
+    aot::BufferRef so(small_out);
+    for (int i = 0; i < HALO_ARENA_KEEP_CALLS + 1; i++) {
+        INFO(ctx.last_error());
+        REQUIRE(cnn_block_breadth_first_with_context(ctx, ai, so) == 0);
+    }
+    CHECK(ctx.arena_bytes() < held / 2);
+    ctx.release_memory();
+    CHECK(ctx.arena_bytes() == 0);
+}
+
+TEST_CASE("a context's own error handler receives the context and its user pointer") {
+    struct Seen {
+        int calls = 0;
+        std::string message;
+    } seen;
+    aot::Context ctx;
+    ctx.set_error_handler([](void *user_context, const char *msg) {
+        auto *s = static_cast<Seen *>(static_cast<halo_context_t *>(user_context)->user);
+        s->calls++;
+        s->message = msg;
+    }, &seen);
+    std::vector<float> in(10 * 30 * 3), out(40 * 30 * 10);
+    aot::BufferRef i(in.data(), {10, 30, 3}), o(out.data(), {40, 30, 10});
+    CHECK(conv_relu_host_with_context(ctx, i, o) == halo_error_code_access_out_of_bounds);
+    CHECK(seen.calls == 1);
+    CHECK(halo_test::contains(seen.message, "needs [0, 41]"));
+    CHECK(ctx.last_error().empty());
+}
+
 TEST_CASE("bad calls return an error code and a message, and touch no memory") {
     halo_set_error_handler(capture);
     std::vector<float> out(40 * 30 * 10);
