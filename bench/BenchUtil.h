@@ -14,18 +14,6 @@
 
 namespace bench {
 
-// With libgomp's default policy (spin a little, then sleep), short multi-threaded cases were
-// bimodal on this VM: now and then a loop ran at one thread's speed. "active" (workers spin
-// between loops) makes them steady when Halo runs alone; when another process (the Halide
-// peer) is timed in between, "passive" keeps Halo's idle workers from stealing its cores.
-// libgomp reads OMP_WAIT_POLICY when it loads, so the benchmark re-executes itself with the
-// policy set, unless the user set one.
-inline void ensure_omp_wait_policy(char **argv, const char *policy) {
-    if (std::getenv("OMP_WAIT_POLICY")) return;
-    setenv("OMP_WAIT_POLICY", policy, 1);
-    execv("/proc/self/exe", argv);  // returns only on failure: then run as we are
-}
-
 struct Case {
     std::string name;
     std::function<void()> run;
@@ -47,7 +35,7 @@ inline double time_ms(const std::function<void()> &f) {
 }
 
 // Runs every case once to warm up, then `rounds` rounds of all cases in turn. A pause between
-// cases lets the previous case's worker threads (OpenMP's or another process's pool, which spin
+// cases lets the previous case's worker threads (Halo's or another process's pool, which spin
 // for a while after a parallel loop) go idle before the next case is timed.
 inline void run_interleaved(std::vector<Case> &cases, int rounds, int pause_ms = 0) {
     auto pause = [&] {

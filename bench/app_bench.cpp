@@ -1,8 +1,14 @@
 // The apps side by side in one run: Halo's fused (tiled) and breadth-first schedules, plain C++
 // loops, and the same pipelines and schedules built with Halide 14 (a separate process, driven
 // over a pipe) where it is installed. Cases of one app run interleaved round-robin.
-// Usage: app_bench [--quick] [--rounds N] [app...]
+// Usage: app_bench [--quick] [--rounds N] [--load] [app...]
 //   apps: blur harris cnn_block conv_avgpool int16_conv_add unsharp local_laplacian (default: all)
+//   --load: time every case idle, then again with one CPU-bound process per core competing,
+//           and report each case's slowdown (how parallel loops cope with a loaded machine).
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -39,11 +45,57 @@ double sum_of(const Buffer<> &b) {
     return s;
 }
 
+bool with_load = false;
+
+// One CPU-bound process per core for as long as it lives (the competing load of --load).
+class BusyProcesses {
+public:
+    BusyProcesses() {
+        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        for (long i = 0; i < std::max(1L, cpus); i++) {
+            pid_t pid = fork();
+            if (pid == 0) {
+                volatile unsigned long spin = 0;
+                for (;;) spin = spin + 1;
+            }
+            if (pid > 0) pids_.push_back(pid);
+        }
+    }
+    ~BusyProcesses() {
+        for (pid_t p : pids_) kill(p, SIGKILL);
+        for (pid_t p : pids_) waitpid(p, nullptr, 0);
+    }
+
+private:
+    std::vector<pid_t> pids_;
+};
+
+// With --load: the same cases timed idle and under load, and each one's slowdown.
+void report_load(const std::string &title, const std::vector<bench::Case> &idle, const std::vector<bench::Case> &loaded) {
+    std::printf("\n%s: idle, then one CPU-bound process per core\n", title.c_str());
+    std::printf("%-44s %12s %14s %9s\n", "case", "idle median", "loaded median", "slowdown");
+    for (size_t i = 0; i < idle.size(); i++) {
+        std::printf("%-44s %12.2f %14.2f %8.2fx\n", idle[i].name.c_str(), idle[i].median(), loaded[i].median(),
+                    loaded[i].median() / idle[i].median());
+    }
+    std::fflush(stdout);
+}
+
 // Runs the rows interleaved and prints one table; `work` is bytes (GB/s) or flops (GFLOP/s).
 void report(const std::string &title, std::vector<Row> &rows, int rounds, double work, const char *unit) {
     std::vector<bench::Case> cases;
     for (auto &r : rows) cases.push_back(r.c);
     bench::run_interleaved(cases, rounds, 50);
+    if (with_load) {
+        std::vector<bench::Case> loaded;
+        for (auto &r : rows) loaded.push_back(r.c);
+        {
+            BusyProcesses busy;
+            bench::run_interleaved(loaded, rounds, 50);
+        }
+        report_load(title, cases, loaded);
+        return;
+    }
     double best = 1e300;
     for (auto &c : cases) best = std::min(best, c.median());
     std::printf("\n%s, %d rounds\n", title.c_str(), rounds);
@@ -98,6 +150,7 @@ int main(int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
         if (!std::strcmp(argv[i], "--quick")) quick = true, rounds = 2;
         else if (!std::strcmp(argv[i], "--rounds") && i + 1 < argc) rounds = std::atoi(argv[++i]);
+        else if (!std::strcmp(argv[i], "--load")) with_load = true;
         else if (known_apps.count(argv[i])) apps.insert(argv[i]);
         else {
             std::string names;
@@ -112,7 +165,6 @@ int main(int argc, char **argv) {
     if (!peer_path) peer_path = HALO_HALIDE_PEER_PATH;
 #endif
     bool peer_exists = peer_path && access(peer_path, X_OK) == 0;
-    bench::ensure_omp_wait_policy(argv, peer_exists ? "passive" : "active");
     bench::PeerClient peer(peer_path ? peer_path : "");
     if (!peer.ok()) std::printf("%s\n", peer.why().c_str());
     try {
@@ -169,6 +221,19 @@ int main(int argc, char **argv) {
             std::vector<Row> rows = {halo_row("halo: fused 8x8, 8px x 32ch blocks", fused8.pool, o1),
                                      halo_row("halo: fused 64x32 (sweep's best)", fused_big.pool, o2),
                                      halo_row("halo: breadth-first, same kernels", bf.pool, o3)};
+            // Under --load also the planar breadth-first schedule at a quarter of the size: a
+            // parallel loop over rows inside the channel loop, 136 short parallel loops per call
+            // (the case that collapsed with libgomp's spinning workers on a loaded machine).
+            apps::CnnBlock planar(C, L::Planar);
+            const int pw = std::max(8, W / 4), ph = std::max(8, H / 4);
+            Buffer<float> planar_in(2 * pw + 4, 2 * ph + 4, C);
+            planar_in.for_each_value([](const std::vector<int> &p) { return float((p[0] * 7 + p[1] * 13 + p[2] * 29) % 101) / 101.0f - 0.3f; });
+            Buffer<> o4(Float(32), {pw, ph, C});
+            if (with_load) {
+                planar.schedule_breadth_first(16);
+                planar.input.set(planar_in);
+                rows.push_back(halo_row("halo: planar breadth-first " + std::to_string(pw) + "x" + std::to_string(ph) + ", 136 loops", planar.pool, o4));
+            }
             std::string size = std::to_string(W) + " " + std::to_string(H) + " " + std::to_string(C);
             add_peer_rows(peer, rows, "cnn_block", {{"fused 8x8", "fused " + size + " 8 8"}, {"fused 64x32 (its best)", "fused " + size + " " + std::to_string(big_w) + " " + std::to_string(big_h)},
                                                     {"breadth-first", "breadth_first " + size}});

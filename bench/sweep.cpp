@@ -8,7 +8,6 @@
 //              [--csv file] [--png file] [--no-plain]
 //   apps: cnn_block (32 channels), cnn_block8 (8 channels), dw_pw (depthwise 3x3 -> pointwise
 //         1x1, 32 channels), blur, harris, unsharp
-#include <omp.h>
 
 #include <cmath>
 #include <cstdio>
@@ -63,7 +62,6 @@ struct Entry {
 }  // namespace
 
 int main(int argc, char **argv) {
-    bench::ensure_omp_wait_policy(argv, "active");
     if (argc < 2 || !std::strcmp(argv[1], "--help")) {
         std::fprintf(stderr, "usage: %s <cnn_block|cnn_block8|dw_pw|blur|harris|unsharp> [--quick] [--rounds N] "
                              "[--threads N] [--widths a,b] [--heights a,b] [--vectors a,b] [--csv file] [--png file] [--no-plain]\n", argv[0]);
@@ -97,7 +95,7 @@ int main(int argc, char **argv) {
             return 2;
         }
     }
-    if (threads > 0) omp_set_num_threads(threads);
+    if (threads > 0) halo_set_num_threads(threads);
     if (quick) rounds = std::min(rounds, 2);
     std::unique_ptr<bench::SweepApp> app = bench::make_sweep_app(app_name, quick);
     if (!app) {
@@ -172,7 +170,7 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < cases.size(); i++)
         if (entries[i].error.empty() && cases[i].median() < best) best = cases[i].median(), best_i = i;
     std::printf("sweep %s: %s, %d threads, %d rounds (median of interleaved rounds)\n", app_name.c_str(),
-                app->description.c_str(), threads > 0 ? threads : omp_get_max_threads(), rounds);
+                app->description.c_str(), threads > 0 ? threads : halo_get_num_threads(), rounds);
     std::printf("%-24s %9s %9s %9s %9s %9s %12s %8s\n", "case", "compile", "median ms", "min ms", app->unit.c_str(),
                 "recompute", "tile bytes", "vs best");
     std::ofstream csv(csv_path);

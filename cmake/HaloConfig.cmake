@@ -1,5 +1,5 @@
 # find_package(Halo [COMPONENTS compiler runtime]):
-#   runtime   Halo::halo_runtime (what ahead-of-time libraries link; needs only OpenMP) and
+#   runtime   Halo::halo_runtime (what ahead-of-time libraries link; needs only threads) and
 #             halo_import_library() for libraries generated elsewhere.
 #   compiler  Halo::halo, Halo::halo_generator_main and halo_add_library() (needs LLVM 19 and
 #             libpng); implies runtime.
@@ -17,7 +17,7 @@ foreach(_halo_c IN LISTS _halo_components)
   endif()
 endforeach()
 
-find_dependency(OpenMP)
+find_dependency(Threads)
 include(${CMAKE_CURRENT_LIST_DIR}/HaloRuntimeTargets.cmake)
 include(${CMAKE_CURRENT_LIST_DIR}/HaloRuntime.cmake)
 set(Halo_runtime_FOUND TRUE)

@@ -3,7 +3,7 @@
 #
 # Runs the generator executable at build time to compile generator <generator> ahead of time,
 # and defines the library target <name>: link it to call <function> (default <name>) declared
-# in <function>.h. The library needs only Halo's runtime and OpenMP at run time.
+# in <function>.h. The library needs only Halo's runtime (and threads) at run time.
 function(halo_add_library name)
   cmake_parse_arguments(ARG "" "GENERATOR;FROM;FUNCTION_NAME" "PARAMS;TARGETS" ${ARGN})
   if(NOT ARG_GENERATOR)

@@ -1,6 +1,6 @@
 // Ahead-of-time compilation: a pipeline to a static library holding one C-callable function
 // (plus a C header declaring it), for a chosen target. The library needs only the small Halo
-// runtime (libhalo_runtime.a), the C/C++ standard libraries and OpenMP at run time.
+// runtime (libhalo_runtime.a), the C/C++ standard libraries and threads at run time.
 #pragma once
 
 #include <string>

@@ -226,7 +226,13 @@ std::string Func::lowered_stmt() {
 
 std::string Func::llvm_ir() { return pipeline().llvm_ir(); }
 void Func::release_memory() {
-    if (f_->pipeline) f_->pipeline->release_memory();
+    std::shared_ptr<Pipeline> p;
+    {
+        // Another thread may be creating the pipeline right now (Func::pipeline()).
+        std::lock_guard<std::mutex> lock(creation_mutex);
+        p = f_->pipeline;
+    }
+    if (p) p->release_memory();
 }
 std::string Func::assembly() { return pipeline().assembly(); }
 

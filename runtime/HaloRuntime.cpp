@@ -1,4 +1,5 @@
-// The small runtime that generated code calls: errors, allocation, parallel loops.
+// The small runtime that generated code calls: errors and allocation (parallel loops are in
+// ThreadPool.cpp).
 #include "HaloRuntime.h"
 
 #include <algorithm>
@@ -307,24 +308,6 @@ void halo_arena_release_unused(halo_arena_t *arena) {
 }
 void halo_context_end_call(halo_context_t *context) {
     if (context) halo_arena_end_call(context->arena, HALO_ARENA_KEEP_CALLS);
-}
-
-int32_t halo_parallel_for(void *user_context, halo_task_t body, int32_t min, int32_t extent,
-                          void *closure) {
-    (void)user_context;
-    std::atomic<int32_t> result{0};
-    // Counting from 0 so that min + extent may exceed INT32_MAX (the last index, min + extent
-    // - 1, never does).
-#pragma omp parallel for schedule(dynamic, 1)
-    for (int32_t k = 0; k < extent; k++) {
-        if (result.load(std::memory_order_relaxed) != 0) continue;
-        int32_t r = body(closure, int32_t(int64_t(min) + k));
-        if (r != 0) {
-            int32_t expected = 0;
-            result.compare_exchange_strong(expected, r);
-        }
-    }
-    return result.load();
 }
 
 }  // extern "C"

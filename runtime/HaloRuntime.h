@@ -122,11 +122,17 @@ int32_t halo_error_out_of_memory(void *user_context, const char *func_name, int6
 void *halo_malloc(void *user_context, int64_t bytes);
 void halo_free(void *user_context, void *ptr);
 
-// Runs body(closure, i) for i in [min, min+extent) on the OpenMP thread pool.
-// Returns the first nonzero code any iteration returned, or 0.
+// Runs body(closure, i) for i in [min, min+extent) on the calling thread and Halo's worker
+// threads. Returns the first nonzero code any iteration returned, or 0 (the iterations after a
+// failure are skipped). Workers spin briefly after a loop, then sleep.
 typedef int32_t (*halo_task_t)(void *closure, int32_t index);
 int32_t halo_parallel_for(void *user_context, halo_task_t body, int32_t min, int32_t extent,
                           void *closure);
+// Threads a parallel loop runs on, the caller's included: HALO_NUM_THREADS (or else
+// OMP_NUM_THREADS) from the environment, or else the number of CPUs. Setting n <= 0 restores
+// that default. Returns the previous value.
+int halo_set_num_threads(int n);
+int halo_get_num_threads(void);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <atomic>
+#include <cstdint>
 #include <string>
 #include <thread>
 #include <vector>
@@ -162,4 +163,93 @@ TEST_CASE("threads realizing one pipeline with their own inputs, while another t
     CHECK(errors == 0);
     CHECK(wrong == 0);
     CHECK(out.function()->pipeline->compile_count() == 1);
+}
+
+// ---------------------------------------------------------------- the runtime's thread pool
+
+namespace {
+
+struct Counts {
+    int32_t min;
+    std::vector<std::atomic<int>> hits;
+    Counts(int32_t min, int32_t extent) : min(min), hits(size_t(extent)) {}
+};
+
+int32_t count_hit(void *closure, int32_t i) {
+    auto *c = static_cast<Counts *>(closure);
+    c->hits[size_t(int64_t(i) - c->min)]++;
+    return 0;
+}
+
+}  // namespace
+
+TEST_CASE("a parallel loop runs every index exactly once, whatever its min and extent") {
+    for (int32_t extent : {0, 1, 2, 3, 7, 1000}) {
+        for (int32_t min : {0, -5, INT32_MAX - 999}) {
+            if (extent == 0 && min != 0) continue;
+            if (int64_t(min) + extent - 1 > INT32_MAX) continue;
+            Counts c(min, extent);
+            CHECK(halo_parallel_for(nullptr, count_hit, min, extent, &c) == 0);
+            int wrong = 0;
+            for (auto &h : c.hits) wrong += h != 1;
+            INFO("min " << min << " extent " << extent);
+            CHECK(wrong == 0);
+        }
+    }
+}
+
+TEST_CASE("a failing iteration's code is returned and the iterations not yet started are skipped") {
+    static std::atomic<int> ran{0};
+    ran = 0;
+    auto body = [](void *, int32_t i) -> int32_t {
+        ran++;
+        return i == 3 ? -42 : 0;
+    };
+    CHECK(halo_parallel_for(nullptr, body, 0, 100000, nullptr) == -42);
+    CHECK(ran < 100000);
+}
+
+TEST_CASE("parallel loops nest, and run from several threads at once, on a pool of any size") {
+    struct Nest {
+        std::atomic<int64_t> sum{0};
+    };
+    auto inner = [](void *closure, int32_t j) -> int32_t {
+        static_cast<Nest *>(closure)->sum += j;
+        return 0;
+    };
+    static halo_task_t inner_task = +inner;
+    auto outer = [](void *closure, int32_t) -> int32_t { return halo_parallel_for(nullptr, inner_task, 1, 100, closure); };
+    int previous = halo_get_num_threads();
+    for (int threads : {1, 2, 5}) {
+        halo_set_num_threads(threads);
+        CHECK(halo_get_num_threads() == threads);
+        std::atomic<int> wrong{0};
+        on_threads([&](int) {
+            for (int rep = 0; rep < 20; rep++) {
+                Nest n;
+                if (halo_parallel_for(nullptr, +outer, 0, 8, &n) != 0) wrong++;
+                if (n.sum != 8 * 5050) wrong++;
+            }
+        });
+        INFO(threads << " threads");
+        CHECK(wrong == 0);
+    }
+    CHECK(halo_set_num_threads(0) == 5);  // back to the default
+    halo_set_num_threads(previous);
+}
+
+TEST_CASE("with one thread, a parallel loop runs on the caller alone") {
+    int previous = halo_set_num_threads(1);
+    struct Seen {
+        std::thread::id caller = std::this_thread::get_id();
+        std::atomic<int> elsewhere{0};
+    } seen;
+    auto body = [](void *closure, int32_t) -> int32_t {
+        auto *s = static_cast<Seen *>(closure);
+        if (std::this_thread::get_id() != s->caller) s->elsewhere++;
+        return 0;
+    };
+    CHECK(halo_parallel_for(nullptr, +body, 0, 64, &seen) == 0);
+    CHECK(seen.elsewhere == 0);
+    halo_set_num_threads(previous);
 }
