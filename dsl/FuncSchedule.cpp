@@ -33,6 +33,23 @@ Dim &Stage::find_dim(const std::string &var, const char *directive) const {
     return dims[0];
 }
 
+std::string Stage::fresh_loop_name(const std::string &base) const {
+    auto used = [&](const std::string &n) {
+        for (auto &d : def().schedule.dims) {
+            if (d.var == n) return true;
+        }
+        for (auto &s : def().schedule.splits) {
+            if (s.old_var == n || s.outer == n || s.inner == n) return true;
+        }
+        return false;
+    };
+    if (!used(base)) return base;
+    for (int i = 2;; i++) {
+        std::string n = base + std::to_string(i);
+        if (!used(n)) return n;
+    }
+}
+
 Stage &Stage::split(const VarOrRVar &old, const VarOrRVar &outer, const VarOrRVar &inner,
                     Expr factor, TailStrategy tail) {
     f_->changed();
@@ -165,8 +182,10 @@ Stage &Stage::vectorize(const VarOrRVar &v, int width, TailStrategy tail) {
         << describe() << ": vectorize(" << v.name << ", " << width << "): the vector width must be "
         << "a positive integer, at most 1024";
     find_dim(v.name, "vectorize");
-    std::string inner = v.name + "_vi", outer = v.name + "_vo";
-    split(v, VarOrRVar(Var(outer)), VarOrRVar(Var(inner)), width, tail);
+    // As in Halide, the outer loop keeps the name (compute_at(f, x) after vectorize(x, 8)
+    // names it); the inner, vectorized one gets a new name: x_vi (x_vi2, ... if taken).
+    std::string inner = fresh_loop_name(v.name + "_vi");
+    split(v, v, VarOrRVar(Var(inner)), width, tail);
     if (v.is_rvar) find_dim(inner, "vectorize").is_rvar = true;
     return vectorize(VarOrRVar(Var(inner)));
 }
@@ -178,8 +197,10 @@ Stage &Stage::unroll(const VarOrRVar &v, int factor, TailStrategy tail) {
     user_assert(factor > 0 && factor <= 256)
         << describe() << ": unroll(" << v.name << ", " << factor << "): the factor must be a "
         << "positive integer, at most 256 (each unrolled copy is code; use vectorize or a smaller factor)";
-    std::string inner = v.name + "_ui", outer = v.name + "_uo";
-    split(v, VarOrRVar(Var(outer)), VarOrRVar(Var(inner)), factor, tail);
+    // The outer loop keeps the name, as for vectorize.
+    std::string inner = fresh_loop_name(v.name + "_ui");
+    split(v, v, VarOrRVar(Var(inner)), factor, tail);
+    if (v.is_rvar) find_dim(inner, "unroll").is_rvar = true;
     return unroll(VarOrRVar(Var(inner)));
 }
 Stage &Stage::parallel(const VarOrRVar &v) {
@@ -187,9 +208,11 @@ Stage &Stage::parallel(const VarOrRVar &v) {
     return *this;
 }
 Stage &Stage::parallel(const VarOrRVar &v, Expr task_size, TailStrategy tail) {
-    std::string inner = v.name + "_pi", outer = v.name + "_po";
-    split(v, VarOrRVar(Var(outer)), VarOrRVar(Var(inner)), task_size, tail);
-    return parallel(VarOrRVar(Var(outer)));
+    // As in Halide: the outer, parallel loop keeps the name; each task runs the inner one.
+    std::string inner = fresh_loop_name(v.name + "_pi");
+    split(v, v, VarOrRVar(Var(inner)), task_size, tail);
+    if (v.is_rvar) find_dim(inner, "parallel").is_rvar = true;
+    return parallel(v);
 }
 Stage &Stage::serial(const VarOrRVar &v) {
     set_for_type(v, ForType::Serial, "serial");

@@ -65,12 +65,12 @@ std::vector<std::string> RandomPipeline::schedule_loops(int s, int update, bool 
             int w = 4 << rand(2);
             stage.vectorize(x, w, tail);
             log << "  " << stage_name << ".vectorize(x, " << w << ", " << tail_name(tail) << ")\n";
-            loops = {"x_vi", "x_vo", "y"};
+            loops = {"x_vi", "x", "y"};
             if (coin()) {
                 // Vectors inside vectors: the outer one stays a serial loop.
                 stage.vectorize(y, 2, tail);
                 log << "    .vectorize(y, 2, " << tail_name(tail) << ")\n";
-                loops = {"x_vi", "x_vo", "y_vi", "y_vo"};
+                loops = {"x_vi", "x", "y_vi", "y"};
             }
         } else if (choice == 3) {
             stage.reorder(y, x);
@@ -83,7 +83,7 @@ std::vector<std::string> RandomPipeline::schedule_loops(int s, int update, bool 
         } else if (choice == 4) {
             stage.unroll(x, 2, tail);
             log << "  " << stage_name << ".unroll(x, 2, " << tail_name(tail) << ")\n";
-            loops = {"x_ui", "x_uo", "y"};
+            loops = {"x_ui", "x", "y"};
         } else if (choice == 5) {
             parallel(stage, y);
             log << "  " << stage_name << ".parallel(y)\n";
