@@ -33,6 +33,10 @@ if(HALO_SANITIZE)
   endif()
   # With address, LeakSanitizer is on (its default on Linux): a leak fails its test or build
   # step. (Compiled Funcs once leaked through reference cycles; see FunctionPtr in dsl/IR.h.)
+  if("thread" IN_LIST _halo_sanitizers)
+    # A data race ends the test at its first report (the report also fails it by its text).
+    set(HALO_SANITIZER_ENV "TSAN_OPTIONS=halt_on_error=1")
+  endif()
   add_compile_options(${_halo_sanitize_flags})
   add_link_options(-fsanitize=${HALO_SANITIZE})
   message(STATUS "Sanitizers: ${HALO_SANITIZE}")

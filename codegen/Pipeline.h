@@ -67,7 +67,7 @@ private:
     // Every Func of the compiled pipeline and its version at the time, weakly as well.
     std::vector<std::pair<std::weak_ptr<FunctionContents>, uint64_t>> compiled_versions_;
     int compile_count_ = 0;
-    Target target_ = Target::host();
+    Target target_ = get_jit_target_from_environment();
     double compile_ms_ = 0;
     // Intermediate buffers are reused across realizations.
     std::unique_ptr<halo_arena_t, void (*)(halo_arena_t *)> arena_;

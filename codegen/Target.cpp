@@ -1,5 +1,7 @@
 #include "Target.h"
 
+#include <cstdlib>
+
 #include <llvm/ADT/StringMap.h>
 #include <llvm/TargetParser/Host.h>
 
@@ -34,6 +36,63 @@ Target Target::parse(const std::string &name) {
     }
     return t;
 }
+
+bool Target::has_feature(Feature f) const {
+    if (name == "host") {
+        llvm::StringMap<bool> host = llvm::sys::getHostCPUFeatures();
+        auto has = [&](const char *feature) { return host.lookup(feature); };
+        switch (f) {
+        case SSE41: return has("sse4.1");
+        case AVX: return has("avx");
+        case AVX2: return has("avx2");
+        case FMA: return has("fma");
+        case F16C: return has("f16c");
+        case AVX512: return has("avx512f");
+        case AVX512_Skylake: return has("avx512f") && has("avx512bw") && has("avx512dq") && has("avx512vl");
+        }
+        return false;
+    }
+    // The named levels: x86-64-v3 has AVX2, FMA and F16C; x86-64-v4 adds AVX-512 (F, BW, DQ, VL).
+    int level = name == "x86-64-sse41" ? 1 : name == "x86-64-avx2" ? 3 : name == "x86-64-avx512" ? 4 : 0;
+    switch (f) {
+    case SSE41: return level >= 1;
+    case AVX:
+    case AVX2:
+    case FMA:
+    case F16C: return level >= 3;
+    case AVX512:
+    case AVX512_Skylake: return level >= 4;
+    }
+    return false;
+}
+
+int Target::natural_vector_size(int type_bits) const {
+    user_assert(type_bits == 8 || type_bits == 16 || type_bits == 32 || type_bits == 64)
+        << "Target::natural_vector_size: no vectors of " << type_bits << "-bit elements";
+    int register_bits = has_feature(AVX512) ? 512 : has_feature(AVX) ? 256 : 128;
+    return register_bits / type_bits;
+}
+
+namespace {
+Target target_from_environment(const char *halo_var, const char *halide_var) {
+    for (const char *var : {halo_var, halide_var}) {
+        const char *v = std::getenv(var);
+        if (v && *v) {
+            std::string known;
+            for (auto &n : Target::names()) known += (known.empty() ? "" : ", ") + n;
+            bool ok = false;
+            for (auto &n : Target::names()) ok |= n == v;
+            user_assert(ok) << var << "=" << v << " names no target; known targets are: " << known;
+            return Target::parse(v);
+        }
+    }
+    return Target::host();
+}
+}  // namespace
+
+Target get_host_target() { return Target::host(); }
+Target get_jit_target_from_environment() { return target_from_environment("HALO_JIT_TARGET", "HL_JIT_TARGET"); }
+Target get_target_from_environment() { return target_from_environment("HALO_TARGET", "HL_TARGET"); }
 
 bool Target::supported_by_host() const {
     if (name == "host") return true;

@@ -8,6 +8,9 @@
 namespace halo {
 
 struct Target {
+    // CPU features a schedule may ask about (Halide's names).
+    enum Feature { SSE41, AVX, AVX2, FMA, F16C, AVX512, AVX512_Skylake };
+
     std::string name = "host";
     std::string triple;    // LLVM target triple
     std::string cpu;       // LLVM CPU name
@@ -19,6 +22,21 @@ struct Target {
     static std::vector<std::string> names();
     // Whether code for this target runs on this machine.
     bool supported_by_host() const;
+    // Whether code for this target may use the feature ("host": this machine's CPU).
+    bool has_feature(Feature f) const;
+    // Elements of type t (its bits: 8, 16, 32 or 64) in one native vector register: 512-bit
+    // with AVX512, 256-bit with AVX, else 128-bit.
+    int natural_vector_size(int type_bits) const;
+    template <typename T>
+    int natural_vector_size() const { return natural_vector_size(int(sizeof(T) * 8)); }
 };
+
+// This machine's target ("host").
+Target get_host_target();
+// The target JIT compilation uses: HALO_JIT_TARGET (or Halide's HL_JIT_TARGET) from the
+// environment, one of Target::names(); else "host". An unknown name is an error listing them.
+Target get_jit_target_from_environment();
+// The target of ahead-of-time compilation: HALO_TARGET (or HL_TARGET), else "host".
+Target get_target_from_environment();
 
 }  // namespace halo

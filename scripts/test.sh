@@ -32,8 +32,9 @@ if [ "$sanitize" = 1 ]; then
   # ThreadSanitizer (build-tsan/): the tests that realize from several threads at once.
   cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=Release -DHALO_SANITIZE=thread >/dev/null
   cmake --build build-tsan -j"$jobs" --target test_concurrency
-  # Without address-space randomization: GCC 12's ThreadSanitizer cannot start on kernels whose
-  # mmap randomization reaches its shadow memory ("unexpected memory mapping").
-  setarch "$(uname -m)" -R env TSAN_OPTIONS=halt_on_error=1 build-tsan/test/test_concurrency
+  # Through CTest (the tests labelled "concurrency", one entry per test case), without
+  # address-space randomization: GCC 12's ThreadSanitizer cannot start on kernels whose mmap
+  # randomization reaches its shadow memory ("unexpected memory mapping").
+  (cd build-tsan && setarch "$(uname -m)" -R ctest --output-on-failure -j"$jobs" -L concurrency)
   echo "test.sh: ThreadSanitizer build and tests: ${SECONDS} s"
 fi
