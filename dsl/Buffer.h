@@ -95,13 +95,19 @@ public:
         contents->dims = dense_dimensions(sizes, contents->name);
         contents->host = reinterpret_cast<uint8_t *>(data);
     }
-    // Wraps user memory with explicit per-dimension min, extent and stride (in elements).
-    Buffer(T *data, const std::vector<halo_dimension_t> &dims, const std::string &name = "") {
+    // Wraps user memory of the given extents: Buffer<float>(ptr, 640, 480).
+    template <typename... Ints, typename = std::enable_if_t<(std::is_integral_v<Ints> && ...)>>
+    Buffer(T *data, int first, Ints... rest) : Buffer(data, std::vector<int>{first, int(rest)...}) {}
+    // Wraps user memory with explicit per-dimension min, extent and stride (in elements), as
+    // Halide's Buffer(T *data, int dimensions, const halide_dimension_t *shape).
+    Buffer(T *data, int dimensions, const halo_dimension_t *shape, const std::string &name = "") {
         static_assert(!is_dynamic, "wrap memory with a typed Buffer<T>");
+        user_assert(dimensions >= 0 && (dimensions == 0 || shape != nullptr))
+            << "Buffer: wrapping memory needs a shape for each of its " << dimensions << " dimensions";
         contents = std::make_shared<BufferContents>();
         contents->name = name.empty() ? unique_name('b') : name;
         contents->type = static_type();
-        contents->dims = dims;
+        contents->dims.assign(shape, shape + dimensions);
         contents->host = reinterpret_cast<uint8_t *>(data);
     }
     // Conversion between typed and untyped buffers (checked).
@@ -126,6 +132,14 @@ public:
             << "Buffer '" << name() << "' has " << dimensions() << " dimensions; no dimension " << i;
         return DimView{contents->dims[i]};
     }
+    int min(int d) const { return dim(d).min(); }
+    int extent(int d) const { return dim(d).extent(); }
+    int stride(int d) const { return dim(d).stride(); }
+    // Halide's names for the edges of the first two dimensions.
+    int left() const { return dim(0).min(); }
+    int right() const { return dim(0).max(); }
+    int top() const { return dim(1).min(); }
+    int bottom() const { return dim(1).max(); }
     int width() const { return dimensions() > 0 ? dim(0).extent() : 1; }
     int height() const { return dimensions() > 1 ? dim(1).extent() : 1; }
     int channels() const { return dimensions() > 2 ? dim(2).extent() : 1; }
@@ -178,30 +192,110 @@ public:
         for_each_element([&](const std::vector<int> &c) { set_value(c, v); });
         return *this;
     }
-    // Calls f(coords) for every element, x fastest.
-    void for_each_element(const std::function<void(const std::vector<int> &)> &f) const {
-        int n = dimensions();
-        std::vector<int> c(n);
-        for (int d = 0; d < n; d++) {
-            if (contents->dims[d].extent <= 0) return;
-            c[d] = contents->dims[d].min;
-        }
-        while (true) {
-            f(c);
-            int d = 0;
-            for (; d < n; d++) {
-                if (++c[d] <= contents->dims[d].min + contents->dims[d].extent - 1) break;
-                c[d] = contents->dims[d].min;
-            }
-            if (d == n) return;
+    // Calls f for every element, x fastest, with its coordinates: f(const std::vector<int> &),
+    // f(const int *), or one int per dimension as in Halide (f(int x, int y) for 2-D).
+    template <typename F>
+    void for_each_element(F &&f) const {
+        if constexpr (std::is_invocable_v<F &, const std::vector<int> &>) {
+            walk_elements(f);
+        } else if constexpr (std::is_invocable_v<F &, const int *>) {
+            walk_elements([&](const std::vector<int> &c) { f(c.data()); });
+        } else if constexpr (std::is_invocable_v<F &, int>) {
+            check_arity(1);
+            walk_elements([&](const std::vector<int> &c) { f(c[0]); });
+        } else if constexpr (std::is_invocable_v<F &, int, int>) {
+            check_arity(2);
+            walk_elements([&](const std::vector<int> &c) { f(c[0], c[1]); });
+        } else if constexpr (std::is_invocable_v<F &, int, int, int>) {
+            check_arity(3);
+            walk_elements([&](const std::vector<int> &c) { f(c[0], c[1], c[2]); });
+        } else {
+            static_assert(std::is_invocable_v<F &, int, int, int, int>,
+                          "for_each_element: f takes const std::vector<int> &, const int *, or 1 to 4 ints");
+            check_arity(4);
+            walk_elements([&](const std::vector<int> &c) { f(c[0], c[1], c[2], c[3]); });
         }
     }
-    // Sets every element to f(coords).
-    template <typename F>
-    Buffer &for_each_value(F f) {
-        for_each_element([&](const std::vector<int> &c) { set_value(c, f(c)); });
+    // Two forms. f(coords) -> value: sets every element to it (Halo's). f(T &value, U &other...)
+    // as in Halide: calls f with every element and the elements of the other buffers at the
+    // same coordinates (they must cover this buffer's region).
+    template <typename F, typename... Others>
+    Buffer &for_each_value(F f, Others &...others) {
+        if constexpr (sizeof...(Others) == 0 && std::is_invocable_v<F &, const std::vector<int> &>) {
+            walk_elements([&](const std::vector<int> &c) { set_value(c, f(c)); });
+        } else {
+            static_assert(!is_dynamic, "for_each_value(f(T &value, ...)) needs a typed Buffer<T>");
+            walk_elements([&](const std::vector<int> &c) { f((*this)(c), others(c)...); });
+        }
         return *this;
     }
+    // Whether the coordinates lie inside the buffer.
+    bool contains(const std::vector<int> &coords) const {
+        if (int(coords.size()) != dimensions()) return false;
+        for (int d = 0; d < dimensions(); d++) {
+            const halo_dimension_t &dm = contents->dims[d];
+            if (coords[d] < dm.min || int64_t(coords[d]) > int64_t(dm.min) + dm.extent - 1) return false;
+        }
+        return true;
+    }
+    template <typename... Ints, typename = std::enable_if_t<(std::is_integral_v<Ints> && ...)>>
+    bool contains(Ints... coords) const { return contains(std::vector<int>{int(coords)...}); }
+
+    // Views of the same memory (as in Halide; the view keeps an owned allocation alive):
+    // dimension d restricted to [min, min + extent), or fixed at pos (one dimension fewer).
+    Buffer cropped(int d, int min, int extent) const {
+        check_dim(d, "cropped");
+        const halo_dimension_t &dm = contents->dims[d];
+        user_assert(extent >= 0 && min >= dm.min && int64_t(min) + extent <= int64_t(dm.min) + dm.extent)
+            << "Buffer '" << name() << "'.cropped(" << d << ", " << min << ", " << extent << "): [" << min << ", "
+            << int64_t(min) + extent - 1 << "] is not inside dimension " << d << "'s [" << dm.min << ", "
+            << int64_t(dm.min) + dm.extent - 1 << "]";
+        Buffer view = alias();
+        view.contents->host += int64_t(min - dm.min) * dm.stride * type().bytes();
+        view.contents->dims[d].min = min;
+        view.contents->dims[d].extent = extent;
+        return view;
+    }
+    // In place: every handle of this buffer sees the new shape (as in Halide).
+    Buffer &crop(int d, int min, int extent) { return become(cropped(d, min, extent)); }
+    Buffer sliced(int d, int pos) const {
+        check_dim(d, "sliced");
+        const halo_dimension_t &dm = contents->dims[d];
+        user_assert(pos >= dm.min && int64_t(pos) <= int64_t(dm.min) + dm.extent - 1)
+            << "Buffer '" << name() << "'.sliced(" << d << ", " << pos << "): " << pos << " is not inside dimension "
+            << d << "'s [" << dm.min << ", " << int64_t(dm.min) + dm.extent - 1 << "]";
+        Buffer view = alias();
+        view.contents->host += int64_t(pos - dm.min) * dm.stride * type().bytes();
+        view.contents->dims.erase(view.contents->dims.begin() + d);
+        return view;
+    }
+    Buffer sliced(int d) const { return sliced(d, dim(d).min()); }
+    Buffer &slice(int d, int pos) { return become(sliced(d, pos)); }
+    // Moves the coordinates of dimension d (or of each dimension) by delta.
+    Buffer &translate(int d, int delta) {
+        check_dim(d, "translate");
+        contents->dims[d].min += delta;
+        return *this;
+    }
+    Buffer &translate(const std::vector<int> &deltas) {
+        for (size_t d = 0; d < deltas.size(); d++) translate(int(d), deltas[d]);
+        return *this;
+    }
+    Buffer translated(int d, int delta) const { return alias().translate(d, delta); }
+    // Copies the elements of src that this buffer also covers (as Halide's copy_from).
+    template <typename U>
+    void copy_from(const Buffer<U> &src) {
+        user_assert(src.type() == type() && src.dimensions() == dimensions())
+            << "Buffer '" << name() << "'.copy_from('" << src.name() << "'): the buffers must have the same type and dimensions";
+        int bytes = type().bytes();
+        walk_elements([&](const std::vector<int> &c) {
+            if (src.contains(c)) {
+                std::memcpy(&contents->host[contents->offset_of(c.data()) * bytes],
+                            &src.contents->host[src.contents->offset_of(c.data()) * bytes], bytes);
+            }
+        });
+    }
+
     // The element as a double, whatever the type (for tests and tools).
     double get_as_double(const std::vector<int> &c) const;
     void set_value(const std::vector<int> &c, double v) const;
@@ -223,6 +317,52 @@ public:
     }
 
 private:
+    // Visits every element's coordinates, x fastest.
+    template <typename F>
+    void walk_elements(F &&f) const {
+        int n = dimensions();
+        std::vector<int> c(n);
+        for (int d = 0; d < n; d++) {
+            if (contents->dims[d].extent <= 0) return;
+            c[d] = contents->dims[d].min;
+        }
+        while (true) {
+            f(static_cast<const std::vector<int> &>(c));
+            int d = 0;
+            for (; d < n; d++) {
+                if (int64_t(c[d]) + 1 <= int64_t(contents->dims[d].min) + contents->dims[d].extent - 1) {
+                    c[d]++;
+                    break;
+                }
+                c[d] = contents->dims[d].min;
+            }
+            if (d == n) return;
+        }
+    }
+    void check_arity(int n) const {
+        user_assert(dimensions() == n) << "Buffer '" << name() << "' has " << dimensions()
+                                       << " dimensions but for_each_element was given a function of " << n << " coordinates";
+    }
+    void check_dim(int d, const char *what) const {
+        user_assert(d >= 0 && d < dimensions())
+            << "Buffer '" << name() << "'." << what << "(" << d << ", ...): it has " << dimensions() << " dimensions";
+    }
+    Buffer &become(const Buffer &view) {
+        contents->host = view.contents->host;
+        contents->dims = view.contents->dims;
+        return *this;
+    }
+    // A new descriptor of the same memory, sharing its ownership.
+    Buffer alias() const {
+        Buffer view;
+        view.contents = std::make_shared<BufferContents>();
+        view.contents->name = contents->name;
+        view.contents->type = contents->type;
+        view.contents->dims = contents->dims;
+        view.contents->storage = contents->storage;
+        view.contents->host = contents->host;
+        return view;
+    }
     static Type static_type() {
         if constexpr (is_dynamic) return Type();
         else return type_of<T>();

@@ -412,7 +412,8 @@ TEST_CASE("element access outside a Buffer") {
 
 TEST_CASE("realizing into wrapped memory with a negative extent is a bad-extent error") {
     std::vector<int32_t> mem(16, 7);
-    Buffer<int32_t> out(mem.data(), std::vector<halo_dimension_t>{{0, 4, 1, 0}, {0, -3, 4, 0}}, "neg_out");
+    halo_dimension_t shape[] = {{0, 4, 1, 0}, {0, -3, 4, 0}};
+    Buffer<int32_t> out(mem.data(), 2, shape, "neg_out");
     Var x("x"), y("y");
     Func f("f");
     f(x, y) = x + y;
@@ -431,7 +432,8 @@ TEST_CASE("realizing into wrapped memory with a negative extent is a bad-extent 
 
 TEST_CASE("an ImageParam bound to wrapped memory with a negative extent is a bad-extent error") {
     std::vector<float> mem(64, 1.0f);
-    Buffer<float> bad(mem.data(), std::vector<halo_dimension_t>{{0, -2, 1, 0}, {0, 8, 8, 0}});
+    halo_dimension_t shape[] = {{0, -2, 1, 0}, {0, 8, 8, 0}};
+    Buffer<float> bad(mem.data(), 2, shape);
     ImageParam in(Float(32), 2, "negative_photo");
     in.set(bad);
     Var x("x"), y("y");
@@ -452,7 +454,8 @@ TEST_CASE("an ImageParam bound to wrapped memory with a negative extent is a bad
 TEST_CASE("wrapped memory whose last coordinate does not fit in 32 bits is a bad-extent error") {
     // min + extent - 1 wraps to a negative max in 32 bits, which would pass the bounds checks.
     std::vector<float> mem(64, 1.0f);
-    Buffer<float> huge(mem.data(), std::vector<halo_dimension_t>{{2147483646, 5, 1, 0}, {0, 8, 8, 0}});
+    halo_dimension_t shape[] = {{2147483646, 5, 1, 0}, {0, 8, 8, 0}};
+    Buffer<float> huge(mem.data(), 2, shape);
     ImageParam in(Float(32), 2, "wrapping");
     in.set(huge);
     Var x("x"), y("y");

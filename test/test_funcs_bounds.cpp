@@ -335,7 +335,7 @@ TEST_CASE("wrapped user memory as input and output, including a cropped strided 
     Buffer<int32_t> whole(mem.data(), {16, 10});
     // A 5x4 crop starting at (3, 2), with coordinates starting at (-2, 40).
     std::vector<halo_dimension_t> dims = {{-2, 5, 1, 0}, {40, 4, 16, 0}};
-    Buffer<int32_t> crop(mem.data() + 2 * 16 + 3, dims);
+    Buffer<int32_t> crop(mem.data() + 2 * 16 + 3, 2, dims.data());
     Var x("x"), y("y");
     Func f("f");
     f(x, y) = crop(x, y) * 10 + crop(x + 1, y);

@@ -1,0 +1,115 @@
+// Buffer as Halide users write it: wrapping memory, accessors, element loops, views.
+#include <numeric>
+
+#include "TestUtil.h"
+
+using namespace halo;
+using halo_test::compile_error_of;
+using halo_test::contains;
+
+TEST_CASE("wrapping user memory in 1 to 4 dimensions") {
+    std::vector<float> mem(2 * 3 * 4 * 5);
+    std::iota(mem.begin(), mem.end(), 0.0f);
+    Buffer<float> a(mem.data(), {16});
+    Buffer<float> b(mem.data(), 6, 4);
+    Buffer<float> c(mem.data(), {2, 3, 4});
+    Buffer<float> d(mem.data(), 2, 3, 4, 5);
+    CHECK(a.dimensions() == 1);
+    CHECK(a(15) == 15.0f);
+    CHECK(b(5, 3) == 23.0f);
+    CHECK(c(1, 2, 3) == 1 + 2 * 2 + 3 * 6);
+    CHECK(d(1, 2, 3, 4) == 1 + 2 * 2 + 3 * 6 + 4 * 24);
+    CHECK(d.stride(3) == 24);
+    halo_dimension_t shape[] = {{10, 4, 1, 0}, {-2, 3, 4, 0}};
+    Buffer<float> e(mem.data(), 2, shape);
+    CHECK(e.min(0) == 10);
+    CHECK(e.extent(1) == 3);
+    CHECK(e(13, 0) == 3 + 2 * 4);
+    CHECK(e.left() == 10);
+    CHECK(e.right() == 13);
+    CHECK(e.top() == -2);
+    CHECK(e.bottom() == 0);
+}
+
+TEST_CASE("for_each_element with int coordinates, a pointer, or a vector") {
+    Buffer<int> b(5, 3);
+    b.set_min(-2, 7);
+    b.for_each_element([&](int x, int y) { b(x, y) = x * 100 + y; });
+    CHECK(b(2, 9) == 209);
+    int count = 0;
+    b.for_each_element([&](const int *pos) { count += b(pos[0], pos[1]) == pos[0] * 100 + pos[1]; });
+    CHECK(count == 15);
+    int64_t sum = 0;
+    b.for_each_element([&](const std::vector<int> &c) { sum += c[0]; });
+    CHECK(sum == 3 * (-2 - 1 + 0 + 1 + 2));
+    std::string msg = compile_error_of([&] { b.for_each_element([](int, int, int) {}); });
+    CHECK(contains(msg, "has 2 dimensions but for_each_element was given a function of 3 coordinates"));
+}
+
+TEST_CASE("for_each_value: Halide's form with other buffers, and Halo's from coordinates") {
+    Buffer<float> a(4, 4), b(4, 4);
+    a.for_each_value([](const std::vector<int> &c) { return float(c[0] + c[1]); });
+    b.fill(2.0f);
+    a.for_each_value([](float &v, float &w) { v = v * w; }, b);
+    CHECK(a(3, 2) == 10.0f);
+    a.for_each_value([](float &v) { v += 1; });
+    CHECK(a(0, 0) == 1.0f);
+}
+
+TEST_CASE("cropped and sliced views share memory; translate moves coordinates") {
+    Buffer<int> b(8, 6);
+    b.for_each_element([&](int x, int y) { b(x, y) = x + 10 * y; });
+    Buffer<int> c = b.cropped(0, 2, 3).cropped(1, 1, 4);
+    CHECK(c.dim(0).min() == 2);
+    CHECK(c.dim(0).extent() == 3);
+    CHECK(c(4, 4) == 44);
+    c(3, 2) = -1;
+    CHECK(b(3, 2) == -1);  // the same memory
+    Buffer<int> row = b.sliced(1, 5);
+    CHECK(row.dimensions() == 1);
+    CHECK(row(7) == 57);
+    CHECK(b.contains(7, 5));
+    CHECK(!b.contains(8, 5));
+    Buffer<int> t = b.translated(0, 100);
+    CHECK(t(107, 5) == 57);
+    CHECK(b.dim(0).min() == 0);  // translated() leaves b alone
+    b.translate({-1, -1});
+    CHECK(b(6, 4) == 57);
+    // crop in place changes the shape every handle sees.
+    Buffer<int> same = b;
+    b.crop(1, 0, 2);
+    CHECK(same.dim(1).extent() == 2);
+    std::string msg = compile_error_of([&] { b.cropped(0, 5, 10); });
+    CHECK(contains(msg, "is not inside dimension 0's [-1, 6]"));
+}
+
+TEST_CASE("a cropped view keeps an owned allocation alive and is a valid pipeline input and output") {
+    Buffer<int> view;
+    {
+        Buffer<int> owner(10, 10);
+        owner.for_each_element([&](int x, int y) { owner(x, y) = x * y; });
+        view = owner.cropped(0, 3, 5).cropped(1, 2, 6);
+    }
+    CHECK(view(7, 7) == 49);  // owner is gone; the storage is not
+    Var x("x"), y("y");
+    Func f("f");
+    f(x, y) = view(x, y) + 1;
+    Buffer<int> big(20, 20);
+    big.fill(0);
+    Buffer<int> out = big.cropped(0, 3, 5).cropped(1, 2, 6);
+    f.realize(out);  // written through the view, at the view's coordinates
+    CHECK(big(7, 7) == 50);
+    CHECK(big(2, 7) == 0);
+    CHECK(big(8, 7) == 0);
+}
+
+TEST_CASE("copy_from copies where the buffers overlap") {
+    Buffer<int> a(6, 6), b(4, 4);
+    a.fill(0);
+    b.set_min(3, 3);
+    b.fill(7);
+    a.copy_from(b);
+    CHECK(a(3, 3) == 7);
+    CHECK(a(5, 5) == 7);
+    CHECK(a(2, 3) == 0);
+}
