@@ -40,6 +40,16 @@ public:
     Stage &tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &xo, const VarOrRVar &yo,
                 const VarOrRVar &xi, const VarOrRVar &yi, Expr xfactor, Expr yfactor,
                 TailStrategy tail = TailStrategy::Auto);
+    // As in Halide: the outer loops keep the names x and y.
+    Stage &tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &xi, const VarOrRVar &yi,
+                Expr xfactor, Expr yfactor, TailStrategy tail = TailStrategy::Auto);
+    // N dimensions: each of vars split by its factor into outers[i] and inners[i] (or keeping
+    // its name for the outer loop), then the inner loops inside all the outer ones.
+    Stage &tile(const std::vector<VarOrRVar> &vars, const std::vector<VarOrRVar> &outers,
+                const std::vector<VarOrRVar> &inners, const std::vector<Expr> &factors,
+                TailStrategy tail = TailStrategy::Auto);
+    Stage &tile(const std::vector<VarOrRVar> &vars, const std::vector<VarOrRVar> &inners,
+                const std::vector<Expr> &factors, TailStrategy tail = TailStrategy::Auto);
     Stage &vectorize(const VarOrRVar &v);
     Stage &vectorize(const VarOrRVar &v, int width, TailStrategy tail = TailStrategy::Auto);
     Stage &unroll(const VarOrRVar &v);
@@ -123,6 +133,13 @@ public:
     Func &tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &xo, const VarOrRVar &yo,
                const VarOrRVar &xi, const VarOrRVar &yi, Expr xfactor, Expr yfactor,
                TailStrategy tail = TailStrategy::Auto);
+    Func &tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &xi, const VarOrRVar &yi,
+               Expr xfactor, Expr yfactor, TailStrategy tail = TailStrategy::Auto);
+    Func &tile(const std::vector<VarOrRVar> &vars, const std::vector<VarOrRVar> &outers,
+               const std::vector<VarOrRVar> &inners, const std::vector<Expr> &factors,
+               TailStrategy tail = TailStrategy::Auto);
+    Func &tile(const std::vector<VarOrRVar> &vars, const std::vector<VarOrRVar> &inners,
+               const std::vector<Expr> &factors, TailStrategy tail = TailStrategy::Auto);
     Func &vectorize(const VarOrRVar &v);
     Func &vectorize(const VarOrRVar &v, int width, TailStrategy tail = TailStrategy::Auto);
     Func &unroll(const VarOrRVar &v);

@@ -163,6 +163,29 @@ Stage &Stage::tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &xo, 
     return reorder({xi, yi, xo, yo});
 }
 
+Stage &Stage::tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &xi, const VarOrRVar &yi,
+                   Expr xfactor, Expr yfactor, TailStrategy tail) {
+    return tile(x, y, x, y, xi, yi, xfactor, yfactor, tail);
+}
+
+Stage &Stage::tile(const std::vector<VarOrRVar> &vars, const std::vector<VarOrRVar> &outers,
+                   const std::vector<VarOrRVar> &inners, const std::vector<Expr> &factors, TailStrategy tail) {
+    user_assert(!vars.empty() && outers.size() == vars.size() && inners.size() == vars.size() &&
+                factors.size() == vars.size())
+        << describe() << ": tile(vars, outers, inners, factors) needs one outer, one inner and one factor per "
+        << "Var; got " << vars.size() << " Vars, " << outers.size() << " outers, " << inners.size()
+        << " inners and " << factors.size() << " factors";
+    for (size_t i = 0; i < vars.size(); i++) split(vars[i], outers[i], inners[i], factors[i], tail);
+    std::vector<VarOrRVar> order(inners);  // innermost first: the inner loops, then the outer ones
+    order.insert(order.end(), outers.begin(), outers.end());
+    return reorder(order);
+}
+
+Stage &Stage::tile(const std::vector<VarOrRVar> &vars, const std::vector<VarOrRVar> &inners,
+                   const std::vector<Expr> &factors, TailStrategy tail) {
+    return tile(vars, vars, inners, factors, tail);
+}
+
 void Stage::set_for_type(const VarOrRVar &v, ForType t, const char *directive) {
     f_->changed();
     Dim &d = find_dim(v.name, directive);
@@ -236,6 +259,16 @@ Func &Func::reorder(const std::vector<VarOrRVar> &vars) { HALO_FORWARD(reorder(v
 Func &Func::tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &xo, const VarOrRVar &yo,
                  const VarOrRVar &xi, const VarOrRVar &yi, Expr xfactor, Expr yfactor,
                  TailStrategy tail) { HALO_FORWARD(tile(x, y, xo, yo, xi, yi, xfactor, yfactor, tail)) }
+Func &Func::tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &xi, const VarOrRVar &yi, Expr xfactor,
+                 Expr yfactor, TailStrategy tail) { HALO_FORWARD(tile(x, y, xi, yi, xfactor, yfactor, tail)) }
+Func &Func::tile(const std::vector<VarOrRVar> &vars, const std::vector<VarOrRVar> &outers,
+                 const std::vector<VarOrRVar> &inners, const std::vector<Expr> &factors, TailStrategy tail) {
+    HALO_FORWARD(tile(vars, outers, inners, factors, tail))
+}
+Func &Func::tile(const std::vector<VarOrRVar> &vars, const std::vector<VarOrRVar> &inners,
+                 const std::vector<Expr> &factors, TailStrategy tail) {
+    HALO_FORWARD(tile(vars, inners, factors, tail))
+}
 Func &Func::vectorize(const VarOrRVar &v) { HALO_FORWARD(vectorize(v)) }
 Func &Func::vectorize(const VarOrRVar &v, int width, TailStrategy tail) {
     HALO_FORWARD(vectorize(v, width, tail))

@@ -70,3 +70,32 @@ TEST_CASE("the old outer name of vectorize is not a loop, and the message lists 
     CHECK(contains(msg, "there is no loop 'x_vo'"));
     CHECK(contains(msg, "y, x, x_vi"));
 }
+
+TEST_CASE("tile with six arguments keeps x and y for the outer loops") {
+    Var x("x"), y("y"), xi("xi"), yi("yi");
+    Func g("g"), f("f");
+    g(x, y) = x * 5 - y;
+    f(x, y) = g(x, y) + g(x, y + 1);
+    f.tile(x, y, xi, yi, 4, 3, TailStrategy::GuardWithIf);
+    g.compute_at(f, x);  // per tile
+    Buffer<int> out(10, 7);
+    out.set_min(-1, 2);
+    check_against_reference(f, out);
+    std::string msg = compile_error_of([&] { f.parallel(Var("none")); });
+    CHECK(contains(msg, "Its loops, outermost first, are: y, x, yi, xi"));
+}
+
+TEST_CASE("tile over N dimensions, with and without new outer names") {
+    Var x("x"), y("y"), c("c"), xo("xo"), yo("yo"), co("co"), xi("xi"), yi("yi"), ci("ci");
+    Func f("f"), g("g");
+    f(x, y, c) = x + 10 * y + 100 * c;
+    g(x, y, c) = f(x, y, c) * 2;
+    f.tile({x, y, c}, {xo, yo, co}, {xi, yi, ci}, {2, 3, 2}, TailStrategy::GuardWithIf);
+    g.tile({x, y}, {xi, yi}, {4, 4}, TailStrategy::GuardWithIf);
+    f.compute_at(g, x);
+    check_against_reference(g, Buffer<int>(9, 7, 3));
+    std::string msg = compile_error_of([&] { f.parallel(Var("none")); });
+    CHECK(contains(msg, "co, yo, xo, ci, yi, xi"));
+    std::string bad = compile_error_of([&] { g.tile({x, y}, {xi}, {4, 4}); });
+    CHECK(contains(bad, "needs one outer, one inner and one factor per Var; got 2 Vars, 2 outers, 1 inners"));
+}
