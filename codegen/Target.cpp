@@ -1,5 +1,6 @@
 #include "Target.h"
 
+#include <algorithm>
 #include <cstdlib>
 
 #include <llvm/ADT/StringMap.h>
@@ -10,6 +11,15 @@
 namespace halo {
 
 std::vector<std::string> Target::names() { return {"host", "x86-64-sse41", "x86-64-avx2", "x86-64-avx512"}; }
+
+namespace {
+// "host, x86-64-sse41, ...", for messages.
+std::string known_target_names() {
+    std::string known;
+    for (auto &n : Target::names()) known += (known.empty() ? "" : ", ") + n;
+    return known;
+}
+}  // namespace
 
 Target Target::parse(const std::string &name) {
     Target t;
@@ -30,9 +40,7 @@ Target Target::parse(const std::string &name) {
     } else if (name == "x86-64-avx512") {
         t.cpu = "x86-64-v4";
     } else {
-        std::string known;
-        for (auto &n : names()) known += (known.empty() ? "" : ", ") + n;
-        user_error << "Unknown target '" << name << "'; known targets are: " << known;
+        user_error << "Unknown target '" << name << "'; known targets are: " << known_target_names();
     }
     return t;
 }
@@ -78,11 +86,9 @@ Target target_from_environment(const char *halo_var, const char *halide_var) {
     for (const char *var : {halo_var, halide_var}) {
         const char *v = std::getenv(var);
         if (v && *v) {
-            std::string known;
-            for (auto &n : Target::names()) known += (known.empty() ? "" : ", ") + n;
-            bool ok = false;
-            for (auto &n : Target::names()) ok |= n == v;
-            user_assert(ok) << var << "=" << v << " names no target; known targets are: " << known;
+            std::vector<std::string> names = Target::names();
+            user_assert(std::find(names.begin(), names.end(), v) != names.end())
+                << var << "=" << v << " names no target; known targets are: " << known_target_names();
             return Target::parse(v);
         }
     }
