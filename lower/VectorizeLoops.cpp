@@ -47,7 +47,15 @@ private:
         if (op->type.is_vector()) ok = false;
     }
     void visit(const Allocate *) override { ok = false; }
-    void visit(const AssertStmt *) override { ok = false; }
+    // A check that is the same for every lane (the overflow checks of inner loops' bounds)
+    // stays a scalar assert in the vector body; one that varies across lanes would need a
+    // check per lane.
+    void visit(const AssertStmt *op) override {
+        if (expr_uses_var(op->condition, var_) || depends_on_lets(op->condition) ||
+            expr_uses_var(op->message, var_) || depends_on_lets(op->message)) {
+            ok = false;
+        }
+    }
     void visit(const Realize *) override { ok = false; }
     void visit(const Call *op) override {
         if (op->call_type == Call::Extern) ok = false;
@@ -150,6 +158,15 @@ private:
     }
     Expr visit(const Let *op) override {
         Expr v = mutate(op->value);
+        if (v.type().is_vector()) v = simplify(v);
+        if (v.as<Ramp>() || v.as<Broadcast>()) {
+            // As for LetStmt: a common subexpression "x + 1" of the lane variable must stay a
+            // visible Ramp, or the loads indexed by it become gathers (harris: 24 per pixel).
+            vectors_[op->name] = v;
+            Expr b = mutate(op->body);
+            vectors_.erase(op->name);
+            return b;
+        }
         if (v.type().is_vector()) return bind_vector(op, v, &Let::make);
         Expr b = mutate(op->body);
         return v.same_as(op->value) && b.same_as(op->body) ? self(op) : Let::make(op->name, v, b);

@@ -94,3 +94,53 @@ TEST_CASE("register blocking: the reduction loop of a blocked convolution keeps 
     CHECK(reduction_blocks >= 2);
     CHECK(blocks_with_stores == 0);
 }
+
+// The reduction loops of an update sit inside its vectorized loop (RVars are innermost), and
+// each has an overflow check of its bounds: those checks are the same for every lane, so the
+// body is still vector code, not a serial loop over the lanes (which only LLVM's own loop
+// vectorizer, off as in Halide, could rescue: 8x slower before).
+TEST_CASE("an update vectorized outside its reduction loops becomes vector code") {
+    Var x("x"), y("y");
+    RDom r(0, 3, 0, 3, "r");
+    ImageParam in(Int(16), 2, "in");
+    Func conv("conv");
+    conv(x, y) = cast<int16_t>(0);
+    conv(x, y) += cast<int16_t>(in(x + r.x, y + r.y) * 3);
+    conv.update().vectorize(x, 16);
+    Buffer<int16_t> b = halo_test::random_image<int16_t>({70, 12}, 5, -100, 100);
+    in.set(b);
+    std::string stmt = conv.lowered_stmt();
+    // The steady state stores whole vectors; only the GuardWithIf tail runs lane by lane.
+    CHECK(stmt.find("conv[ramp(") != std::string::npos);
+    CHECK(conv.llvm_ir().find("<16 x i16>") != std::string::npos);
+    Buffer<int16_t> out = conv.realize({68, 10});
+    halo_test::check_all(out, [&](const std::vector<int> &c) {
+        int16_t acc = 0;
+        for (int j = 0; j < 3; j++)
+            for (int i = 0; i < 3; i++) acc = int16_t(acc + int16_t(b(c[0] + i, c[1] + j) * 3));
+        return double(acc);
+    });
+}
+
+// Inlining sq into out repeats in(x + 1) * in(x + 1); the common-subexpression pass binds
+// "x + 1" to a let. Vectorized, that let is a Ramp and must stay visible as one: bound to a
+// vector variable instead, every load indexed by it became a gather (24 per pixel in harris,
+// 3x slower than Halide on the same schedule).
+TEST_CASE("a common subexpression of the vectorized variable still loads densely") {
+    Var x("x");
+    ImageParam in(Float(32), 1, "in");
+    Func sq("sq"), out("out");
+    sq(x) = in(x) * in(x);
+    out(x) = sq(x) + sq(x + 1) * 2.0f + sq(x + 2);
+    out.vectorize(x, 16);
+    Buffer<float> b = halo_test::random_image<float>({80}, 7);
+    in.set(b);
+    std::string stmt = out.lowered_stmt();
+    CHECK(stmt.find(".cse.v") == std::string::npos);
+    CHECK(out.llvm_ir().find("gather") == std::string::npos);
+    Buffer<float> r = out.realize({78});
+    halo_test::check_all(r, [&](const std::vector<int> &c) {
+        auto s = [&](int i) { return b(i) * b(i); };
+        return double(s(c[0]) + s(c[0] + 1) * 2.0f + s(c[0] + 2));
+    }, 1e-6);  // multiply-adds may be fused
+}
