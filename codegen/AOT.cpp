@@ -209,7 +209,7 @@ void compile_to_files_on_this_stack(const Func &output, const std::vector<AOTArg
     std::string err;
     llvm::raw_string_ostream es(err);
     internal_assert(!llvm::verifyModule(*m, &es)) << "AOT module does not verify: " << es.str();
-    optimize_module(*m, *tm);
+    optimize_module(*m, *tm, target.llvm_loop_opt);
     if (emit.llvm_ir) {
         std::string ir;
         llvm::raw_string_ostream os(ir);

@@ -1052,13 +1052,17 @@ std::unique_ptr<llvm::Module> codegen_llvm(const LoweredPipeline &p, llvm::LLVMC
     return m;
 }
 
-void optimize_module(llvm::Module &m, llvm::TargetMachine &tm) {
+void optimize_module(llvm::Module &m, llvm::TargetMachine &tm, bool llvm_loop_opt) {
     llvm::LoopAnalysisManager lam;
     llvm::FunctionAnalysisManager fam;
     llvm::CGSCCAnalysisManager cgam;
     llvm::ModuleAnalysisManager mam;
     llvm::PipelineTuningOptions pto;
-    pto.LoopVectorization = true;
+    // As Halide: the schedule vectorizes and unrolls; LLVM's loop passes only with
+    // Target::EnableLLVMLoopOpt (they double the compile time). SLP vectorization stays on.
+    pto.LoopVectorization = llvm_loop_opt;
+    pto.LoopInterleaving = llvm_loop_opt;
+    pto.LoopUnrolling = llvm_loop_opt;
     pto.SLPVectorization = true;
     llvm::PassBuilder pb(&tm, pto);
     pb.registerModuleAnalyses(mam);

@@ -21,7 +21,8 @@ namespace halo {
 std::unique_ptr<llvm::Module> codegen_llvm(const LoweredPipeline &p, llvm::LLVMContext &ctx,
                                            llvm::TargetMachine &tm);
 
-// Runs LLVM's O3 pipeline (new pass manager) for the target.
-void optimize_module(llvm::Module &m, llvm::TargetMachine &tm);
+// Runs LLVM's O3 pipeline (new pass manager) for the target; its loop vectorizer, interleaver
+// and unroller only with llvm_loop_opt (Target::EnableLLVMLoopOpt).
+void optimize_module(llvm::Module &m, llvm::TargetMachine &tm, bool llvm_loop_opt);
 
 }  // namespace halo

@@ -216,7 +216,7 @@ int run(int argc, char **argv) {
     }
     double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     std::fprintf(stderr, "compiled generator '%s' as %s for %s in %.0f ms\n", o.generator.c_str(), function.c_str(),
-                 target.name.c_str(), ms);
+                 target.to_string().c_str(), ms);
     return 0;
 }
 

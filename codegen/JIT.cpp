@@ -62,7 +62,7 @@ JITModule::JITModule(const LoweredPipeline &p, const Target &target) : impl_(std
 
     auto ctx = std::make_unique<llvm::LLVMContext>();
     auto module = codegen_llvm(p, *ctx, **tm);
-    optimize_module(*module, **tm);
+    optimize_module(*module, **tm, target.llvm_loop_opt);
     llvm::raw_string_ostream os(llvm_ir_);
     module->print(os, nullptr);
     os.flush();

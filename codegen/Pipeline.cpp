@@ -37,7 +37,7 @@ Pipeline::~Pipeline() = default;
 
 void Pipeline::compile_jit(const Target &target) {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (target.name != target_.name) jit_.reset();
+    if (target.to_string() != target_.to_string()) jit_.reset();
     target_ = target;
     compile_locked();
 }
@@ -196,7 +196,7 @@ void Func::realize(Buffer<> &dst, const ParamMap &param_map) {
 
 namespace {
 // A default-constructed Target names the host but has no LLVM triple yet.
-Target complete(const Target &t) { return t.triple.empty() ? Target::parse(t.name) : t; }
+Target complete(const Target &t) { return t.triple.empty() ? Target::parse(t.to_string()) : t; }
 }  // namespace
 
 Buffer<> Func::realize(const std::vector<int> &sizes, const Target &target, const ParamMap &param_map) {

@@ -21,8 +21,23 @@ std::string known_target_names() {
 }
 }  // namespace
 
-Target Target::parse(const std::string &name) {
+namespace {
+const char *const kLoopOptSuffix = "-enable_llvm_loop_opt";
+
+// "host-enable_llvm_loop_opt" -> "host" (and whether the suffix was there).
+std::string strip_loop_opt(const std::string &name, bool *loop_opt) {
+    const std::string suffix = kLoopOptSuffix;
+    bool has = name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
+    if (loop_opt) *loop_opt = has;
+    return has ? name.substr(0, name.size() - suffix.size()) : name;
+}
+}  // namespace
+
+Target Target::parse(const std::string &full_name) {
+    bool loop_opt = false;
+    const std::string name = strip_loop_opt(full_name, &loop_opt);
     Target t;
+    t.llvm_loop_opt = loop_opt;
     t.name = name;
     t.triple = llvm::sys::getProcessTriple();
     if (name == "host") {
@@ -40,12 +55,24 @@ Target Target::parse(const std::string &name) {
     } else if (name == "x86-64-avx512") {
         t.cpu = "x86-64-v4";
     } else {
-        user_error << "Unknown target '" << name << "'; known targets are: " << known_target_names();
+        user_error << "Unknown target '" << full_name << "'; known targets are: " << known_target_names()
+                   << " (each may end in " << kLoopOptSuffix << ")";
     }
     return t;
 }
 
+Target Target::with_feature(Feature f) const {
+    user_assert(f == EnableLLVMLoopOpt) << "Target::with_feature: CPU features come with the target's name ("
+                                        << known_target_names() << "); only EnableLLVMLoopOpt can be added";
+    Target t = *this;
+    t.llvm_loop_opt = true;
+    return t;
+}
+
+std::string Target::to_string() const { return name + (llvm_loop_opt ? kLoopOptSuffix : ""); }
+
 bool Target::has_feature(Feature f) const {
+    if (f == EnableLLVMLoopOpt) return llvm_loop_opt;
     if (name == "host") {
         llvm::StringMap<bool> host = llvm::sys::getHostCPUFeatures();
         auto has = [&](const char *feature) { return host.lookup(feature); };
@@ -57,6 +84,7 @@ bool Target::has_feature(Feature f) const {
         case F16C: return has("f16c");
         case AVX512: return has("avx512f");
         case AVX512_Skylake: return has("avx512f") && has("avx512bw") && has("avx512dq") && has("avx512vl");
+        case EnableLLVMLoopOpt: break;
         }
         return false;
     }
@@ -70,6 +98,7 @@ bool Target::has_feature(Feature f) const {
     case F16C: return level >= 3;
     case AVX512:
     case AVX512_Skylake: return level >= 4;
+    case EnableLLVMLoopOpt: break;
     }
     return false;
 }
@@ -87,8 +116,9 @@ Target target_from_environment(const char *halo_var, const char *halide_var) {
         const char *v = std::getenv(var);
         if (v && *v) {
             std::vector<std::string> names = Target::names();
-            user_assert(std::find(names.begin(), names.end(), v) != names.end())
-                << var << "=" << v << " names no target; known targets are: " << known_target_names();
+            user_assert(std::find(names.begin(), names.end(), strip_loop_opt(v, nullptr)) != names.end())
+                << var << "=" << v << " names no target; known targets are: " << known_target_names()
+                << " (each may end in " << kLoopOptSuffix << ")";
             return Target::parse(v);
         }
     }

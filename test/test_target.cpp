@@ -89,3 +89,38 @@ TEST_CASE("a schedule can ask the target for its vector width, as Halide schedul
     f.vectorize(x, t.natural_vector_size<int32_t>()).parallel(y);
     halo_test::check_against_reference(f, Buffer<int>(37, 5));
 }
+
+TEST_CASE("LLVM's loop vectorizer runs only with EnableLLVMLoopOpt, as in Halide") {
+    auto scalar_loop = [](Func &f) {
+        Var x("x");
+        f(x) = cast<float>(x) * 2.5f + 1.0f;  // not vectorized by the schedule
+    };
+    Func plain("plain"), with_opt("with_opt");
+    scalar_loop(plain);
+    scalar_loop(with_opt);
+    plain.compile_jit(get_host_target());
+    Target t = get_host_target().with_feature(Target::EnableLLVMLoopOpt);
+    CHECK(t.has_feature(Target::EnableLLVMLoopOpt));
+    CHECK(!get_host_target().has_feature(Target::EnableLLVMLoopOpt));
+    CHECK(t.to_string() == "host-enable_llvm_loop_opt");
+    with_opt.compile_jit(t);
+    CHECK(!contains(plain.llvm_ir(), "x float>"));
+    CHECK(contains(with_opt.llvm_ir(), "x float>"));
+    Buffer<float> a = plain.realize({100}), b = with_opt.realize({100});
+    for (int i = 0; i < 100; i++) CHECK(a(i) == b(i));
+}
+
+TEST_CASE("target names may end in -enable_llvm_loop_opt") {
+    Target t = Target::parse("x86-64-avx2-enable_llvm_loop_opt");
+    CHECK(t.name == "x86-64-avx2");
+    CHECK(t.has_feature(Target::EnableLLVMLoopOpt));
+    CHECK(t.has_feature(Target::AVX2));
+    CHECK(Target::parse(t.to_string()).to_string() == "x86-64-avx2-enable_llvm_loop_opt");
+    ScopedEnv env("HALO_JIT_TARGET", "host-enable_llvm_loop_opt");
+    CHECK(get_jit_target_from_environment().has_feature(Target::EnableLLVMLoopOpt));
+    std::string msg = compile_error_of([] { Target::parse("x86-64-avx2-enable_magic"); });
+    CHECK(contains(msg, "Unknown target 'x86-64-avx2-enable_magic'"));
+    CHECK(contains(msg, "(each may end in -enable_llvm_loop_opt)"));
+    msg = compile_error_of([] { get_host_target().with_feature(Target::AVX512); });
+    CHECK(contains(msg, "only EnableLLVMLoopOpt can be added"));
+}
