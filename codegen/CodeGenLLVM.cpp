@@ -26,6 +26,13 @@ namespace {
 
 using llvm::Value;
 
+// Math functions compiled as calls to the C library ("sinf" for float32), lane by lane.
+bool is_libm_function(const std::string &n) {
+    static const std::set<std::string> names = {"tan",  "atan2", "asin",  "acos",  "atan",  "sinh", "cosh",
+                                                "tanh", "asinh", "acosh", "atanh", "hypot", "erf"};
+    return names.count(n) > 0;
+}
+
 // Names of variables and buffers a statement uses but does not define (for closures).
 class FreeVariables : public IRVisitor {
 public:
@@ -724,7 +731,16 @@ void CodeGen::visit(const Call *op) {
             value_ = builder_.CreateUnaryIntrinsic(it->second, arg(0));
         } else if (n == "pow") {
             value_ = builder_.CreateBinaryIntrinsic(llvm::Intrinsic::pow, arg(0), arg(1));
-        } else if (n == "tan" || n == "atan2") {
+        } else if (n == "is_nan" || n == "is_inf" || n == "is_finite") {
+            Value *x = arg(0);
+            Value *inf = llvm::ConstantFP::getInfinity(llvm_type(op->args[0].type()));
+            if (n == "is_nan") {
+                value_ = builder_.CreateFCmpUNO(x, x);
+            } else {
+                Value *ax = builder_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x);
+                value_ = n == "is_inf" ? builder_.CreateFCmpOEQ(ax, inf) : builder_.CreateFCmpONE(ax, inf);
+            }
+        } else if (is_libm_function(n)) {
             // libm, lane by lane
             bool f32 = t.bits == 32;
             std::string fn = n + (f32 ? "f" : "");

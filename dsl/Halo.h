@@ -8,6 +8,7 @@
 #include "IROperator.h"
 #include "IRPrinter.h"
 #include "ImageIO.h"
+#include "MathFunctions.h"
 #include "Param.h"
 #include "ParamMap.h"
 #include "Type.h"

@@ -191,6 +191,9 @@ Value Evaluator::call(const Call *op, Frame &frame) {
         Value a = arg(0);
         if (t.is_float()) r.f = std::fabs(a.f);
         else r.i = a.i < 0 && op->args[0].type().is_int() ? int64_t(0 - uint64_t(a.i)) : a.i;  // |MIN| as unsigned
+    } else if (n == "is_nan" || n == "is_inf" || n == "is_finite") {
+        double x = arg(0).f;
+        r.i = n == "is_nan" ? std::isnan(x) : n == "is_inf" ? std::isinf(x) : std::isfinite(x);
     } else {
         double x = arg(0).f;
         if (n == "sqrt") r.f = std::sqrt(x);
@@ -205,6 +208,17 @@ Value Evaluator::call(const Call *op, Frame &frame) {
         else if (n == "tan") r.f = std::tan(x);
         else if (n == "pow") r.f = std::pow(x, arg(1).f);
         else if (n == "atan2") r.f = std::atan2(x, arg(1).f);
+        else if (n == "hypot") r.f = std::hypot(x, arg(1).f);
+        else if (n == "asin") r.f = std::asin(x);
+        else if (n == "acos") r.f = std::acos(x);
+        else if (n == "atan") r.f = std::atan(x);
+        else if (n == "sinh") r.f = std::sinh(x);
+        else if (n == "cosh") r.f = std::cosh(x);
+        else if (n == "tanh") r.f = std::tanh(x);
+        else if (n == "asinh") r.f = std::asinh(x);
+        else if (n == "acosh") r.f = std::acosh(x);
+        else if (n == "atanh") r.f = std::atanh(x);
+        else if (n == "erf") r.f = std::erf(x);
         else user_error << "reference evaluator: unsupported call " << n;
         r.f = round_float(t, r.f);
         return r;

@@ -1,0 +1,180 @@
+// Halide's math functions beyond the basic ones: inverse and hyperbolic trigonometry, hypot,
+// erf, is_nan / is_inf / is_finite, fract, absd, lerp, the fast_ variants and ConciseCasts.
+// Each against the C library or plain C++ and against the reference evaluator, vectorized and
+// not; misuse gives a message.
+#include <cmath>
+#include <functional>
+#include <limits>
+
+#include "TestUtil.h"
+
+using namespace halo;
+using halo_test::compile_error_of;
+using halo_test::contains;
+
+namespace {
+
+// f(x) = fn(in(x)) over inputs in [lo, hi], scalar and vectorized, against c_fn and the
+// reference evaluator, within a relative tolerance (float32 library functions differ by ulps).
+void check_unary(const char *name, std::function<Expr(Expr)> fn, double (*c_fn)(double), float lo, float hi) {
+    INFO(std::string(name));
+    const int n = 67;
+    Buffer<float> in(n);
+    for (int i = 0; i < n; i++) in(i) = lo + (hi - lo) * float(i) / float(n - 1);
+    for (int vec : {1, 8}) {
+        Var x("x");
+        Func f(std::string("f_") + name);
+        f(x) = fn(in(x));
+        if (vec > 1) f.vectorize(x, vec);
+        Buffer<float> out = f.realize({n});
+        for (int i = 0; i < n; i++) {
+            double e = c_fn(double(in(i)));
+            CHECK_MESSAGE(std::fabs(out(i) - e) <= 2e-6 * std::max(1.0, std::fabs(e)), name << "(" << in(i) << ") = " << out(i) << ", expected " << e);
+        }
+        halo_test::check_against_reference(f, Buffer<float>(n), 2e-6);
+    }
+}
+
+}  // namespace
+
+TEST_CASE("inverse and hyperbolic trigonometry, erf match the C library") {
+    check_unary("asin", [](Expr e) { return asin(e); }, std::asin, -1, 1);
+    check_unary("acos", [](Expr e) { return acos(e); }, std::acos, -1, 1);
+    check_unary("atan", [](Expr e) { return atan(e); }, std::atan, -20, 20);
+    check_unary("sinh", [](Expr e) { return sinh(e); }, std::sinh, -5, 5);
+    check_unary("cosh", [](Expr e) { return cosh(e); }, std::cosh, -5, 5);
+    check_unary("tanh", [](Expr e) { return tanh(e); }, std::tanh, -5, 5);
+    check_unary("asinh", [](Expr e) { return asinh(e); }, std::asinh, -50, 50);
+    check_unary("acosh", [](Expr e) { return acosh(e); }, std::acosh, 1, 50);
+    check_unary("atanh", [](Expr e) { return atanh(e); }, std::atanh, -0.99f, 0.99f);
+    check_unary("erf", [](Expr e) { return erf(e); }, std::erf, -3, 3);
+    check_unary("fract", [](Expr e) { return fract(e); }, [](double v) { return v - std::floor(v); }, -7.3f, 7.3f);
+    check_unary("fast_log", [](Expr e) { return fast_log(e); }, std::log, 0.01f, 100);
+    check_unary("fast_exp", [](Expr e) { return fast_exp(e); }, std::exp, -10, 10);
+    check_unary("fast_inverse_sqrt", [](Expr e) { return fast_inverse_sqrt(e); }, [](double v) { return 1 / std::sqrt(v); }, 0.01f, 100);
+}
+
+TEST_CASE("hypot of two floats, and of an int and a float") {
+    Var x("x");
+    Func f("f"), g("g");
+    f(x) = hypot(cast<float>(x) - 10.0f, 3.5f);
+    g(x) = hypot(x, 2.0f);  // the int becomes float32
+    f.vectorize(x, 8);
+    Buffer<float> a = f.realize({21}), b = g.realize({21});
+    for (int i = 0; i < 21; i++) {
+        CHECK(std::fabs(a(i) - std::hypot(i - 10.0, 3.5)) < 1e-5);
+        CHECK(std::fabs(b(i) - std::hypot(double(i), 2.0)) < 1e-5);
+    }
+}
+
+TEST_CASE("is_nan, is_inf and is_finite hold in compiled code and in the reference evaluator") {
+    const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+    Buffer<float> in(8);
+    float values[8] = {0.0f, -1.5f, nan, inf, -inf, 3e38f, -nan, 1e-40f};
+    for (int i = 0; i < 8; i++) in(i) = values[i];
+    for (int vec : {1, 8}) {
+        Var x("x");
+        Func f("classes");
+        f(x) = select(is_nan(in(x)), 1, 0) + select(is_inf(in(x)), 2, 0) + select(is_finite(in(x)), 4, 0);
+        if (vec > 1) f.vectorize(x, vec);
+        Buffer<int> out = f.realize({8});
+        int expected[8] = {4, 4, 1, 2, 2, 4, 1, 4};
+        for (int i = 0; i < 8; i++) CHECK_MESSAGE(out(i) == expected[i], "value " << values[i] << ", lanes " << vec);
+        halo_test::check_against_reference(f, Buffer<int>(8));
+    }
+    Var x("x");
+    std::string msg = compile_error_of([&] { is_nan(x + 1); });
+    CHECK(contains(msg, "is_nan((x + 1)): the argument is int32; only floating-point values can be NaN or infinite"));
+}
+
+TEST_CASE("absd: the unsigned difference, without overflow at the ends of the type") {
+    Buffer<int8_t> a(4), b(4);
+    int8_t av[4] = {-128, 127, 5, -7}, bv[4] = {127, -128, 9, -7};
+    for (int i = 0; i < 4; i++) a(i) = av[i], b(i) = bv[i];
+    Var x("x");
+    Func f("absd8"), g("absd_float");
+    f(x) = absd(a(x), b(x));
+    g(x) = absd(cast<float>(a(x)), 0.5f);
+    CHECK(f.value().type() == UInt(8));
+    Buffer<uint8_t> out = f.realize({4});
+    Buffer<float> fo = g.realize({4});
+    for (int i = 0; i < 4; i++) {
+        CHECK(int(out(i)) == std::abs(int(av[i]) - int(bv[i])));
+        CHECK(fo(i) == std::fabs(float(av[i]) - 0.5f));
+    }
+    halo_test::check_against_reference(f, Buffer<uint8_t>(4));
+}
+
+TEST_CASE("lerp of floats is zero * (1 - w) + one * w") {
+    Var x("x");
+    Func f("lerp_f");
+    f(x) = lerp(cast<float>(x), 100.0f, cast<float>(x) / 16.0f);
+    f.vectorize(x, 8);
+    Buffer<float> out = f.realize({17});
+    for (int i = 0; i < 17; i++) {
+        float w = float(i) / 16.0f;
+        CHECK(std::fabs(out(i) - (float(i) * (1.0f - w) + 100.0f * w)) <= 1e-5f);
+    }
+}
+
+TEST_CASE("lerp of 8- and 16-bit integers rounds to nearest and stays between the values") {
+    // Plain C++: the weight scaled to [0, M], then (zero (M - w) + one w) / M to nearest.
+    auto lerp_int = [](int64_t zero, int64_t one, int64_t w, int64_t M) {
+        int64_t num = zero * (M - w) + one * w;
+        double q = double(num) / double(M);
+        return int64_t(std::floor(q + 0.5));
+    };
+    Buffer<uint8_t> a(256), b(256), w8(256);
+    Buffer<float> wf(256);
+    Buffer<int16_t> s(256), t(256);
+    Buffer<uint16_t> w16(256);
+    for (int i = 0; i < 256; i++) {
+        a(i) = uint8_t(i), b(i) = uint8_t((i * 77 + 13) % 256), w8(i) = uint8_t((i * 31) % 256);
+        wf(i) = float((i * 13) % 101) / 100.0f;
+        s(i) = int16_t(i * 251 - 32000), t(i) = int16_t(30000 - i * 199), w16(i) = uint16_t(i * 257);
+    }
+    Var x("x");
+    Func by_u8("lerp_u8_by_u8"), by_float("lerp_u8_by_float"), s16("lerp_i16_by_u16"), s16_u8w("lerp_i16_by_u8");
+    by_u8(x) = lerp(a(x), b(x), w8(x));
+    by_float(x) = lerp(a(x), b(x), wf(x));
+    s16(x) = lerp(s(x), t(x), w16(x));
+    s16_u8w(x) = lerp(s(x), t(x), w8(x));
+    by_u8.vectorize(x, 16);
+    s16.vectorize(x, 8);
+    Buffer<uint8_t> o1 = by_u8.realize({256}), o2 = by_float.realize({256});
+    Buffer<int16_t> o3 = s16.realize({256}), o4 = s16_u8w.realize({256});
+    for (int i = 0; i < 256; i++) {
+        INFO("i = " << i);
+        CHECK(int64_t(o1(i)) == lerp_int(a(i), b(i), w8(i), 255));
+        CHECK(int64_t(o2(i)) == lerp_int(a(i), b(i), int64_t(std::nearbyint(double(wf(i)) * 255)), 255));
+        CHECK(int64_t(o3(i)) == lerp_int(s(i), t(i), w16(i), 65535));
+        // A uint8 weight w is w / 255 of the way: rescaled to 16 bits it is w * 257 exactly.
+        CHECK(int64_t(o4(i)) == lerp_int(s(i), t(i), int64_t(w8(i)) * 257, 65535));
+        CHECK(o3(i) >= std::min(s(i), t(i)));
+        CHECK(o3(i) <= std::max(s(i), t(i)));
+    }
+    halo_test::check_against_reference(by_u8, Buffer<uint8_t>(256));
+    halo_test::check_against_reference(s16, Buffer<int16_t>(256));
+}
+
+TEST_CASE("lerp refuses what it cannot compute, saying what to do") {
+    Var x("x");
+    std::string msg = compile_error_of([&] { lerp(x, x + 1, 0.5f); });
+    CHECK(contains(msg, "values of type int32 are not supported; lerp takes floats or 8- or 16-bit integers"));
+    msg = compile_error_of([&] { lerp(cast<uint8_t>(x), cast<uint16_t>(x), 0.5f); });
+    CHECK(contains(msg, "the values are uint8 and uint16; lerp needs both of one type"));
+    msg = compile_error_of([&] { lerp(cast<uint8_t>(x), cast<uint8_t>(x), x); });
+    CHECK(contains(msg, "the weight is int32; it must be a float in [0, 1] or an unsigned integer"));
+}
+
+TEST_CASE("ConciseCasts as in Halide") {
+    using namespace halo::ConciseCasts;
+    Var x("x");
+    Func f("concise");
+    f(x) = i32(u8_sat(x * 100 - 200)) + i32(i8(x * 100)) * 1000 + i32(u16(f32(x) * 1.5f)) * 1000000;
+    Buffer<int> out = f.realize({6});
+    for (int i = 0; i < 6; i++) {
+        int sat = std::min(255, std::max(0, i * 100 - 200));
+        CHECK(out(i) == sat + int(int8_t(i * 100)) * 1000 + int(uint16_t(float(i) * 1.5f)) * 1000000);
+    }
+}
