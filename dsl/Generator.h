@@ -123,6 +123,13 @@ public:
         internal::register_param(this);
     }
     operator T() const { return value_; }
+    // A number is also an Expr of its type (GeneratorParam<int> -> int32, <float> -> float32,
+    // <bool> -> bool), as in Halide: tile(x, y, xi, yi, tile_w, tile_h) takes it as a factor.
+    template <typename U = T, typename = std::enable_if_t<std::is_same_v<U, T> && std::is_arithmetic_v<U>>>
+    operator Expr() const {
+        if constexpr (std::is_floating_point_v<T>) return make_const(type_of<T>(), double(value_));
+        else return make_const(type_of<T>(), int64_t(value_));
+    }
     T value() const { return value_; }
     void set(T v) {
         if constexpr (is_number) {
@@ -208,6 +215,62 @@ private:
         else return 0;
     }
 };
+
+// Operators with a GeneratorParam on either side use its value as a C++ number, so the
+// literal rules apply (Expr + GeneratorParam<int> has the Expr's type, as Expr + 3 does) and
+// two C++ numbers give a C++ number; without them either conversion would be ambiguous.
+#define HALO_GENERATOR_PARAM_OPERATOR(op)                                                              \
+    template <typename Other, typename T>                                                             \
+    auto operator op(const Other &a, const GeneratorParam<T> &b)->decltype(a op T(b)) {               \
+        return a op T(b);                                                                             \
+    }                                                                                                 \
+    template <typename Other, typename T>                                                             \
+    auto operator op(const GeneratorParam<T> &a, const Other &b)->decltype(T(a) op b) {               \
+        return T(a) op b;                                                                             \
+    }                                                                                                 \
+    template <typename T, typename U>                                                                 \
+    auto operator op(const GeneratorParam<T> &a, const GeneratorParam<U> &b)->decltype(T(a) op U(b)) { \
+        return T(a) op U(b);                                                                          \
+    }
+HALO_GENERATOR_PARAM_OPERATOR(+)
+HALO_GENERATOR_PARAM_OPERATOR(-)
+HALO_GENERATOR_PARAM_OPERATOR(*)
+HALO_GENERATOR_PARAM_OPERATOR(/)
+HALO_GENERATOR_PARAM_OPERATOR(%)
+HALO_GENERATOR_PARAM_OPERATOR(<)
+HALO_GENERATOR_PARAM_OPERATOR(<=)
+HALO_GENERATOR_PARAM_OPERATOR(>)
+HALO_GENERATOR_PARAM_OPERATOR(>=)
+HALO_GENERATOR_PARAM_OPERATOR(==)
+HALO_GENERATOR_PARAM_OPERATOR(!=)
+HALO_GENERATOR_PARAM_OPERATOR(&&)
+HALO_GENERATOR_PARAM_OPERATOR(||)
+#undef HALO_GENERATOR_PARAM_OPERATOR
+template <typename T>
+auto operator-(const GeneratorParam<T> &a) -> decltype(-T(a)) {
+    return -T(a);
+}
+template <typename T>
+auto operator!(const GeneratorParam<T> &a) -> decltype(!T(a)) {
+    return !T(a);
+}
+// min and max of an Expr and a GeneratorParam (the literal rules, as above).
+template <typename T>
+Expr min(const Expr &a, const GeneratorParam<T> &b) {
+    return min(a, T(b));
+}
+template <typename T>
+Expr min(const GeneratorParam<T> &a, const Expr &b) {
+    return min(T(a), b);
+}
+template <typename T>
+Expr max(const Expr &a, const GeneratorParam<T> &b) {
+    return max(a, T(b));
+}
+template <typename T>
+Expr max(const GeneratorParam<T> &a, const Expr &b) {
+    return max(T(a), b);
+}
 
 template <typename T>
 class Input;

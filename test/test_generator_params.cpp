@@ -109,3 +109,48 @@ TEST_CASE("the declared range is part of the parameter's description") {
     CHECK(g.plain.type_name() == "int");
     CHECK(g.gain.type_name() == "float in [0, 1]");
 }
+
+namespace {
+// Halide-style use of GeneratorParams in the algorithm and the schedule.
+class Scaled : public Generator<Scaled> {
+public:
+    GeneratorParam<int> tile_w{"tile_w", 8};
+    GeneratorParam<int> tile_h{"tile_h", 4};
+    GeneratorParam<int> offset{"offset", 3};
+    GeneratorParam<float> gain{"gain", 1.5f};
+    GeneratorParam<bool> vectorized{"vectorized", true};
+    Input<Buffer<int16_t>> input{"input", 2};
+    Output<Buffer<float>> output{"output", 2};
+    Var x{"x"}, y{"y"}, xi{"xi"}, yi{"yi"};
+    void generate() {
+        Expr bias = offset;  // int32
+        output(x, y) = cast<float>(input(x, y) + offset) * gain + bias + min(x, tile_w) - max(tile_h, y);
+        output.tile(x, y, xi, yi, tile_w, tile_h);
+        if (vectorized && tile_w % 8 == 0) output.vectorize(xi, tile_w / 2);
+    }
+};
+}  // namespace
+
+TEST_CASE("GeneratorParams convert to Expr and to their number, as in Halide") {
+    Scaled g;
+    Expr e = g.offset;
+    CHECK(e.type() == Int(32));
+    Expr f = g.gain;
+    CHECK(f.type() == Float(32));
+    Expr b = g.vectorized;
+    CHECK(b.type() == Bool());
+    Expr s = Var("v") + g.offset;  // the Expr's type, as with a literal
+    CHECK(s.type() == Int(32));
+    CHECK(g.tile_w * 2 == 16);  // two C++ numbers give a C++ number
+    CHECK(!(g.tile_w < g.tile_h));
+    Func out = g.build();
+    Buffer<int16_t> in = halo_test::random_image<int16_t>({29, 11}, 3, -1000, 1000);
+    g.input.set(in);
+    Buffer<float> r(29, 11);
+    out.realize(r);
+    halo_test::check_all(r, [&](const std::vector<int> &c) {
+        return double(float(in(c[0], c[1]) + 3) * 1.5f + 3 + std::min(c[0], 8) - std::max(4, c[1]));
+    });
+    halo_test::check_against_reference(out, Buffer<float>(29, 11));
+    CHECK(out.lowered_stmt().find("output.s0.xi_vi") == std::string::npos);  // vectorized: no lane loop
+}
