@@ -229,14 +229,10 @@ Stage FuncRef::operator=(const Expr &given) {
     check_calls(*f_, lhs, what.c_str());
     std::vector<std::string> pure_used;
     for (size_t i = 0; i < args_.size(); i++) {
+        // A Var in its own position is a pure dimension of the update; elsewhere (the second
+        // x of a diagonal g(x, x) = ...) it is an expression of that dimension, as in Halide.
         const Variable *v = args_[i].as<Variable>();
-        if (v && !v->rdom && !v->param) {
-            user_assert(v->name == f_->args[i])
-                << "Func '" << f_->name << "': " << what << " uses Var '" << v->name
-                << "' as argument " << i << ", but pure Vars in an update must keep their "
-                << "position from the pure definition (" << join(f_->args) << ")";
-            pure_used.push_back(v->name);
-        }
+        if (v && !v->rdom && !v->param && v->name == f_->args[i]) pure_used.push_back(v->name);
     }
     for (auto &v : names.vars) {
         user_assert(std::find(pure_used.begin(), pure_used.end(), v) != pure_used.end())
@@ -251,7 +247,7 @@ Stage FuncRef::operator=(const Expr &given) {
             if (c->func != f_) continue;
             for (size_t i = 0; i < args_.size(); i++) {
                 const Variable *v = args_[i].as<Variable>();
-                if (!v || v->rdom || v->param) continue;
+                if (!v || v->rdom || v->param || v->name != f_->args[i]) continue;
                 const Variable *u = c->args[i].as<Variable>();
                 user_assert(u && u->name == v->name)
                     << "Func '" << f_->name << "': " << what << " reads " << IRMutator::self(c) << ", with "
@@ -266,7 +262,9 @@ Stage FuncRef::operator=(const Expr &given) {
     for (auto &v : lhs.vars) {
         user_assert(std::find(pure_used.begin(), pure_used.end(), v) != pure_used.end())
             << "Func '" << f_->name << "': " << what << " uses Var '" << v
-            << "' inside an expression on its left side; only RVars may appear there";
+            << "' on its left side but not in its own position (the pure definition's arguments are "
+            << join(f_->args) << "); a Var may appear elsewhere on the left side, as in g(x, x), only if "
+            << "it also appears in its own position. Otherwise use an RVar";
     }
     std::shared_ptr<ReductionDomainContents> rdom;
     for (auto *list : {&names.rvars, &lhs.rvars}) {

@@ -28,7 +28,8 @@ class RDom;
 // One dimension of an RDom.
 class RVar {
 public:
-    RVar() = default;
+    // Each default-constructed RVar has a name of its own, as in Halide (split(r.x, ro, ri, 4)).
+    RVar() : name_(unique_name('r')) {}
     RVar(std::shared_ptr<ReductionDomainContents> dom, int index) : dom_(std::move(dom)), index_(index) {}
     // A named loop variable made by splitting an RVar (see Stage::split).
     explicit RVar(const std::string &name) : name_(name) {}

@@ -1,0 +1,90 @@
+// Update definitions Halide accepts: a pure Var used again outside its own position (the
+// diagonal g(x, x) = ...), and RVars made without a name (each gets one of its own). Results
+// against the reference evaluator, with non-zero mins; what stays refused gets a message.
+#include "TestUtil.h"
+
+using namespace halo;
+using halo_test::compile_error_of;
+using halo_test::contains;
+
+namespace {
+
+void check(Func f, std::vector<int> sizes, std::vector<int> mins) {
+    Buffer<int> out(sizes);
+    out.set_min(mins);
+    halo_test::check_against_reference(f, out);
+}
+
+}  // namespace
+
+TEST_CASE("a diagonal update of an output writes the diagonal only") {
+    Var x("x"), y("y");
+    Func g("g");
+    g(x, y) = x + y;
+    g(x, x) = x * 10;  // loops over x only
+    Buffer<int> out = g.realize({5, 7});
+    for (int j = 0; j < 7; j++)
+        for (int i = 0; i < 5; i++) CHECK(out(i, j) == (i == j ? i * 10 : i + j));
+    check(g, {5, 7}, {-2, -3});
+}
+
+TEST_CASE("a diagonal update whose writes leave the output is a clear error") {
+    Var x("x"), y("y");
+    Func g("g");
+    g(x, y) = 0;
+    g(x, x) = 1;
+    std::string msg = halo_test::runtime_error_of([&] { g.realize({6, 3}); });
+    CHECK(contains(msg, "output 'g' would be computed at y in [0, 5], but the buffer covers [0, 2]"));
+}
+
+TEST_CASE("diagonal and shifted-diagonal updates of intermediates, at the root and per row, vectorized") {
+    Var x("x"), y("y");
+    {
+        Func g("g"), h("h");
+        g(x, y) = x * 100 + y;
+        g(x, x) = g(x, x) * 2 + 1;  // reads itself at the point it writes
+        g.compute_root();
+        h(x, y) = g(x, y) + g(y, x);
+        check(h, {5, 4}, {-2, 1});
+    }
+    {
+        Func g("g"), h("h");
+        g(x, y) = x * 100 + y;
+        g(x, x + 1) = -x;
+        g.compute_root();
+        h(x, y) = g(x, y);
+        check(h, {6, 6}, {-3, -2});
+    }
+    {
+        Func g("g"), h("h");
+        g(x, y) = x * 100 + y;
+        g(x, x) = -x;
+        h(x, y) = g(x, y);
+        g.compute_at(h, y);  // each row's g covers every row its update writes
+        g.update().vectorize(x, 4);
+        check(h, {7, 7}, {1, 1});
+    }
+}
+
+TEST_CASE("a Var that is nowhere in its own position stays refused, with the reason") {
+    Var x("x"), y("y");
+    Func g("g");
+    g(x, y) = 0;
+    std::string msg = compile_error_of([&] { g(y, x) = 1; });
+    CHECK(contains(msg, "Func 'g': update definition 0 uses Var"));
+    CHECK(contains(msg, "on its left side but not in its own position (the pure definition's arguments are x, y)"));
+}
+
+TEST_CASE("RVars made without a name each get their own, so they can name split loops") {
+    Var x("x");
+    RDom r(0, 8, 0, 3);
+    RVar outer, inner;
+    CHECK(outer.name() != inner.name());
+    Func k("k");
+    k(x) = x;
+    k(x) += r.x * (r.y + 1) + x;
+    k.update().split(r.x, outer, inner, 3);
+    Buffer<int> out = k.realize({4});
+    for (int i = 0; i < 4; i++) CHECK(out(i) == i + 28 * 6 + 24 * i);
+    check(k, {4}, {-5});
+}
