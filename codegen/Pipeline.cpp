@@ -74,6 +74,12 @@ bool Pipeline::is_current_locked() const {
         std::shared_ptr<FunctionContents> f = weak.lock();
         if (!f || f->version != version) return false;
     }
+    for (const auto &[weak, version] : compiled_constraints_) {
+        std::shared_ptr<ParameterContents> p = weak.lock();
+        if (!p) return false;
+        std::lock_guard<std::mutex> lock(p->mutex);
+        if (p->constraints_version != version) return false;
+    }
     return true;
 }
 
@@ -82,6 +88,7 @@ void Pipeline::compile_locked() {
     // Forget the old code first: if this compile fails, the next call must not find it current.
     jit_.reset();
     compiled_versions_.clear();
+    compiled_constraints_.clear();
     std::shared_ptr<FunctionContents> out = output();
     auto start = std::chrono::steady_clock::now();
     std::vector<std::pair<std::weak_ptr<FunctionContents>, uint64_t>> versions;
@@ -92,6 +99,10 @@ void Pipeline::compile_locked() {
         jit_ = std::make_shared<JITModule>(lowered_, target_);
     });
     compiled_versions_ = std::move(versions);
+    for (auto &p : lowered_.params) {
+        std::lock_guard<std::mutex> lock(p->mutex);
+        compiled_constraints_.emplace_back(p, p->constraints_version);
+    }
     compile_count_++;
     compile_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }

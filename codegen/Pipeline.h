@@ -66,6 +66,8 @@ private:
     std::shared_ptr<JITModule> jit_;
     // Every Func of the compiled pipeline and its version at the time, weakly as well.
     std::vector<std::pair<std::weak_ptr<FunctionContents>, uint64_t>> compiled_versions_;
+    // The input buffers' constraints the code was compiled with (ImageParam::dim(d).set_...).
+    std::vector<std::pair<std::weak_ptr<ParameterContents>, uint64_t>> compiled_constraints_;
     int compile_count_ = 0;
     Target target_ = get_jit_target_from_environment();
     double compile_ms_ = 0;

@@ -486,11 +486,7 @@ Expr buffer_field(const std::shared_ptr<ParameterContents> &p, const char *field
     return Variable::make(Int(32), p->name + "." + field + "." + std::to_string(d), p);
 }
 
-ImageParam::DimExprs ImageParam::dim(int i) const {
-    user_assert(i >= 0 && i < dimensions())
-        << "ImageParam '" << name() << "' has " << dimensions() << " dimensions; no dimension " << i;
-    return DimExprs{buffer_field(p_, "min", i), buffer_field(p_, "extent", i)};
-}
+Dimension ImageParam::dim(int i) const { return Dimension(p_, i); }
 
 std::string LoopLevel::to_string() const {
     if (kind == Inlined) return "inline";

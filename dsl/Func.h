@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "Buffer.h"
+#include "Dimension.h"
 #include "Function.h"
 #include "IROperator.h"
 #include "ParamMap.h"
@@ -110,6 +111,9 @@ public:
     // The right side of the pure definition, and of update definition i (as in Halide).
     Expr value() const;
     Expr update_value(int i = 0) const;
+    // The buffer this Func writes as a pipeline's output: its dimensions' fields, and
+    // constraints on them checked at every call (output_buffer().dim(0).set_min(0)).
+    OutputBuffer output_buffer() const { return OutputBuffer(f_); }
 
     FuncRef operator()(std::vector<Expr> args) const;
     template <typename... Args>

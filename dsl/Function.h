@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "IR.h"
+#include "Parameter.h"
 #include "Schedule.h"
 
 namespace halo {
@@ -42,6 +43,9 @@ struct FunctionContents {
     // Bumped by every change to this Func's definitions or schedule: a compiled pipeline
     // recompiles only when a Func it uses changed (see Pipeline::is_current).
     uint64_t version = 0;
+    // Constraints on the output buffer when this Func is a pipeline's output
+    // (output_buffer().dim(d).set_...), per dimension; empty: none.
+    std::vector<BufferDimConstraint> output_constraints;
 
     Type type() const { return pure.value.type(); }
     int dimensions() const { return int(args.size()); }

@@ -316,6 +316,8 @@ public:
     }
     Func output_func() const override { return *this; }
     using Func::operator();
+    // Halide's output.dim(d): the output buffer's dimension, to read or constrain.
+    Dimension dim(int d) const { return output_buffer().dim(d); }
 };
 
 // The registry of generators linked into this program.

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "Buffer.h"
+#include "Dimension.h"
 #include "IROperator.h"
 #include "Parameter.h"
 
@@ -45,14 +46,9 @@ public:
     template <typename... Args>
     Expr operator()(Args &&...args) const { return (*this)(std::vector<Expr>{Expr(args)...}); }
 
-    // The bounds of the bound buffer, as Exprs evaluated at run time.
-    struct DimExprs {
-        Expr min_, extent_;
-        Expr min() const { return min_; }
-        Expr extent() const { return extent_; }
-        Expr max() const { return min_ + extent_ - 1; }
-    };
-    DimExprs dim(int i) const;
+    // A dimension of the bound buffer: its min, extent and stride as Exprs evaluated at run
+    // time, and constraints on them (see Dimension.h).
+    Dimension dim(int i) const;
     Expr width() const { return dim(0).extent(); }
     Expr height() const { return dim(1).extent(); }
     Expr channels() const { return dim(2).extent(); }

@@ -5,12 +5,22 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
+#include "IR.h"
 #include "Type.h"
 
 namespace halo {
 
 struct BufferContents;
+
+// What a pipeline requires of one dimension of a buffer it reads or writes, set with
+// ImageParam::dim(d).set_min(...) or Func::output_buffer().dim(d).set_...: checked when the
+// pipeline runs, and known to the compiler from then on (a constant stride or min simplifies
+// the addressing). Undefined fields are free.
+struct BufferDimConstraint {
+    Expr min, extent, stride;
+};
 
 struct ParameterContents {
     std::string name;
@@ -23,6 +33,10 @@ struct ParameterContents {
     // For buffers: the buffer bound to it (set by ImageParam::set or fixed for a Buffer).
     std::shared_ptr<BufferContents> buffer;
     bool is_fixed_buffer = false;  // a Buffer used directly in the algorithm
+    // For ImageParams: constraints per dimension (empty: none), and a count of their changes
+    // (a compiled pipeline that used older ones recompiles).
+    std::vector<BufferDimConstraint> constraints;
+    uint64_t constraints_version = 0;
 
     // The value and the bound buffer change under this lock, and a realization reads them
     // under it once at its start: setting an input while another thread realizes is safe (that

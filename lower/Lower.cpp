@@ -7,6 +7,7 @@
 
 #include "BoundsInference.h"
 #include "BoundsOverflowChecks.h"
+#include "BufferConstraints.h"
 #include "Environment.h"
 #include "InlineFunctions.h"
 #include "InputChecks.h"
@@ -89,6 +90,8 @@ LoweredPipeline lower_on_this_stack(const std::shared_ptr<FunctionContents> &out
     };
     if (options.stop_before_flattening) return result(s);
     s = step("storage_flattening", storage_flattening(s, env, output->name));
+    // After flattening: the addresses it makes from buffer fields get the constrained values.
+    s = step("add_buffer_constraints", add_buffer_constraints(s, params, *env.at(output->name)));
     s = step("partition_loops", partition_loops(s));
     s = step("unroll_loops", unroll_loops(s));
     s = step("vectorize_loops", vectorize_loops(s));

@@ -180,6 +180,17 @@ int32_t halo_error_output_bound(void *user_context, const char *output_name, con
     return halo_error_code_access_out_of_bounds;
 }
 
+int32_t halo_error_buffer_constraint(void *user_context, const char *buffer_name, const char *field, int32_t dim,
+                                     int64_t got, int64_t want, const char *directive) {
+    char msg[512];
+    std::snprintf(msg, sizeof msg,
+                  "buffer '%s' has %s %lld in dimension %d, but the pipeline requires %lld there (%s): pass a "
+                  "buffer that meets it, or remove the constraint",
+                  buffer_name, field, LL(got), dim, LL(want), directive);
+    halo_error(user_context, msg);
+    return halo_error_code_constraint_violated;
+}
+
 int32_t halo_error_func_bound(void *user_context, const char *func_name, const char *dim_name,
                               int64_t bound_min, int64_t bound_max, int64_t need_min, int64_t need_max) {
     char msg[512];

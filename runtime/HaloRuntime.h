@@ -47,6 +47,7 @@ enum {
     halo_error_code_bad_extent = -7,
     halo_error_code_bad_stride = -8,
     halo_error_code_bad_split_factor = -9,
+    halo_error_code_constraint_violated = -10,
 };
 
 // Memory that pipelines reuse across calls: a freed buffer goes back to the arena and the
@@ -104,6 +105,11 @@ int32_t halo_error_output_bounds(void *user_context, const char *output_name, co
 int32_t halo_error_output_bound(void *user_context, const char *output_name, const char *dim_name,
                                 int64_t bound_min, int64_t bound_max, int64_t want_min,
                                 int64_t want_max);
+// A buffer breaks a constraint the pipeline was compiled with (ImageParam::dim(d).set_min(...),
+// Func::output_buffer().dim(d)...): field is "min", "extent" or "stride"; directive names the
+// call that set it. Returns halo_error_code_constraint_violated.
+int32_t halo_error_buffer_constraint(void *user_context, const char *buffer_name, const char *field, int32_t dim,
+                                     int64_t got, int64_t want, const char *directive);
 int32_t halo_error_func_bound(void *user_context, const char *func_name, const char *dim_name,
                               int64_t bound_min, int64_t bound_max, int64_t need_min, int64_t need_max);
 int32_t halo_error_bounds_overflow(void *user_context, const char *bound_name, int64_t value);

@@ -1,0 +1,96 @@
+#include "Dimension.h"
+
+#include "Error.h"
+#include "IROperator.h"
+#include "IRPrinter.h"
+#include "IRVisitor.h"
+
+namespace halo {
+
+namespace {
+
+// A constraint may read constants, Params and buffer fields, but no Var or RVar: it is
+// evaluated once per call, outside every loop.
+class FindLoopVars : public IRVisitor {
+public:
+    std::string found;
+
+private:
+    void visit(const Variable *op) override {
+        bool buffer_field = op->name.find(".min.") != std::string::npos ||
+                            op->name.find(".extent.") != std::string::npos ||
+                            op->name.find(".stride.") != std::string::npos;
+        if (!op->param && !buffer_field && found.empty()) found = op->name;
+    }
+};
+
+}  // namespace
+
+Dimension::Dimension(std::shared_ptr<ParameterContents> param, int d) : param_(std::move(param)), d_(d) {
+    user_assert(d >= 0 && d < param_->dimensions)
+        << "ImageParam '" << param_->name << "' has " << param_->dimensions << " dimensions; no dimension " << d;
+}
+
+Dimension::Dimension(std::shared_ptr<FunctionContents> output, int d) : output_(std::move(output)), d_(d) {
+    user_assert(output_->has_pure_definition)
+        << "output_buffer() of Func '" << output_->name << "', which has no definition yet: define it first";
+    user_assert(d >= 0 && d < output_->dimensions())
+        << "Func '" << output_->name << "' has " << output_->dimensions() << " dimensions; its output buffer has no dimension " << d;
+}
+
+const std::string &Dimension::buffer_name() const { return param_ ? param_->name : output_->name; }
+
+Expr Dimension::field(const char *name) const {
+    return Variable::make(Int(32), buffer_name() + "." + name + "." + std::to_string(d_), param_);
+}
+
+Expr Dimension::min() const { return field("min"); }
+Expr Dimension::extent() const { return field("extent"); }
+Expr Dimension::max() const { return min() + extent() - 1; }
+Expr Dimension::stride() const { return d_ == 0 ? Expr(1) : field("stride"); }
+
+Dimension Dimension::dim(int d) const { return param_ ? Dimension(param_, d) : Dimension(output_, d); }
+
+void Dimension::constrain(Expr BufferDimConstraint::*member, const char *name, Expr value) {
+    std::string directive = (param_ ? buffer_name() : buffer_name() + ".output_buffer()") + ".dim(" +
+                            std::to_string(d_) + ").set_" + name;
+    if (value.defined()) {
+        user_assert(value.type().is_int() || value.type().is_uint())
+            << directive << "(" << value << "): the value is " << value.type() << "; it must be an integer";
+        FindLoopVars vars;
+        value.accept(&vars);
+        user_assert(vars.found.empty())
+            << directive << "(" << value << ") uses '" << vars.found << "', a Var or RVar; a constraint may use "
+            << "only constants, Params and buffer fields such as other.dim(0).extent()";
+        if (value.type() != Int(32)) value = cast(Int(32), value);
+    }
+    if (param_) {
+        std::lock_guard<std::mutex> lock(param_->mutex);
+        param_->constraints.resize(size_t(param_->dimensions));
+        param_->constraints[size_t(d_)].*member = value;
+        param_->constraints_version++;
+    } else {
+        output_->output_constraints.resize(size_t(output_->dimensions()));
+        output_->output_constraints[size_t(d_)].*member = value;
+        output_->changed();
+    }
+}
+
+Dimension &Dimension::set_min(Expr min) {
+    constrain(&BufferDimConstraint::min, "min", std::move(min));
+    return *this;
+}
+Dimension &Dimension::set_extent(Expr extent) {
+    constrain(&BufferDimConstraint::extent, "extent", std::move(extent));
+    return *this;
+}
+Dimension &Dimension::set_stride(Expr stride) {
+    constrain(&BufferDimConstraint::stride, "stride", std::move(stride));
+    return *this;
+}
+Dimension &Dimension::set_bounds(Expr min, Expr extent) {
+    set_min(std::move(min));
+    return set_extent(std::move(extent));
+}
+
+}  // namespace halo

@@ -1,0 +1,104 @@
+#include "BufferConstraints.h"
+
+#include <map>
+#include <set>
+
+#include "BoundsOverflowChecks.h"
+#include "Simplify.h"
+#include "Substitute.h"
+#include "dsl/Error.h"
+#include "dsl/IROperator.h"
+#include "dsl/IRPrinter.h"
+#include "dsl/IRVisitor.h"
+
+namespace halo {
+
+namespace {
+
+// The buffer fields and Params a constraint reads.
+class ConstraintInputs : public IRVisitor {
+public:
+    std::set<std::string> names;
+    std::set<const ParameterContents *> params;
+
+private:
+    void visit(const Variable *op) override {
+        names.insert(op->name);
+        if (op->param) params.insert(op->param.get());
+    }
+};
+
+struct Constrained {
+    std::string buffer;  // the buffer's name, as its fields are named in the IR
+    const std::vector<BufferDimConstraint> *dims;
+    std::string directive_prefix;  // "input.dim(" or "g.output_buffer().dim("
+};
+
+}  // namespace
+
+Stmt add_buffer_constraints(const Stmt &s, const std::vector<std::shared_ptr<ParameterContents>> &params,
+                            const FunctionContents &output) {
+    // The constraints are copied under each parameter's lock (they may be set from other
+    // threads, though a pipeline compiled before a change recompiles at its next call).
+    std::vector<std::vector<BufferDimConstraint>> copies;
+    std::vector<Constrained> all;
+    copies.reserve(params.size() + 1);
+    for (auto &p : params) {
+        if (!p->is_buffer || p->is_fixed_buffer) continue;
+        std::lock_guard<std::mutex> lock(p->mutex);
+        if (p->constraints.empty()) continue;
+        copies.push_back(p->constraints);
+        all.push_back({p->name, &copies.back(), p->name + ".dim("});
+    }
+    if (!output.output_constraints.empty()) {
+        copies.push_back(output.output_constraints);
+        all.push_back({output.name, &copies.back(), output.name + ".output_buffer().dim("});
+    }
+    if (all.empty()) return s;
+
+    std::set<const ParameterContents *> known_params;
+    for (auto &p : params) known_params.insert(p.get());
+    std::vector<Stmt> checks;
+    std::map<std::string, Expr> replacements;
+    for (const Constrained &c : all) {
+        for (size_t d = 0; d < c.dims->size(); d++) {
+            const BufferDimConstraint &k = (*c.dims)[d];
+            const std::pair<const char *, Expr> fields[] = {{"min", k.min}, {"extent", k.extent}, {"stride", k.stride}};
+            for (auto &[field, want] : fields) {
+                if (!want.defined()) continue;
+                std::string directive = c.directive_prefix + std::to_string(d) + ").set_" + field + "(" +
+                                        to_string(want) + ")";
+                ConstraintInputs inputs;
+                want.accept(&inputs);
+                for (const ParameterContents *p : inputs.params) {
+                    user_assert(known_params.count(p))
+                        << directive << " uses '" << p->name << "', which the pipeline does not otherwise "
+                        << "take; use it in the algorithm too, or constrain with a constant";
+                }
+                if (std::string(field) == "stride" && d == 0) {
+                    // Dimension 0 always has stride 1 (the runtime checks it with the other
+                    // buffer fields): nothing more to check or to know.
+                    const int64_t *one = as_const_int(simplify(want));
+                    user_assert(one && *one == 1)
+                        << directive << ": Halo buffers have stride 1 in dimension 0, so this constraint "
+                        << "can never hold; make dimension 0 the innermost in memory";
+                    continue;
+                }
+                Expr have = Variable::make(Int(32), c.buffer + "." + field + "." + std::to_string(d));
+                Expr msg = Call::make(Int(32), "halo_error_buffer_constraint",
+                                      {StringImm::make(c.buffer), StringImm::make(field), Expr(int(d)),
+                                       exact_int64(have), exact_int64(want), StringImm::make(directive)},
+                                      Call::Extern);
+                checks.push_back(AssertStmt::make(have == want, msg));
+                replacements[c.buffer + "." + field + "." + std::to_string(d)] = want;
+            }
+        }
+    }
+    // The constraints may refer to each other's fields (set_extent(other.dim(0).extent())):
+    // the replacements apply after all checks, and only to the body.
+    Stmt body = substitute(replacements, s);
+    checks.push_back(body);
+    return Block::make(checks);
+}
+
+}  // namespace halo

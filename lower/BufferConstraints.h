@@ -1,0 +1,20 @@
+// The constraints users put on the buffers a pipeline reads and writes (ImageParam::dim(d).
+// set_min/set_extent/set_stride, Func::output_buffer().dim(d)...): a run-time check of each,
+// before anything runs, that names the buffer, the field and the directive; after the checks
+// the constrained fields are replaced by the required values, so the compiler knows them (a
+// constant stride or min simplifies every address).
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "dsl/Function.h"
+#include "dsl/IR.h"
+#include "dsl/Parameter.h"
+
+namespace halo {
+
+Stmt add_buffer_constraints(const Stmt &s, const std::vector<std::shared_ptr<ParameterContents>> &params,
+                            const FunctionContents &output);
+
+}  // namespace halo

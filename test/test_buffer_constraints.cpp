@@ -1,0 +1,147 @@
+// Constraints on the buffers a pipeline reads and writes, as in Halide:
+// ImageParam::dim(d).set_min/set_extent/set_stride/set_bounds and
+// Func::output_buffer().dim(d)... (Output::dim(d) in generators). Checked at every call with a
+// message naming the buffer, the field and the directive; the compiler knows the value after
+// the check; changing a constraint recompiles.
+#include "TestUtil.h"
+
+using namespace halo;
+using halo_test::compile_error_of;
+using halo_test::contains;
+using halo_test::runtime_error_of;
+
+namespace {
+int compiles(const Func &f) { return f.function()->pipeline ? f.function()->pipeline->compile_count() : 0; }
+}  // namespace
+
+TEST_CASE("an input constrained to min 0 and a row stride: right results, and the compiler knows them") {
+    ImageParam in(Int(32), 2, "in");
+    in.dim(0).set_min(0);
+    in.dim(1).set_stride(64);
+    Var x("x"), y("y");
+    Func f("f");
+    f(x, y) = in(x, y) * 2 + in(x + 1, y);
+    Buffer<int> b = halo_test::random_image<int>({64, 10}, 4, -100, 100);
+    in.set(b);
+    Buffer<int> out = f.realize({63, 10});
+    halo_test::check_all(out, [&](const std::vector<int> &c) { return double(b(c[0], c[1]) * 2 + b(c[0] + 1, c[1])); });
+    std::string stmt = f.lowered_stmt();
+    // Only the checks read the constrained fields; every address uses the known values.
+    size_t body = stmt.find("produce f");
+    REQUIRE(body != std::string::npos);
+    CHECK(stmt.find("in.stride.1", body) == std::string::npos);
+    CHECK(stmt.find("in.min.0", body) == std::string::npos);
+}
+
+TEST_CASE("a buffer that breaks an input constraint is a run-time error naming it") {
+    ImageParam in(Float(32), 2, "in");
+    in.dim(0).set_min(0);
+    in.dim(1).set_stride(32);
+    Var x("x"), y("y");
+    Func f("f");
+    f(x, y) = in(x, y) + 1.0f;
+    Buffer<float> shifted(32, 8);
+    shifted.set_min(-3, 0);
+    in.set(shifted);
+    std::string msg = runtime_error_of([&] { f.realize({10, 8}); });
+    CHECK(contains(msg, "buffer 'in' has min -3 in dimension 0, but the pipeline requires 0 there (in.dim(0).set_min(0))"));
+    Buffer<float> wide(40, 8);
+    in.set(wide);
+    msg = runtime_error_of([&] { f.realize({10, 8}); });
+    CHECK(contains(msg, "buffer 'in' has stride 40 in dimension 1, but the pipeline requires 32 there (in.dim(1).set_stride(32))"));
+    in.set(Buffer<float>(32, 8));
+    CHECK(f.realize({10, 8}).dim(0).extent() == 10);
+}
+
+TEST_CASE("one input's extent constrained to another's") {
+    ImageParam a(Int(16), 1, "a"), b(Int(16), 1, "b");
+    b.dim(0).set_bounds(a.dim(0).min(), a.dim(0).extent());
+    Var x("x");
+    Func f("sum");
+    f(x) = a(x) + b(x);
+    Buffer<int16_t> ba(20), bb(20), bc(19);
+    a.set(ba);
+    b.set(bb);
+    f.realize({20});
+    b.set(bc);
+    std::string msg = runtime_error_of([&] { f.realize({19}); });
+    CHECK(contains(msg, "buffer 'b' has extent 19 in dimension 0, but the pipeline requires 20 there (b.dim(0).set_extent(a.extent.0))"));
+}
+
+TEST_CASE("output_buffer() constraints: checked at the call, and setting one recompiles") {
+    Var x("x"), y("y");
+    Func g("g");
+    g(x, y) = x + y * 100;
+    Buffer<int> any = g.realize({17, 3});
+    CHECK(any(16, 2) == 216);
+    int before = compiles(g);
+    g.output_buffer().dim(0).set_bounds(0, 16);
+    Buffer<int> ok = g.realize({16, 3});
+    CHECK(compiles(g) == before + 1);
+    CHECK(ok(15, 2) == 215);
+    std::string msg = runtime_error_of([&] { g.realize({17, 3}); });
+    CHECK(contains(msg, "buffer 'g' has extent 17 in dimension 0, but the pipeline requires 16 there (g.output_buffer().dim(0).set_extent(16))"));
+    g.output_buffer().dim(0).set_extent(Expr());  // removed again
+    CHECK(g.realize({17, 3})(16, 0) == 16);
+}
+
+TEST_CASE("changing an input constraint after a realization recompiles") {
+    ImageParam in(Int(32), 1, "in");
+    Var x("x");
+    Func f("f");
+    f(x) = in(x) + 1;
+    Buffer<int> b(12);
+    b.set_min(5);
+    in.set(b);
+    Buffer<int> out(8);
+    out.set_min(6);
+    f.realize(out);
+    in.dim(0).set_min(0);
+    std::string msg = runtime_error_of([&] { f.realize(out); });
+    CHECK(contains(msg, "buffer 'in' has min 5 in dimension 0, but the pipeline requires 0 there"));
+}
+
+TEST_CASE("constraints a pipeline can never meet, or that name loop variables, are refused") {
+    ImageParam in(Float(32), 2, "in");
+    Var x("x"), y("y");
+    Func f("f");
+    f(x, y) = in(x, y);
+    in.dim(0).set_stride(2);
+    std::string msg = compile_error_of([&] { f.compile_jit(); });
+    CHECK(contains(msg, "in.dim(0).set_stride(2): Halo buffers have stride 1 in dimension 0, so this constraint can never hold"));
+    in.dim(0).set_stride(Expr());
+    msg = compile_error_of([&] { in.dim(1).set_min(x); });
+    CHECK(contains(msg, "in.dim(1).set_min(x) uses 'x', a Var or RVar; a constraint may use only constants, Params and buffer fields"));
+    msg = compile_error_of([&] { in.dim(1).set_extent(1.5f); });
+    CHECK(contains(msg, "in.dim(1).set_extent(1.5f): the value is float32; it must be an integer"));
+    msg = compile_error_of([&] { in.dim(2); });
+    CHECK(contains(msg, "ImageParam 'in' has 2 dimensions; no dimension 2"));
+}
+
+namespace {
+class Constrained : public Generator<Constrained> {
+public:
+    Input<Buffer<uint8_t>> input{"input", 2};
+    Output<Buffer<uint8_t>> output{"output", 2};
+    Var x{"x"}, y{"y"};
+    void generate() {
+        output(x, y) = input(x, y) / 2;
+        input.dim(0).set_min(0);
+        output.dim(0).set_min(0);
+        output.dim(1).set_min(0);
+    }
+};
+}  // namespace
+
+TEST_CASE("a generator's Input and Output take dim(d) constraints as in Halide") {
+    Constrained g;
+    Func f = g.build();
+    Buffer<uint8_t> in = halo_test::random_image<uint8_t>({20, 6}, 9, 0, 255);
+    g.input.set(in);
+    Buffer<uint8_t> out = f.realize({20, 6});
+    CHECK(out(19, 5) == in(19, 5) / 2);
+    Buffer<uint8_t> moved(20, 6);
+    moved.set_min(0, 2);
+    std::string msg = runtime_error_of([&] { f.realize(moved); });
+    CHECK(contains(msg, "buffer 'output' has min 2 in dimension 1, but the pipeline requires 0 there (output.output_buffer().dim(1).set_min(0))"));
+}
