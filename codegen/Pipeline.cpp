@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cstring>
 #include <chrono>
+#include <iostream>
 #include <mutex>
 #include <sstream>
 
@@ -12,6 +13,7 @@
 #include "dsl/IRPrinter.h"
 #include "lower/Environment.h"
 #include "lower/LargeStack.h"
+#include "lower/LoopNest.h"
 
 namespace halo {
 
@@ -234,6 +236,15 @@ std::string Func::lowered_stmt() {
     user_assert(defined()) << "Func '" << name() << "' has no definition";
     return pipeline().lowered_stmt();
 }
+
+std::string Func::loop_nest() const {
+    user_assert(defined()) << "Func '" << name() << "' has no definition";
+    LowerOptions options;
+    options.stop_before_flattening = true;  // loops still carry their kinds
+    return loop_nest_text(lower(f_, "halo_loop_nest", options).body);
+}
+
+void Func::print_loop_nest() const { std::cout << loop_nest(); }
 
 std::string Func::llvm_ir() { return pipeline().llvm_ir(); }
 void Func::release_memory() {

@@ -98,6 +98,32 @@ Func::Func(const Expr &e) : Func() {
     (*this)(args) = e;
 }
 
+Func lambda(const Expr &e) {
+    Func f(unique_name('l'));
+    f() = e;
+    return f;
+}
+Func lambda(const Var &x, const Expr &e) {
+    Func f(unique_name('l'));
+    f(x) = e;
+    return f;
+}
+Func lambda(const Var &x, const Var &y, const Expr &e) {
+    Func f(unique_name('l'));
+    f(x, y) = e;
+    return f;
+}
+Func lambda(const Var &x, const Var &y, const Var &z, const Expr &e) {
+    Func f(unique_name('l'));
+    f(x, y, z) = e;
+    return f;
+}
+Func lambda(const Var &x, const Var &y, const Var &z, const Var &w, const Expr &e) {
+    Func f(unique_name('l'));
+    f(x, y, z, w) = e;
+    return f;
+}
+
 Type Func::output_type() const {
     user_assert(defined()) << "Func '" << name() << "' has no definition, so it has no type";
     return f_->type();

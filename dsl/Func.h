@@ -7,8 +7,10 @@
 
 #include "Buffer.h"
 #include "Dimension.h"
+#include "Error.h"
 #include "Function.h"
 #include "IROperator.h"
+#include "IRPrinter.h"
 #include "ParamMap.h"
 #include "Var.h"
 
@@ -196,6 +198,10 @@ public:
     void compile_jit(const struct Target &target);
     // The lowered loop nest, as text.
     std::string lowered_stmt();
+    // Only the loops, with their kinds, and where each Func is produced (Halide's
+    // print_loop_nest): printed to stdout, or returned.
+    void print_loop_nest() const;
+    std::string loop_nest() const;
     // The optimised LLVM IR of the compiled pipeline.
     std::string llvm_ir();
     // The compiled machine code as assembly text (to check what vectorize produced).
@@ -207,6 +213,26 @@ private:
     Pipeline &pipeline();
     std::shared_ptr<FunctionContents> f_;
 };
+
+// A Func defined by e over the given Vars (Halide's lambda): lambda(x, y, x + y).
+Func lambda(const Expr &e);
+Func lambda(const Var &x, const Expr &e);
+Func lambda(const Var &x, const Var &y, const Expr &e);
+Func lambda(const Var &x, const Var &y, const Var &z, const Expr &e);
+Func lambda(const Var &x, const Var &y, const Var &z, const Var &w, const Expr &e);
+
+// The value of an Expr that depends on no Var (Halide's evaluate): it is compiled and run as a
+// Func of no dimensions. T must be the Expr's type.
+template <typename T>
+T evaluate(const Expr &e) {
+    user_assert(e.defined()) << "evaluate of an undefined Expr";
+    user_assert(e.type() == type_of<T>()) << "evaluate<" << type_of<T>() << ">(" << e << "): the Expr has type "
+                                          << e.type() << "; cast it, or evaluate it as that type";
+    Func f(unique_name('e'));
+    f() = e;
+    Buffer<T> out = f.realize(std::vector<int>{});
+    return out();
+}
 
 // Inline reductions over the RDom(s) in e (Halide's names).
 Expr sum(Expr e, const std::string &name = "sum");
