@@ -24,6 +24,11 @@ struct FreeNames : IRVisitor {
         if (op->param) return;
         if (op->rdom) {
             rvars.push_back(op);
+            // A definition over an RDom also reads what the RDom's predicates read.
+            if (std::find(domains_.begin(), domains_.end(), op->rdom.get()) == domains_.end()) {
+                domains_.push_back(op->rdom.get());
+                for (auto &p : op->rdom->predicates) p.accept(this);
+            }
         } else if (std::find(vars.begin(), vars.end(), op->name) == vars.end()) {
             vars.push_back(op->name);
         }
@@ -37,6 +42,9 @@ struct FreeNames : IRVisitor {
         op->body.accept(this);
         vars.erase(std::remove(vars.begin(), vars.end(), op->name), vars.end());
     }
+
+private:
+    std::vector<const ReductionDomainContents *> domains_;
 };
 
 std::string join(const std::vector<std::string> &v) {
@@ -302,6 +310,18 @@ Stage FuncRef::operator=(const Expr &given) {
             rdom = r->rdom;
         }
     }
+    if (rdom) {
+        for (auto &p : rdom->predicates) {
+            FreeNames pn;
+            p.accept(&pn);
+            for (const Call *c : pn.func_calls) {
+                user_assert(c->func.get() != f_.get())
+                    << "Func '" << f_->name << "': " << what << " uses RDom '" << rdom->name << "', whose where("
+                    << p << ") reads " << f_->name << " itself; a predicate may read other Funcs only";
+            }
+        }
+        rdom->used = true;
+    }
     Definition def;
     def.args = args_;
     def.value = value;
@@ -452,6 +472,18 @@ RDom::RDom(const std::vector<std::pair<Expr, Expr>> &ranges, const std::string &
     }
     RVar *fields[] = {&x, &y, &z, &w};
     for (size_t i = 0; i < ranges.size() && i < 4; i++) *fields[i] = RVar(dom_, int(i));
+}
+
+RDom &RDom::where(Expr predicate) {
+    user_assert(dom_) << "where() on an RDom with no dimensions";
+    user_assert(predicate.defined()) << "RDom '" << dom_->name << "'.where() with an undefined Expr";
+    user_assert(predicate.type().is_bool() && predicate.type().is_scalar())
+        << "RDom '" << dom_->name << "'.where(" << predicate << "): the predicate is " << predicate.type()
+        << "; it must be a boolean condition such as r.x < r.y";
+    user_assert(!dom_->used) << "RDom '" << dom_->name << "'.where(" << predicate << ") after the RDom was used in "
+                             << "a definition; add predicates before using the RDom";
+    dom_->predicates.push_back(std::move(predicate));
+    return *this;
 }
 
 RVar RDom::operator[](int i) const {

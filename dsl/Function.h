@@ -19,6 +19,11 @@ struct ReductionVariable {
 struct ReductionDomainContents {
     std::string name;
     std::vector<ReductionVariable> vars;
+    // RDom::where: the points of the box where all of these hold are the domain (Halide's
+    // non-rectangular reductions). They may read the RVars, the pure Vars of the definition
+    // that uses the RDom, Params and other Funcs.
+    std::vector<Expr> predicates;
+    bool used = false;  // by a definition: predicates can no longer be added
 };
 
 struct Definition {

@@ -65,6 +65,10 @@ public:
     explicit RDom(const class Buffer<T> &b) : RDom(ranges_of(b.contents)) {}
 
     int dimensions() const { return dom_ ? int(dom_->vars.size()) : 0; }
+    // Restricts the domain to the points where predicate holds (Halide's RDom::where), e.g. a
+    // triangle: RDom r(0, n, 0, n); r.where(r.x <= r.y). Several calls: all must hold. Only
+    // before the RDom is used in a definition.
+    RDom &where(Expr predicate);
     RVar operator[](int i) const;
     operator RVar() const { return (*this)[0]; }
     operator Expr() const { return Expr((*this)[0]); }

@@ -11,7 +11,8 @@ namespace halo {
 
 namespace {
 
-// Applies fn to every Expr of one definition of f (value, args, RDom bounds, split factors).
+// Applies fn to every Expr of one definition of f (value, args, RDom bounds and predicates,
+// split factors).
 void for_each_stage_expr(const FunctionContents &f, int s, const std::function<void(const Expr &)> &fn) {
     const Definition &d = f.stage(s);
     fn(d.value);
@@ -21,6 +22,7 @@ void for_each_stage_expr(const FunctionContents &f, int s, const std::function<v
             fn(rv.min);
             fn(rv.extent);
         }
+        for (auto &p : d.rdom->predicates) fn(p);
     }
     for (auto &sp : d.schedule.splits) {
         if (sp.factor.defined()) fn(sp.factor);

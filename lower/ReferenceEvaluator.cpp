@@ -309,6 +309,11 @@ const Evaluator::Written &Evaluator::run_update_slice(const FunctionContents &f,
         ~Pop() { r.pop_back(); }
     } pop{running_};
     auto apply = [&]() {
+        if (def.rdom) {
+            for (auto &pred : def.rdom->predicates) {
+                if (eval(pred, frame).i == 0) return;  // RDom::where: not in the domain
+            }
+        }
         Point p;
         for (auto &a : def.args) p.push_back(int(eval(a, frame).i));
         Value v = eval(def.value, frame);

@@ -104,6 +104,12 @@ Stmt build_stage(const FunctionContents &f, int stage) {
     std::vector<Expr> args;
     for (auto &a : def.args) args.push_back(substitute(rename, a));
     Stmt body = Provide::make(f.name, substitute(rename, def.value), args);
+    if (def.rdom && !def.rdom->predicates.empty()) {
+        // RDom::where: the update runs only at the points where every predicate holds.
+        Expr all;
+        for (auto &p : def.rdom->predicates) all = all.defined() ? (all && p) : p;
+        body = IfThenElse::make(substitute(rename, all), body);
+    }
 
     // Splits define the old variable from the new loops; apply their lets innermost.
     std::vector<std::pair<std::string, Expr>> lets;  // in definition order
@@ -312,6 +318,9 @@ bool stage_uses(const Environment &env, const Definition &def, const std::string
     } finder(env, name);
     def.value.accept(&finder);
     for (auto &a : def.args) a.accept(&finder);
+    if (def.rdom) {
+        for (auto &p : def.rdom->predicates) p.accept(&finder);
+    }
     return finder.found;
 }
 
