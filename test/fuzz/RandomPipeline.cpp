@@ -107,6 +107,7 @@ void RandomPipeline::add_pointwise_or_stencil(PipelineStage &st, int a, int b) {
         break;
     default:
         f(x, y) = max(read(a, y, x), read(b, x, y)) + min(read(a, x, y), 5);
+        stages_[a].read_transposed = true;
         log_ << F << "(x, y) = max(" << A << "(y, x), " << B << "(x, y)) + min(" << A << ", 5)\n";
         break;
     }
@@ -123,7 +124,22 @@ void RandomPipeline::add_update_stage(PipelineStage &st, int a, int b) {
     std::string range = "r in [" + std::to_string(lo) + ", " + std::to_string(lo + n - 1) + "]";
     f(x, y) = read(b, x, y);
     log_ << F << "(x, y) = " << B << "(x, y)\n";
-    switch (rand(6)) {
+    switch (rand(8)) {
+    case 6: {  // a reduction over a predicated RDom (RDom::where) whose predicate reads y
+        RDom k(-2, 5, "k" + F);
+        k.where((k.x + y) % 2 == 0);
+        f(x, y) += read(a, x + k.x, y) * (k.x + 3);
+        log_ << F << "(x, y) += " << A << "(x + k, y) * (k + 3), k in [-2, 2] where (k + y) % 2 == 0\n";
+        st.update_has_x = {true};
+        return;
+    }
+    case 7:  // a diagonal update: loops over x only, writes (x, x)
+        f(x, x) = f(x, x) * 2 + read(a, x, x + 1) % 5;
+        log_ << F << "(x, x) = " << F << "(x, x) * 2 + " << A << "(x, x + 1) % 5\n";
+        st.update_has_x = {true};
+        st.updates_without_y = {0};
+        st.output_safe_updates = false;
+        return;
     case 0: {
         RDom k(-1, 3, "k" + F);
         f(x, y) += read(a, x + k.x, y) * (k.x + 2);

@@ -31,6 +31,12 @@ struct PipelineStage {
     std::vector<bool> update_has_x;
     int updates() const { return int(update_has_x.size()); }
     bool output_safe_updates = true;  // its updates write only inside [x, y] it is asked for
+    // Updates that do not loop over y (a diagonal f(x, x) = ...): only x may be scheduled.
+    std::vector<int> updates_without_y;
+    // A consumer reads it transposed (A(y, x)): computed inside that consumer's loops, each
+    // point would need a box spanning both coordinates (seed 547: 10^10 points, 90 s), so it
+    // is computed at the root instead.
+    bool read_transposed = false;
 };
 
 // What the run of a generated case is expected to do.

@@ -28,6 +28,8 @@ const char *tail_name(TailStrategy t) {
 std::vector<std::string> RandomPipeline::schedule_loops(int s, int update, bool is_output) {
     Func f = stages_[s].f;
     bool has_x = update == 0 || stages_[s].update_has_x[update - 1];
+    const auto &no_y = stages_[s].updates_without_y;
+    bool has_y = update == 0 || std::find(no_y.begin(), no_y.end(), update - 1) == no_y.end();
     std::string stage_name = f.name() + (update ? ".update(" + std::to_string(update - 1) + ")" : "");
     Var x = x_, y = y_;
     TailStrategy tail = kTails[rand(update ? 2 : 4)];
@@ -43,6 +45,8 @@ std::vector<std::string> RandomPipeline::schedule_loops(int s, int update, bool 
     auto apply = [&](auto &&stage) {
         int choice = rand(10);
         if (!has_x && choice != 5 && choice != 6) choice = 9;
+        if (!has_y && choice != 0 && choice != 2 && choice != 4 && choice != 7) choice = 9;
+        bool vectorize_y_too = has_y && coin();
         if (choice == 0) {
             int w = 2 + rand(4);
             stage.split(x, Var("xo"), Var("xi"), w, tail);
@@ -66,7 +70,7 @@ std::vector<std::string> RandomPipeline::schedule_loops(int s, int update, bool 
             stage.vectorize(x, w, tail);
             log << "  " << stage_name << ".vectorize(x, " << w << ", " << tail_name(tail) << ")\n";
             loops = {"x_vi", "x", "y"};
-            if (coin()) {
+            if (vectorize_y_too) {
                 // Vectors inside vectors: the outer one stays a serial loop.
                 stage.vectorize(y, 2, tail);
                 log << "    .vectorize(y, 2, " << tail_name(tail) << ")\n";
@@ -129,6 +133,7 @@ void RandomPipeline::place(int s, std::vector<std::vector<std::string>> &loops_o
     Func f = stages_[s].f;
     auto cons = consumers_of(s);
     int choice = rand(3);
+    if (choice == 1 && stages_[s].read_transposed) choice = 2;
     if (choice == 0 && stages_[s].updates() == 0) {
         log_ << "  " << f.name() << " inline\n";
         return;
