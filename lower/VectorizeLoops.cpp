@@ -156,35 +156,28 @@ private:
         for (auto &a : args) a = widen(a, l);
         return Call::make(op->type.with_lanes(l), op->name, args, op->call_type, op->func, op->param);
     }
-    Expr visit(const Let *op) override {
+    // A let (expression or statement) whose value may have widened. A Ramp or Broadcast is
+    // substituted, not bound: index arithmetic on a visible Ramp folds into a dense access (a
+    // common subexpression "x + 1" of the lane variable bound to a vector variable made every
+    // load indexed by it a gather: 24 per pixel in harris). Another vector binds a vector
+    // variable of its own.
+    template <typename LetNode, typename Make>
+    auto widen_let(const LetNode *op, Make make) {
+        using Body = decltype(mutate(op->body));
         Expr v = mutate(op->value);
         if (v.type().is_vector()) v = simplify(v);
         if (v.as<Ramp>() || v.as<Broadcast>()) {
-            // As for LetStmt: a common subexpression "x + 1" of the lane variable must stay a
-            // visible Ramp, or the loads indexed by it become gathers (harris: 24 per pixel).
             vectors_[op->name] = v;
-            Expr b = mutate(op->body);
+            Body b = mutate(op->body);
             vectors_.erase(op->name);
             return b;
         }
-        if (v.type().is_vector()) return bind_vector(op, v, &Let::make);
-        Expr b = mutate(op->body);
-        return v.same_as(op->value) && b.same_as(op->body) ? self(op) : Let::make(op->name, v, b);
+        if (v.type().is_vector()) return Body(bind_vector(op, v, make));
+        Body b = mutate(op->body);
+        return v.same_as(op->value) && b.same_as(op->body) ? Body(self(op)) : Body(make(op->name, v, b));
     }
-    Stmt visit(const LetStmt *op) override {
-        Expr v = mutate(op->value);
-        if (v.type().is_vector()) v = simplify(v);
-        if (v.as<Ramp>() || v.as<Broadcast>()) {
-            // Substituted, not bound: index arithmetic on a visible Ramp folds into a dense access.
-            vectors_[op->name] = v;
-            Stmt b = mutate(op->body);
-            vectors_.erase(op->name);
-            return b;
-        }
-        if (v.type().is_vector()) return bind_vector(op, v, &LetStmt::make);
-        Stmt b = mutate(op->body);
-        return v.same_as(op->value) && b.same_as(op->body) ? self(op) : LetStmt::make(op->name, v, b);
-    }
+    Expr visit(const Let *op) override { return widen_let(op, &Let::make); }
+    Stmt visit(const LetStmt *op) override { return widen_let(op, &LetStmt::make); }
     Stmt visit(const Store *op) override {
         Expr v = mutate(op->value), i = mutate(op->index);
         if (v.same_as(op->value) && i.same_as(op->index)) return self(op);
