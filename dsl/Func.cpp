@@ -27,8 +27,13 @@ struct FreeNames : IRVisitor {
             // A definition over an RDom also reads what the RDom's predicates read.
             if (std::find(domains_.begin(), domains_.end(), op->rdom.get()) == domains_.end()) {
                 domains_.push_back(op->rdom.get());
+                const ReductionDomainContents *outer = in_predicates_of_;
+                in_predicates_of_ = op->rdom.get();
                 for (auto &p : op->rdom->predicates) p.accept(this);
+                in_predicates_of_ = outer;
             }
+        } else if (in_predicates_of_ && is_rvar_of(*in_predicates_of_, op->name)) {
+            // The RDom's own RVars in its predicates (stored without the RDom: see RDom::where).
         } else if (std::find(vars.begin(), vars.end(), op->name) == vars.end()) {
             vars.push_back(op->name);
         }
@@ -45,6 +50,13 @@ struct FreeNames : IRVisitor {
 
 private:
     std::vector<const ReductionDomainContents *> domains_;
+    const ReductionDomainContents *in_predicates_of_ = nullptr;
+    static bool is_rvar_of(const ReductionDomainContents &d, const std::string &name) {
+        for (auto &rv : d.vars) {
+            if (rv.name == name) return true;
+        }
+        return false;
+    }
 };
 
 std::string join(const std::vector<std::string> &v) {
@@ -482,7 +494,18 @@ RDom &RDom::where(Expr predicate) {
         << "; it must be a boolean condition such as r.x < r.y";
     user_assert(!dom_->used) << "RDom '" << dom_->name << "'.where(" << predicate << ") after the RDom was used in "
                              << "a definition; add predicates before using the RDom";
-    dom_->predicates.push_back(std::move(predicate));
+    // The predicate's RVars of this RDom refer to it by name only: a reference from the
+    // RDom's predicates back to the RDom would be a cycle, and it would never be freed.
+    struct ForgetDomain : IRMutator {
+        const ReductionDomainContents *dom;
+        using IRMutator::visit;
+        Expr visit(const Variable *op) override {
+            if (op->rdom.get() != dom) return self(op);
+            return Variable::make(op->type, op->name);
+        }
+    } forget;
+    forget.dom = dom_.get();
+    dom_->predicates.push_back(forget.mutate(predicate));
     return *this;
 }
 
