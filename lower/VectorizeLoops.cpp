@@ -57,6 +57,13 @@ private:
         }
     }
     void visit(const Realize *) override { ok = false; }
+    // A Func computed inside the loop (compute_at the lane loop) is computed once per lane,
+    // over regions that overlap from lane to lane: all lanes at once would apply its updates
+    // to the shared points once per lane (seed 1026246: a max-update applied twice).
+    void visit(const ProducerConsumer *op) override {
+        if (op->is_producer) ok = false;
+        IRVisitor::visit(op);
+    }
     void visit(const Call *op) override {
         if (op->call_type == Call::Extern) ok = false;
         IRVisitor::visit(op);
