@@ -26,6 +26,12 @@ private:
 
 }  // namespace
 
+std::string first_loop_variable(const Expr &e) {
+    FindLoopVars vars;
+    e.accept(&vars);
+    return vars.found;
+}
+
 Dimension::Dimension(std::shared_ptr<ParameterContents> param, int d) : param_(std::move(param)), d_(d) {
     user_assert(d >= 0 && d < param_->dimensions)
         << "ImageParam '" << param_->name << "' has " << param_->dimensions << " dimensions; no dimension " << d;
@@ -57,10 +63,9 @@ void Dimension::constrain(Expr BufferDimConstraint::*member, const char *name, E
     if (value.defined()) {
         user_assert(value.type().is_int() || value.type().is_uint())
             << directive << "(" << value << "): the value is " << value.type() << "; it must be an integer";
-        FindLoopVars vars;
-        value.accept(&vars);
-        user_assert(vars.found.empty())
-            << directive << "(" << value << ") uses '" << vars.found << "', a Var or RVar; a constraint may use "
+        std::string loop_var = first_loop_variable(value);
+        user_assert(loop_var.empty())
+            << directive << "(" << value << ") uses '" << loop_var << "', a Var or RVar; a constraint may use "
             << "only constants, Params and buffer fields such as other.dim(0).extent()";
         if (value.type() != Int(32)) value = cast(Int(32), value);
     }

@@ -16,6 +16,10 @@
 
 namespace halo {
 
+// The name of a Var or RVar that e uses, or "" if it uses none (Params and buffer fields such
+// as input.extent.0 do not count): for Exprs evaluated once per call, outside every loop.
+std::string first_loop_variable(const Expr &e);
+
 class Dimension {
 public:
     Dimension(std::shared_ptr<ParameterContents> param, int d);

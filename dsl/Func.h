@@ -30,7 +30,8 @@ struct VarOrRVar {
 // One definition of a Func (pure or update), to schedule its loops.
 class Stage {
 public:
-    Stage(std::shared_ptr<FunctionContents> f, int index) : f_(std::move(f)), index_(index) {}
+    Stage(std::shared_ptr<FunctionContents> f, int index, std::vector<int> specialization_path = {})
+        : f_(std::move(f)), index_(index), path_(std::move(specialization_path)) {}
 
     Stage &split(const VarOrRVar &old, const VarOrRVar &outer, const VarOrRVar &inner, Expr factor,
                  TailStrategy tail = TailStrategy::Auto);
@@ -61,11 +62,21 @@ public:
     Stage &parallel(const VarOrRVar &v, Expr task_size, TailStrategy tail = TailStrategy::Auto);
     Stage &serial(const VarOrRVar &v);
 
+    // A version of this stage's schedule for when `condition` holds at run time (Halide's
+    // specialize): the returned Stage starts as a copy of this one's schedule and is scheduled
+    // on its own. The condition may use Params, buffer fields and constants, not Vars or Funcs.
+    // Conditions are tried in the order given; specializing on a condition again returns the
+    // existing specialization.
+    Stage specialize(const Expr &condition);
+    // After the specializations: if none of their conditions holds, the pipeline fails with
+    // this message (an error code at run time) instead of running the general schedule.
+    void specialize_fail(const std::string &message);
+
     const std::string &func_name() const { return f_->name; }
     int index() const { return index_; }
 
 private:
-    Definition &def() const { return f_->stage(index_); }
+    Definition &def() const;
     Dim &find_dim(const std::string &var, const char *directive) const;
     // base, or base2, base3, ... : the first name no loop or split of this stage uses.
     std::string fresh_loop_name(const std::string &base) const;
@@ -73,6 +84,7 @@ private:
     void set_for_type(const VarOrRVar &v, ForType t, const char *directive);
     std::shared_ptr<FunctionContents> f_;
     int index_;
+    std::vector<int> path_;  // the specialization: indices into specializations, outermost first
 };
 
 // f(x, y) on either side of an assignment.
@@ -156,6 +168,9 @@ public:
     // Promises that only [min, min+extent) of dimension var is ever needed (checked at run time).
     Func &bound(const Var &var, Expr min, Expr extent);
     Stage update(int i = 0);
+    // The pure definition's schedule for when condition holds (see Stage::specialize).
+    Stage specialize(const Expr &condition);
+    void specialize_fail(const std::string &message);
     // ---- schedule: storage
     // Lays the Func's buffer out with these dimensions innermost first (e.g. reorder_storage(c,
     // x, y) puts channels innermost in memory for a channel-vectorized consumer).

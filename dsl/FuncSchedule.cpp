@@ -1,9 +1,11 @@
 // The scheduling directives of Func and Stage. They only record what the user asked for,
 // after checking what can be checked locally; lowering applies them.
 #include <algorithm>
+#include <sstream>
 
 #include "Func.h"
 #include "IRPrinter.h"
+#include "lower/IREquality.h"
 
 namespace halo {
 
@@ -15,9 +17,81 @@ std::string loop_names(const StageSchedule &s) {
 }
 }  // namespace
 
+Definition &Stage::def() const {
+    Definition *d = &f_->stage(index_);
+    for (int i : path_) d = d->specializations[size_t(i)].definition.get();
+    return *d;
+}
+
 std::string Stage::describe() const {
-    return index_ == 0 ? "Func '" + f_->name + "'"
-                       : "Func '" + f_->name + "' update " + std::to_string(index_ - 1);
+    std::string r = index_ == 0 ? "Func '" + f_->name + "'"
+                                : "Func '" + f_->name + "' update " + std::to_string(index_ - 1);
+    const Definition *d = &f_->stage(index_);
+    for (int i : path_) {
+        const Specialization &sp = d->specializations[size_t(i)];
+        std::ostringstream cond;
+        cond << sp.condition;
+        r += " specialize(" + cond.str() + ")";
+        d = sp.definition.get();
+    }
+    return r;
+}
+
+Stage Stage::specialize(const Expr &condition) {
+    user_assert(condition.defined()) << describe() << ": specialize() of an undefined condition";
+    user_assert(condition.type().is_bool())
+        << describe() << ": specialize(" << condition << "): the condition has type " << condition.type()
+        << "; it must be a boolean (compare it, e.g. p != 0)";
+    std::string loop_var = first_loop_variable(condition);
+    user_assert(loop_var.empty())
+        << describe() << ": specialize(" << condition << ") uses '" << loop_var << "', a Var or RVar. "
+        << "A specialization is chosen once per realization, before any loop runs, so its condition "
+        << "may only use Params, buffer fields (such as input.width()) and constants";
+    struct FuncReads : IRVisitor {
+        std::string found;
+        void visit(const Call *op) override {
+            if ((op->call_type == Call::Halo || op->call_type == Call::Image) && found.empty()) found = op->name;
+            IRVisitor::visit(op);
+        }
+    } reads;
+    condition.accept(&reads);
+    user_assert(reads.found.empty())
+        << describe() << ": specialize(" << condition << ") reads '" << reads.found << "'. A specialization "
+        << "is chosen before anything is computed, so its condition may only use Params, buffer fields "
+        << "and constants";
+    Definition &d = def();
+    for (size_t i = 0; i < d.specializations.size(); i++) {
+        if (equal(d.specializations[i].condition, condition)) {
+            std::vector<int> path = path_;
+            path.push_back(int(i));
+            return Stage(f_, index_, path);
+        }
+    }
+    user_assert(!d.fails_unspecialized)
+        << describe() << ": specialize(" << condition << ") after specialize_fail(\"" << d.fail_message
+        << "\"); specialize_fail must come after all the specializations of a stage";
+    f_->changed();
+    // The specialization starts from this stage's current schedule, without its own
+    // specializations (Halide's rule).
+    auto copy = std::make_unique<Definition>();
+    copy->args = d.args;
+    copy->value = d.value;
+    copy->rdom = d.rdom;
+    copy->schedule = d.schedule;
+    d.specializations.emplace_back(condition, std::move(copy));
+    std::vector<int> path = path_;
+    path.push_back(int(d.specializations.size()) - 1);
+    return Stage(f_, index_, path);
+}
+
+void Stage::specialize_fail(const std::string &message) {
+    Definition &d = def();
+    user_assert(!d.fails_unspecialized)
+        << describe() << ": specialize_fail(\"" << message << "\") given twice (the first: \""
+        << d.fail_message << "\")";
+    f_->changed();
+    d.fails_unspecialized = true;
+    d.fail_message = message;
 }
 
 Dim &Stage::find_dim(const std::string &var, const char *directive) const {
@@ -287,6 +361,16 @@ Stage Func::update(int i) {
         << "Func '" << name() << "' has " << num_update_definitions()
         << " update definitions; there is no update(" << i << ")";
     return Stage(f_, i + 1);
+}
+
+Stage Func::specialize(const Expr &condition) {
+    user_assert(defined()) << "Func '" << name() << "' is specialized before it has a definition; define it first";
+    return Stage(f_, 0).specialize(condition);
+}
+
+void Func::specialize_fail(const std::string &message) {
+    user_assert(defined()) << "Func '" << name() << "' is specialized before it has a definition; define it first";
+    Stage(f_, 0).specialize_fail(message);
 }
 
 Func &Func::bound(const Var &var, Expr min, Expr extent) {

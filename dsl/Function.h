@@ -26,12 +26,42 @@ struct ReductionDomainContents {
     bool used = false;  // by a definition: predicates can no longer be added
 };
 
+struct Definition;
+
+// A specialization (Func::specialize): when `condition` holds at run time, the stage runs with
+// the schedule of `definition` instead (same algorithm, own schedule, own nested
+// specializations). Copying a Specialization copies its definition: lowering changes the
+// schedules of its copies of the Funcs, never the user's.
+struct Specialization {
+    Expr condition;
+    std::unique_ptr<Definition> definition;
+    Specialization(Expr c, std::unique_ptr<Definition> d) : condition(std::move(c)), definition(std::move(d)) {}
+    Specialization(const Specialization &o);
+    Specialization &operator=(const Specialization &o);
+    Specialization(Specialization &&) = default;
+    Specialization &operator=(Specialization &&) = default;
+};
+
 struct Definition {
     std::vector<Expr> args;  // pure definition: the pure Vars; updates: any Exprs
     Expr value;
     std::shared_ptr<ReductionDomainContents> rdom;  // updates over an RDom
     StageSchedule schedule;
+    // Tried in order at run time; the first whose condition holds is run, else this one.
+    std::vector<Specialization> specializations;
+    // specialize_fail: when no specialization's condition holds, the pipeline fails with this
+    // message instead of running this definition.
+    bool fails_unspecialized = false;
+    std::string fail_message;
 };
+
+inline Specialization::Specialization(const Specialization &o)
+    : condition(o.condition), definition(std::make_unique<Definition>(*o.definition)) {}
+inline Specialization &Specialization::operator=(const Specialization &o) {
+    condition = o.condition;
+    definition = std::make_unique<Definition>(*o.definition);
+    return *this;
+}
 
 class Pipeline;
 

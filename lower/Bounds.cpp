@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "EuclideanDivision.h"
+#include "IREquality.h"
 #include "Simplify.h"
 #include "dsl/Error.h"
 #include "dsl/IROperator.h"
@@ -469,7 +470,65 @@ private:
                    last.max.defined() ? simplify(last.max) : Expr());
         with_binding(op->name, v, [&] { op->body.accept(this); });
     }
+    // Whether e reads a loop variable or let of the statement (anything bound here), rather
+    // than only Params, buffer fields and the like, fixed for the whole call.
+    bool uses_bound_names(const Expr &e) {
+        struct Finder : IRVisitor {
+            const BoxFinder &f;
+            bool found = false;
+            explicit Finder(const BoxFinder &b) : f(b) {}
+            void visit(const Variable *v) override {
+                found |= f.scope.count(v->name) > 0 || f.let_values_.count(v->name) > 0;
+            }
+        } finder(*this);
+        e.accept(&finder);
+        return finder.found;
+    }
+
+    // An if/else on a condition fixed for the call (the branches of a specialized stage): a
+    // region touched by both branches is the taken branch's region, select(c, then, else),
+    // not the union (a vectorized branch taken only for wide outputs may touch more than a
+    // narrow output holds, and must not make the narrow case fail its bounds check).
+    void visit_fixed_branches(const IfThenElse *op) {
+        op->condition.accept(this);
+        std::map<std::string, Box> outer = std::move(boxes);
+        boxes.clear();
+        op->then_case.accept(this);
+        std::map<std::string, Box> then_boxes = std::move(boxes);
+        boxes.clear();
+        op->else_case.accept(this);
+        std::map<std::string, Box> else_boxes = std::move(boxes);
+        boxes = std::move(outer);
+        auto choose = [&](const Expr &a, const Expr &b) {
+            if (!a.defined() || !b.defined()) return Expr();
+            Expr sa = simplify(a, let_values_), sb = simplify(b, let_values_);
+            return equal(sa, sb) ? sa : simplify(Select::make(op->condition, sa, sb), let_values_);
+        };
+        for (auto &[name, t] : then_boxes) {
+            auto e = else_boxes.find(name);
+            if (e == else_boxes.end() || e->second.empty() || t.empty() || e->second.dims.size() != t.dims.size()) {
+                merge_into(boxes[name], t);  // touched on one side only: as if always
+                continue;
+            }
+            Box b = t;
+            for (size_t i = 0; i < b.dims.size(); i++) {
+                b.dims[i] = Interval(choose(t.dims[i].min, e->second.dims[i].min), choose(t.dims[i].max, e->second.dims[i].max));
+            }
+            merge_into(boxes[name], b);
+        }
+        for (auto &[name, e] : else_boxes) {
+            auto t = then_boxes.find(name);
+            if (t == then_boxes.end() || t->second.empty() || e.empty() || t->second.dims.size() != e.dims.size()) {
+                merge_into(boxes[name], e);
+            }
+        }
+    }
+
     void visit(const IfThenElse *op) override {
+        if (op->else_case.defined() && !uses_bound_names(op->condition)) {
+            visit_fixed_branches(op);
+            return;
+        }
         op->condition.accept(this);
         // Narrow a loop variable by a guard "v <= e" (from GuardWithIf tails).
         std::vector<std::pair<std::string, Interval>> narrowed;

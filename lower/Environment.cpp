@@ -11,10 +11,9 @@ namespace halo {
 
 namespace {
 
-// Applies fn to every Expr of one definition of f (value, args, RDom bounds and predicates,
-// split factors).
-void for_each_stage_expr(const FunctionContents &f, int s, const std::function<void(const Expr &)> &fn) {
-    const Definition &d = f.stage(s);
+// Applies fn to every Expr of a definition (value, args, RDom bounds and predicates, split
+// factors, specializations).
+void for_each_definition_expr(const Definition &d, const std::function<void(const Expr &)> &fn) {
     fn(d.value);
     for (auto &a : d.args) fn(a);
     if (d.rdom) {
@@ -27,6 +26,15 @@ void for_each_stage_expr(const FunctionContents &f, int s, const std::function<v
     for (auto &sp : d.schedule.splits) {
         if (sp.factor.defined()) fn(sp.factor);
     }
+    for (auto &sp : d.specializations) {
+        fn(sp.condition);
+        for_each_definition_expr(*sp.definition, fn);
+    }
+}
+
+// ... of one stage of f, with its specializations' conditions and schedules.
+void for_each_stage_expr(const FunctionContents &f, int s, const std::function<void(const Expr &)> &fn) {
+    for_each_definition_expr(f.stage(s), fn);
 }
 
 // Applies fn to every Expr of every definition of f, and of its bounds.

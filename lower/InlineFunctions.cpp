@@ -38,6 +38,10 @@ public:
         const FunctionContents &f = *env_.at(op->name);
         if (!f.schedule.compute_level.is_inline()) return call;
         internal_assert(f.updates.empty()) << "inlining Func with updates: " << f.name;
+        user_assert(f.pure.specializations.empty() && !f.pure.fails_unspecialized)
+            << "Func '" << f.name << "' is specialized (specialize or specialize_fail) but computed inline, "
+            << "where it has no loops of its own to specialize. Compute it somewhere (compute_root() or "
+            << "compute_at) or specialize its consumer instead";
         const Call *c = call.as<Call>();
         // The same point of an inlined Func is inlined once and shared: a chain of inlined
         // stencils reads each point of each stage many times, and expanding every read would

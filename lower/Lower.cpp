@@ -26,6 +26,21 @@ namespace halo {
 
 namespace {
 
+// The default loops of a stage, for a definition and its specializations (which stay, with
+// the default loops too: specialize_fail must still fail).
+void reset_schedule(const FunctionContents &f, int k, Definition &d) {
+    d.schedule = StageSchedule();
+    if (k > 0 && d.rdom) {
+        for (auto &rv : d.rdom->vars) d.schedule.dims.push_back(Dim{rv.name, ForType::Serial, true});
+    }
+    for (size_t i = 0; i < f.args.size(); i++) {
+        bool pure = k == 0;
+        if (auto v = d.args[i].as<Variable>(); v && !v->rdom && v->name == f.args[i]) pure = true;
+        if (pure) d.schedule.dims.push_back(Dim{f.args[i], ForType::Serial, false});
+    }
+    for (auto &sp : d.specializations) reset_schedule(f, k, *sp.definition);
+}
+
 // Every Func that is not inlined goes to the root, with the default loops of each stage.
 void make_breadth_first(Environment &env, const std::string &output) {
     for (auto &[name, f] : env) {
@@ -34,18 +49,7 @@ void make_breadth_first(Environment &env, const std::string &output) {
             f->schedule.compute_level = LoopLevel::root();
             f->schedule.store_level = LoopLevel::root();
         }
-        for (int k = 0; k < f->stages(); k++) {
-            Definition &d = f->stage(k);
-            d.schedule = StageSchedule();
-            if (k > 0 && d.rdom) {
-                for (auto &rv : d.rdom->vars) d.schedule.dims.push_back(Dim{rv.name, ForType::Serial, true});
-            }
-            for (size_t i = 0; i < f->args.size(); i++) {
-                bool pure = k == 0;
-                if (auto v = d.args[i].as<Variable>(); v && !v->rdom && v->name == f->args[i]) pure = true;
-                if (pure) d.schedule.dims.push_back(Dim{f->args[i], ForType::Serial, false});
-            }
-        }
+        for (int k = 0; k < f->stages(); k++) reset_schedule(*f, k, f->stage(k));
     }
 }
 

@@ -13,7 +13,42 @@ std::string stage_name(const std::string &func, int stage) {
     return stage == 0 ? func : func + ".update(" + std::to_string(stage - 1) + ")";
 }
 
+// As the reference evaluator names a stage in its errors.
+std::string stage_description(const std::string &func, int stage) {
+    return stage == 0 ? "Func '" + func + "'" : "Func '" + func + "' update " + std::to_string(stage - 1);
+}
+
 Expr widen(const Expr &e) { return Cast::make(Int(64), e); }
+
+// A split factor known only at run time must be positive wherever its loops run: always, or,
+// in a specialized stage, when its branch is taken (`taken`; undefined: always). And a
+// stage with specialize_fail fails when none of its specializations applies.
+void add_schedule_checks(const Definition &def, const std::string &func, int k, const Expr &taken,
+                         std::vector<Stmt> &checks) {
+    Expr general = taken;  // the definition's own schedule runs when no specialization applies
+    for (const Specialization &spec : def.specializations) {
+        Expr branch = general.defined() ? (general && spec.condition) : spec.condition;
+        add_schedule_checks(*spec.definition, func, k, branch, checks);
+        general = general.defined() ? (general && !spec.condition) : !spec.condition;
+    }
+    if (def.fails_unspecialized) {
+        // specialize_fail: checked here, before anything runs, so that the stage itself needs
+        // no failing branch (whose empty region bounds inference could not express).
+        Expr msg = Call::make(Int(32), "halo_error_specialize_fail",
+                              {StringImm::make(stage_description(func, k)), StringImm::make(def.fail_message)},
+                              Call::Extern);
+        checks.push_back(AssertStmt::make(general.defined() ? !general : Expr::make_bool(false), msg));
+        return;
+    }
+    for (const Split &sp : def.schedule.splits) {
+        if (sp.kind != Split::SplitVar || is_const(simplify(sp.factor))) continue;
+        Expr msg = Call::make(Int(32), "halo_error_split_factor",
+                              {StringImm::make(stage_name(func, k)), StringImm::make(sp.old_var), sp.factor},
+                              Call::Extern);
+        Expr ok = sp.factor > 0;
+        checks.push_back(AssertStmt::make(general.defined() ? (!general || ok) : ok, msg));
+    }
+}
 
 }  // namespace
 
@@ -23,13 +58,7 @@ Stmt add_parameter_checks(const Stmt &s, const Environment &env) {
     for (auto &[name, f] : env) {
         for (int k = 0; k < f->stages(); k++) {
             const Definition &def = f->stage(k);
-            for (const Split &sp : def.schedule.splits) {
-                if (sp.kind != Split::SplitVar || is_const(simplify(sp.factor))) continue;
-                Expr msg = Call::make(Int(32), "halo_error_split_factor",
-                                      {StringImm::make(stage_name(name, k)), StringImm::make(sp.old_var), sp.factor},
-                                      Call::Extern);
-                checks.push_back(AssertStmt::make(sp.factor > 0, msg));
-            }
+            add_schedule_checks(def, name, k, Expr(), checks);
             if (!def.rdom || !rdoms_seen.insert(def.rdom.get()).second) continue;
             for (auto &rv : def.rdom->vars) {
                 // In 64 bits, so the check itself cannot wrap.

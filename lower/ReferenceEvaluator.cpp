@@ -11,10 +11,12 @@
 #include <cmath>
 #include <cstring>
 #include <map>
+#include <set>
 
 #include "dsl/Arithmetic.h"
 #include "dsl/Func.h"
 #include "dsl/IRPrinter.h"
+#include "Environment.h"
 #include "LargeStack.h"
 
 namespace halo {
@@ -54,6 +56,16 @@ private:
     std::vector<Running> running_;
 
     const Written &run_update_slice(const FunctionContents &f, int stage, const Point &slice);
+public:
+    // specialize_fail: a pipeline with a stage none of whose specializations applies fails
+    // before it runs (as compiled code does).
+    void check_specializations(const FunctionContents &f, int stage);
+
+    // The output buffer's fields (f.min.0, f.extent.0, ...), which specialization conditions
+    // may read.
+    Frame globals;
+
+private:
 
     std::string current_func_;  // the Func whose definition is being evaluated
     // Names f as current_func_ while it lives.
@@ -238,6 +250,7 @@ Value Evaluator::eval(const Expr &e, Frame &frame) {
         const Variable *v = e.as<Variable>();
         auto it = frame.find(v->name);
         if (it != frame.end()) return it->second;
+        if (auto g = globals.find(v->name); g != globals.end()) return g->second;
         if (v->param) return param_value(v);
         user_error << "reference evaluator: variable '" << v->name << "' is not bound (an RVar or Var "
                    << "used outside the definition it belongs to?)";
@@ -292,6 +305,31 @@ std::vector<int> pure_positions(const FunctionContents &f, const Definition &def
     return r;
 }
 }  // namespace
+
+void Evaluator::check_specializations(const FunctionContents &f, int stage) {
+    const Definition *def = &f.stage(stage);
+    Frame empty;
+    while (true) {
+        const Definition *taken = nullptr;
+        for (const Specialization &sp : def->specializations) {
+            if (eval(sp.condition, empty).i != 0) {
+                taken = sp.definition.get();
+                break;
+            }
+        }
+        if (taken) {
+            def = taken;
+            continue;
+        }
+        if (def->fails_unspecialized) {
+            std::string stage_name = stage == 0 ? "Func '" + f.name + "'"
+                                                : "Func '" + f.name + "' update " + std::to_string(stage - 1);
+            throw RuntimeError(-11, stage_name + ": none of its specializations applies to this call, and it "
+                                    "was scheduled with specialize_fail(\"" + def->fail_message + "\")");
+        }
+        return;
+    }
+}
 
 const Evaluator::Written &Evaluator::run_update_slice(const FunctionContents &f, int stage, const Point &slice) {
     auto &by_slice = slices_[{f.name, stage}];
@@ -380,6 +418,14 @@ void evaluate_into(const Func &f, Buffer<> &dst) {
     Evaluator ev;
     const FunctionContents &fc = *f.function();
     Type t = fc.type();
+    for (int d = 0; d < dst.dimensions(); d++) {
+        ev.globals[fc.name + ".min." + std::to_string(d)].i = dst.dim(d).min();
+        ev.globals[fc.name + ".extent." + std::to_string(d)].i = dst.dim(d).extent();
+        ev.globals[fc.name + ".stride." + std::to_string(d)].i = dst.dim(d).stride();
+    }
+    for (auto &[name, func] : find_functions(f.function())) {
+        for (int k = 0; k < func->stages(); k++) ev.check_specializations(*func, k);
+    }
     dst.for_each_element([&](const std::vector<int> &c) {
         Value v = ev.func_value(fc, c, fc.stages() - 1);
         uint8_t *ptr = dst.contents->host + dst.contents->offset_of(c.data()) * t.bytes();

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 #include <set>
+#include <sstream>
 
 #include "Simplify.h"
 #include "Substitute.h"
@@ -72,8 +73,11 @@ private:
 
 }  // namespace
 
-Stmt build_stage(const FunctionContents &f, int stage) {
-    const Definition &def = f.stage(stage);
+namespace {
+
+// The loop nest of one definition of stage `stage` of f (the stage's own, or a
+// specialization's), by its schedule alone.
+Stmt build_definition(const FunctionContents &f, int stage, const Definition &def) {
     const std::string prefix = stage_prefix(f.name, stage);
     bool is_update = stage > 0;
 
@@ -221,6 +225,64 @@ Stmt build_stage(const FunctionContents &f, int stage) {
     return body;
 }
 
+// What a specialization's condition tells about its Params, as substitutions: a bool Param
+// is true (or false), p == constant gives p's value. Within the branch the definition may use
+// them (select(p, a, b) becomes a), as Halide does.
+void learn_from_condition(const Expr &cond, bool holds, std::map<std::string, Expr> &known) {
+    if (auto v = cond.as<Variable>(); v && v->param) {
+        known[v->name] = Expr::make_bool(holds);
+    } else if (auto n = cond.as<Not>()) {
+        learn_from_condition(n->a, !holds, known);
+    } else if (auto a = cond.as<And>(); a && holds) {
+        learn_from_condition(a->a, true, known);
+        learn_from_condition(a->b, true, known);
+    } else if (auto e = cond.as<EQ>(); e && holds) {
+        auto v = e->a.as<Variable>();
+        if (v && v->param && is_const(e->b)) known[v->name] = e->b;
+    }
+}
+
+Definition with_known(const Definition &def, const std::map<std::string, Expr> &known) {
+    if (known.empty()) return def;
+    Definition d = def;
+    d.value = substitute(known, d.value);
+    for (auto &a : d.args) a = substitute(known, a);
+    return d;
+}
+
+// A definition with its specializations: if (c0) { ... } else if (c1) { ... } else { general }.
+Stmt build_specialized(const FunctionContents &f, int stage, const Definition &def, std::map<std::string, Expr> known) {
+    std::vector<std::map<std::string, Expr>> branch_known;
+    for (const Specialization &sp : def.specializations) {
+        std::map<std::string, Expr> k = known;
+        learn_from_condition(sp.condition, true, k);
+        branch_known.push_back(k);
+        learn_from_condition(sp.condition, false, known);  // the later branches know it failed
+    }
+    // specialize_fail is checked once, before the pipeline runs (add_parameter_checks), so
+    // here the last specialization needs no test: one of them holds.
+    size_t tested = def.specializations.size();
+    Stmt general;
+    if (!def.fails_unspecialized) {
+        general = build_definition(f, stage, with_known(def, known));
+    } else if (tested > 0) {
+        tested--;
+        general = build_specialized(f, stage, *def.specializations[tested].definition, branch_known[tested]);
+    } else {
+        general = Evaluate::make(0);  // never runs: the check at the top fails first
+    }
+    for (size_t i = tested; i-- > 0;) {
+        const Specialization &sp = def.specializations[i];
+        Stmt then_case = build_specialized(f, stage, *sp.definition, branch_known[i]);
+        general = IfThenElse::make(sp.condition, then_case, general);
+    }
+    return general;
+}
+
+}  // namespace
+
+Stmt build_stage(const FunctionContents &f, int stage) { return build_specialized(f, stage, f.stage(stage), {}); }
+
 namespace {
 
 Stmt build_produce(const FunctionContents &f) {
@@ -337,6 +399,22 @@ std::string stage_description(int s) {
     return s == 0 ? "pure definition" : "update " + std::to_string(s - 1);
 }
 
+// The first specialization of def (described by its condition) whose loops do not include
+// var, or "" if all of them have it. A specialize_fail branch has no loops and needs none.
+std::string specialization_without_loop(const Definition &def, const std::string &var) {
+    for (const Specialization &sp : def.specializations) {
+        const Definition &d = *sp.definition;
+        bool has = std::any_of(d.schedule.dims.begin(), d.schedule.dims.end(),
+                               [&](const Dim &x) { return x.var == var; });
+        std::ostringstream cond;
+        cond << "specialize(" << sp.condition << ")";
+        if (!has && !d.fails_unspecialized) return cond.str();
+        std::string nested = specialization_without_loop(d, var);
+        if (!nested.empty()) return cond.str() + "." + nested;
+    }
+    return "";
+}
+
 // The For loop name of LoopLevel l: the consumer's last stage that has the loop and calls f.
 std::string resolve_loop(const Environment &env, const FunctionContents &f, const LoopLevel &l,
                          const char *directive) {
@@ -353,7 +431,15 @@ std::string resolve_loop(const Environment &env, const FunctionContents &f, cons
     }
     if (stage < 0) stage = g.stages() - 1;
     for (auto &d : g.stage(stage).schedule.dims) {
-        if (d.var == l.var) return stage_prefix(g.name, stage) + d.var;
+        if (d.var != l.var) continue;
+        std::string missing = specialization_without_loop(g.stage(stage), l.var);
+        user_assert(missing.empty())
+            << "Func '" << f.name << "' is scheduled " << directive << "(" << g.name << ", " << l.var
+            << "), but the specialization " << missing << " of " << g.name << "'s " << stage_description(stage)
+            << " has no loop '" << l.var << "', so '" << f.name << "' would not be computed when it runs. "
+            << "Use a loop that every specialization keeps (split with the outer loop keeping the name, "
+            << "as split(x, x, xi, 8) does), or compute '" << f.name << "' further out";
+        return stage_prefix(g.name, stage) + d.var;
     }
     std::string elsewhere;
     for (int s = 0; s < g.stages(); s++) {
@@ -538,6 +624,10 @@ void resolve_default_placements(const Environment &env, const std::vector<std::s
                     if (scalar != dims.end()) l.var = scalar->var;
                     else l = LoopLevel::root();
                 }
+                // Every specialization of the consumer must have the loop, else the root.
+                if (l.kind == LoopLevel::At && !specialization_without_loop(g.stage(s), l.var).empty()) {
+                    l = LoopLevel::root();
+                }
                 f.schedule.compute_level = l;
                 f.schedule.store_level = l;
                 if (l.kind == LoopLevel::At) vectorize_like_consumer(f, g.stage(s), l.var);
@@ -550,18 +640,20 @@ void resolve_default_placements(const Environment &env, const std::vector<std::s
     }
 }
 
-// The loops enclosing the producer of `name` in s, outermost first (empty if none).
-std::vector<const For *> loops_around_producer(const Stmt &s, const std::string &name) {
+// For every producer of `name` in s (one per branch of a specialized consumer), the loops
+// enclosing it, outermost first.
+std::vector<std::vector<const For *>> loops_around_producers(const Stmt &s, const std::string &name) {
     struct Finder : IRVisitor {
         std::string name;
-        std::vector<const For *> stack, found;
+        std::vector<const For *> stack;
+        std::vector<std::vector<const For *>> found;
         void visit(const For *op) override {
             stack.push_back(op);
             IRVisitor::visit(op);
             stack.pop_back();
         }
         void visit(const ProducerConsumer *op) override {
-            if (op->is_producer && op->name == name && found.empty()) found = stack;
+            if (op->is_producer && op->name == name) found.push_back(stack);
             IRVisitor::visit(op);
         }
     } finder;
@@ -573,8 +665,8 @@ std::vector<const For *> loops_around_producer(const Stmt &s, const std::string 
 // A Func stored outside a parallel loop but computed inside it would be written by every
 // thread of that loop into one buffer: a race whenever their regions overlap. Halide refuses
 // the schedule, and so do we. store_loop is empty for store_root (every loop is inside it).
-void check_no_parallel_loop_between(const FunctionContents &f, const Stmt &s, const std::string &store_loop) {
-    std::vector<const For *> loops = loops_around_producer(s, f.name);
+void check_no_parallel_loop_between(const FunctionContents &f, const std::vector<const For *> &loops,
+                                    const std::string &store_loop) {
     bool inside_store = store_loop.empty();
     for (const For *l : loops) {
         if (inside_store && l->for_type == ForType::Parallel) {
@@ -587,6 +679,11 @@ void check_no_parallel_loop_between(const FunctionContents &f, const Stmt &s, co
         if (l->name == store_loop) inside_store = true;
     }
 }
+
+void check_no_parallel_loop_between(const FunctionContents &f, const Stmt &s, const std::string &store_loop) {
+    for (const auto &loops : loops_around_producers(s, f.name)) check_no_parallel_loop_between(f, loops, store_loop);
+}
+
 
 Stmt schedule_functions(const Environment &env, const std::vector<std::string> &order,
                         const std::string &output) {
@@ -642,9 +739,10 @@ Stmt schedule_functions(const Environment &env, const std::vector<std::string> &
         user_assert(store.found) << "Func '" << f.name << "': store_at loop " << store_loop
                                  << " is not in the pipeline";
         // The store loop must enclose the compute loop.
-        std::vector<const For *> loops = loops_around_producer(stored, f.name);
-        bool store_encloses = std::any_of(loops.begin(), loops.end(),
-                                          [&](const For *l) { return l->name == store_loop; });
+        bool store_encloses = true;
+        for (const auto &loops : loops_around_producers(stored, f.name)) {
+            store_encloses &= std::any_of(loops.begin(), loops.end(), [&](const For *l) { return l->name == store_loop; });
+        }
         user_assert(store_encloses)
             << "Func '" << f.name << "' is stored at " << sched.store_level.to_string()
             << " but computed at " << sched.compute_level.to_string()

@@ -237,6 +237,16 @@ int32_t halo_error_split_factor(void *user_context, const char *stage_name, cons
     return halo_error_code_bad_split_factor;
 }
 
+int32_t halo_error_specialize_fail(void *user_context, const char *stage_name, const char *message) {
+    char msg[1024];
+    std::snprintf(msg, sizeof msg,
+                  "%s: none of its specializations applies to this call, and it was scheduled with "
+                  "specialize_fail(\"%s\")",
+                  stage_name, message);
+    halo_error(user_context, msg);
+    return halo_error_code_specialize_fail;
+}
+
 int32_t halo_error_bad_stride(void *user_context, const char *buffer_name, int32_t stride) {
     char msg[256];
     std::snprintf(msg, sizeof msg,

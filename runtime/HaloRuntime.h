@@ -48,6 +48,7 @@ enum {
     halo_error_code_bad_stride = -8,
     halo_error_code_bad_split_factor = -9,
     halo_error_code_constraint_violated = -10,
+    halo_error_code_specialize_fail = -11,
 };
 
 // Memory that pipelines reuse across calls: a freed buffer goes back to the arena and the
@@ -118,6 +119,9 @@ int32_t halo_error_rdom_overflow(void *user_context, const char *stage_name, con
 int32_t halo_error_split_factor(void *user_context, const char *stage_name, const char *var_name,
                                 int32_t factor);
 int32_t halo_error_bad_stride(void *user_context, const char *buffer_name, int32_t stride);
+// No specialization's condition held for a stage scheduled with specialize_fail(message);
+// returns halo_error_code_specialize_fail.
+int32_t halo_error_specialize_fail(void *user_context, const char *stage_name, const char *message);
 // A buffer with dimensions > 0 but a NULL dim array; returns halo_error_code_null_buffer.
 int32_t halo_error_null_dim(void *user_context, const char *buffer_name, int32_t dimensions);
 // A dimension whose extent is negative, or whose last coordinate (min + extent - 1) does not

@@ -1,0 +1,218 @@
+// specialize / specialize_fail (Halide's names and rules): a stage compiled with several
+// schedules, the first whose condition holds chosen at run time. Every branch must compute
+// what the algorithm says (checked against the reference evaluator on both sides of each
+// condition, with non-zero mins and sizes the vectors do not divide); misuse gets a message.
+#include "TestUtil.h"
+
+using namespace halo;
+using halo_test::compile_error_of;
+using halo_test::contains;
+using halo_test::runtime_error_of;
+
+namespace {
+
+Buffer<int> offset_buffer(int w, int h, int xmin, int ymin) {
+    Buffer<int> b(w, h);
+    b.set_min(xmin, ymin);
+    return b;
+}
+
+}  // namespace
+
+TEST_CASE("a bool Param chooses between a vectorized and a scalar schedule") {
+    Param<bool> fast("fast");
+    Var x("x"), y("y");
+    Func f("f");
+    f(x, y) = x * 3 + y * y - select(fast, 1, 2);
+    f.specialize(fast).vectorize(x, 8).parallel(y);
+    std::string nest = f.loop_nest();
+    CHECK(contains(nest, "vectorized"));
+    CHECK(contains(nest, "parallel"));
+    for (bool v : {true, false}) {
+        CAPTURE(v);
+        fast.set(v);
+        Buffer<int> out = offset_buffer(21, 5, -3, 2);
+        f.realize(out);
+        out.for_each_element([&](int i, int j) { CHECK(out(i, j) == i * 3 + j * j - (v ? 1 : 2)); });
+        halo_test::check_against_reference(f, offset_buffer(21, 5, -3, 2));
+    }
+}
+
+TEST_CASE("a condition on the output's size: vectorize only when it is wide enough") {
+    Var x("x"), y("y");
+    Func f("f");
+    Buffer<float> in = halo_test::random_image<float>({64, 8}, 3, -1, 1);
+    f(x, y) = in(x, y) * 2.0f + in(x + 1, y);
+    f.specialize(f.output_buffer().width() >= 16).vectorize(x, 16);
+    for (int w : {5, 16, 40}) {
+        CAPTURE(w);
+        Buffer<float> out(w, 3);
+        out.set_min(2, 1);
+        f.realize(out);
+        out.for_each_element([&](int i, int j) { CHECK(out(i, j) == in(i, j) * 2.0f + in(i + 1, j)); });
+    }
+}
+
+TEST_CASE("conditions are tried in order and specializations nest") {
+    Param<int> p("p");
+    Var x("x");
+    Func f("f");
+    f(x) = x + p;
+    f.specialize(p > 5).vectorize(x, 4);
+    Stage mid = f.specialize(p > 0);
+    mid.unroll(x, 2);
+    mid.specialize_fail("p in (0, 5]");
+    for (int v : {7, 3, -1}) {
+        CAPTURE(v);
+        p.set(v);
+        std::string err = runtime_error_of([&] {
+            Buffer<int> out = f.realize({10});
+            for (int i = 0; i < 10; i++) CHECK(out(i) == i + v);
+        });
+        // p = 7 takes the first branch although p > 0 holds too; p = -1 the general one.
+        CHECK(err.empty() == (v != 3));
+        if (v == 3) {
+            CHECK(contains(err, "Func 'f'"));
+            CHECK(contains(err, "specialize_fail(\"p in (0, 5]\")"));
+        }
+    }
+}
+
+TEST_CASE("specialize_fail: the error names the Func and the message, as the reference evaluator does") {
+    Var x("x");
+    Func f("needs_wide");
+    f(x) = x * 2;
+    f.specialize(f.output_buffer().width() >= 8).vectorize(x, 8);
+    f.specialize_fail("the output must be at least 8 wide");
+    Buffer<int> ok = f.realize({12});
+    CHECK(ok(11) == 22);
+    std::string err = runtime_error_of([&] { f.realize({4}); });
+    CHECK(contains(err, "Func 'needs_wide'"));
+    CHECK(contains(err, "the output must be at least 8 wide"));
+    std::string ref;
+    try {
+        reference_realize(f, std::vector<int>{4});
+    } catch (const RuntimeError &e) {
+        ref = e.what();
+    }
+    CHECK(ref == err);
+}
+
+TEST_CASE("a producer computed at a loop every specialization keeps is computed in each branch") {
+    Param<bool> p("p");
+    Param<bool> q("q");
+    Var x("x"), y("y"), yi("yi");
+    Buffer<int> in = halo_test::random_image<int>({40, 30}, 5, -100, 100);
+    Func g("g"), f("f");
+    g(x, y) = in(x, y) + in(x + 1, y + 1);
+    f(x, y) = g(x, y) * 2 + g(x + 2, y) - g(x, y + 1);
+    g.compute_at(f, y);
+    f.specialize(p).vectorize(x, 8);
+    f.specialize(q).split(y, y, yi, 4);  // the outer loop keeps the name y
+    for (int k = 0; k < 4; k++) {
+        p.set(k & 1);
+        q.set((k & 2) != 0);
+        halo_test::check_against_reference(f, offset_buffer(27, 13, 3, 2));
+    }
+}
+
+TEST_CASE("compute_at a loop one specialization lacks is a compile error naming it") {
+    Param<bool> p("p");
+    Var x("x"), y("y"), yo("yo"), yi("yi");
+    Func g("g"), f("f");
+    g(x, y) = x + y;
+    f(x, y) = g(x, y) + g(x, y + 1);
+    g.compute_at(f, y);
+    f.specialize(p).split(y, yo, yi, 4);
+    std::string err = compile_error_of([&] { f.realize({8, 8}); });
+    CHECK(contains(err, "Func 'g'"));
+    CHECK(contains(err, "specialize(p)"));
+    CHECK(contains(err, "no loop 'y'"));
+}
+
+TEST_CASE("an update specialized on a Param, with a reduction inside") {
+    Param<int> n("n");
+    Var x("x");
+    RDom r(0, 5, "r");
+    Func f("f");
+    f(x) = x;
+    f(x) += r * (x + n);
+    f.update().specialize(n == 3).vectorize(x, 4);
+    for (int v : {3, 4}) {
+        n.set(v);
+        Buffer<int> out(11);
+        out.set_min(-4);
+        f.realize(out);
+        out.for_each_element([&](int i) { CHECK(out(i) == i + 10 * (i + v)); });
+    }
+}
+
+TEST_CASE("a split by a Param inside a specialization is checked only when that branch runs") {
+    Param<int> n("n");
+    Var x("x"), xi("xi");
+    Func f("f");
+    f(x) = x * x;
+    f.specialize(n > 0).split(x, x, xi, n, TailStrategy::GuardWithIf);
+    for (int v : {0, 3, -2}) {
+        CAPTURE(v);
+        n.set(v);
+        Buffer<int> out = f.realize({10});
+        for (int i = 0; i < 10; i++) CHECK(out(i) == i * i);
+    }
+}
+
+TEST_CASE("the condition's value is known inside its branch") {
+    Param<bool> p("p");
+    Var x("x");
+    Func f("f");
+    f(x) = select(p, x * 2, x * 3);
+    f.specialize(p).vectorize(x, 4);
+    std::string stmt = f.lowered_stmt();
+    for (bool v : {true, false}) {
+        p.set(v);
+        Buffer<int> out = f.realize({9});
+        for (int i = 0; i < 9; i++) CHECK(out(i) == (v ? 2 : 3) * i);
+    }
+}
+
+TEST_CASE("specializing on the same condition twice returns the same specialization") {
+    Param<bool> p("p");
+    Var x("x"), y("y");
+    Func f("f");
+    f(x, y) = x + y;
+    f.specialize(p).vectorize(x, 4);
+    f.specialize(p).parallel(y);
+    std::string nest = f.loop_nest();
+    size_t first = nest.find("parallel");
+    REQUIRE(first != std::string::npos);
+    CHECK(nest.find("parallel", first + 1) == std::string::npos);
+    p.set(true);
+    halo_test::check_against_reference(f, offset_buffer(10, 3, 0, 0));
+}
+
+TEST_CASE("misuse of specialize gets a message") {
+    Param<int> p("p");
+    Var x("x");
+    Func f("f"), g("g"), h("h");
+    f(x) = x;
+    std::string err = compile_error_of([&] { f.specialize(p + 1); });
+    CHECK(contains(err, "Func 'f': specialize(")); CHECK(contains(err, "must be a boolean"));
+    err = compile_error_of([&] { f.specialize(x > 2); });
+    CHECK(contains(err, "uses 'x', a Var or RVar"));
+    g(x) = x * 2;
+    err = compile_error_of([&] { f.specialize(g(0) > 2); });
+    CHECK(contains(err, "reads 'g'"));
+    f.specialize_fail("no");
+    err = compile_error_of([&] { f.specialize(p > 2); });
+    CHECK(contains(err, "specialize_fail must come after all the specializations"));
+    err = compile_error_of([&] { f.specialize_fail("again"); });
+    CHECK(contains(err, "given twice"));
+    err = compile_error_of([&] { Func u("u"); u.specialize(p > 0); });
+    CHECK(contains(err, "before it has a definition"));
+    // An inlined Func has no loops to specialize.
+    g.specialize(p > 0).vectorize(x, 4);
+    h(x) = g(x) + 1;
+    err = compile_error_of([&] { h.realize({4}); });
+    CHECK(contains(err, "Func 'g' is specialized"));
+    CHECK(contains(err, "computed inline"));
+}
