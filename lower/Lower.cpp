@@ -72,6 +72,7 @@ LoweredPipeline lower_on_this_stack(const std::shared_ptr<FunctionContents> &out
     std::vector<std::string> order = realization_order(env, output->name);
     if (options.breadth_first) make_breadth_first(env, output->name);
     resolve_default_placements(env, order, output->name);
+    check_specialization_conditions(env, output->name);
 
     Stmt s = step("schedule_functions", schedule_functions(env, order, output->name));
     s = step("inline_functions", inline_functions(s, env, output->name));

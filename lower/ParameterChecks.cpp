@@ -3,7 +3,10 @@
 #include <set>
 
 #include "Simplify.h"
+#include "dsl/Error.h"
 #include "dsl/IROperator.h"
+#include "dsl/IRPrinter.h"
+#include "dsl/IRVisitor.h"
 
 namespace halo {
 
@@ -51,6 +54,43 @@ void add_schedule_checks(const Definition &def, const std::string &func, int k, 
 }
 
 }  // namespace
+
+namespace {
+
+void check_conditions(const Definition &def, const std::string &func, int k, const FunctionContents &out) {
+    for (const Specialization &spec : def.specializations) {
+        struct Unknown : IRVisitor {
+            const FunctionContents &out;
+            std::string found;
+            explicit Unknown(const FunctionContents &o) : out(o) {}
+            void visit(const Variable *v) override {
+                if (v->param || !found.empty()) return;
+                for (int d = 0; d < out.dimensions(); d++) {
+                    for (const char *field : {".min.", ".extent.", ".stride."}) {
+                        if (v->name == out.name + field + std::to_string(d)) return;
+                    }
+                }
+                found = v->name;
+            }
+        } unknown(out);
+        spec.condition.accept(&unknown);
+        user_assert(unknown.found.empty())
+            << stage_description(func, k) << ": specialize(" << spec.condition << ") reads '" << unknown.found
+            << "', which this pipeline (with output '" << out.name << "') does not have: a condition may use "
+            << "Params, the fields of input buffers, and those of the output's own buffer "
+            << "(" << out.name << ".output_buffer()), not another Func's output_buffer()";
+        check_conditions(*spec.definition, func, k, out);
+    }
+}
+
+}  // namespace
+
+void check_specialization_conditions(const Environment &env, const std::string &output) {
+    const FunctionContents &out = *env.at(output);
+    for (auto &[name, f] : env) {
+        for (int k = 0; k < f->stages(); k++) check_conditions(f->stage(k), name, k, out);
+    }
+}
 
 Stmt add_parameter_checks(const Stmt &s, const Environment &env) {
     std::vector<Stmt> checks;

@@ -3,7 +3,8 @@
 //  - every split factor known only at run time is positive (a factor <= 0 would make the
 //    split's loops run zero times or forever instead of computing the Func);
 //  - every RDom's last value, min + extent - 1, fits in 32 bits (past it the reduction's loop
-//    would wrap around and run zero times).
+//    would wrap around and run zero times);
+//  - a stage with specialize_fail has a specialization that applies.
 #pragma once
 
 #include "Environment.h"
@@ -12,5 +13,9 @@
 namespace halo {
 
 Stmt add_parameter_checks(const Stmt &s, const Environment &env);
+
+// At compile time: every specialization condition reads only what a call provides (Params,
+// input buffer fields, the output's own buffer fields), else a CompileError naming it.
+void check_specialization_conditions(const Environment &env, const std::string &output);
 
 }  // namespace halo

@@ -430,8 +430,11 @@ std::string resolve_loop(const Environment &env, const FunctionContents &f, cons
         if (stage_uses(env, g.stage(s), f.name)) stage = s;
     }
     if (stage < 0) stage = g.stages() - 1;
-    for (auto &d : g.stage(stage).schedule.dims) {
-        if (d.var != l.var) continue;
+    const Definition &def = g.stage(stage);
+    for (auto &d : def.schedule.dims) {
+        // With specialize_fail the stage's own schedule never runs: only its
+        // specializations' loops count.
+        if (d.var != l.var && !(def.fails_unspecialized && !def.specializations.empty())) continue;
         std::string missing = specialization_without_loop(g.stage(stage), l.var);
         user_assert(missing.empty())
             << "Func '" << f.name << "' is scheduled " << directive << "(" << g.name << ", " << l.var
@@ -439,7 +442,7 @@ std::string resolve_loop(const Environment &env, const FunctionContents &f, cons
             << " has no loop '" << l.var << "', so '" << f.name << "' would not be computed when it runs. "
             << "Use a loop that every specialization keeps (split with the outer loop keeping the name, "
             << "as split(x, x, xi, 8) does), or compute '" << f.name << "' further out";
-        return stage_prefix(g.name, stage) + d.var;
+        return stage_prefix(g.name, stage) + l.var;
     }
     std::string elsewhere;
     for (int s = 0; s < g.stages(); s++) {

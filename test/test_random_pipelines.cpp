@@ -79,6 +79,13 @@ Outcome run_case(unsigned seed, std::string &description) {
         reference_realize(p.output(), e);
     } catch (const UndefinedBehaviorError &e) {
         return {Outcome::Undefined, e.what()};
+    } catch (const RuntimeError &e) {
+        // The algorithm's own run-time errors (specialize_fail): the compiled pipeline must
+        // report the same one, which the expectation names.
+        const halo_fuzz::Expectation &expect = p.expectation();
+        if (expect.kind != halo_fuzz::Expectation::RuntimeError || !contains_any(e.what(), expect.message_parts)) {
+            return {Outcome::Failure, std::string("the reference evaluator threw: ") + e.what()};
+        }
     } catch (const std::exception &e) {
         return {Outcome::Failure, std::string("the reference evaluator threw: ") + e.what()};
     }

@@ -190,6 +190,22 @@ TEST_CASE("specializing on the same condition twice returns the same specializat
     halo_test::check_against_reference(f, offset_buffer(10, 3, 0, 0));
 }
 
+TEST_CASE("a specialize_fail stage needs only its specializations' loops for compute_at") {
+    Param<int> w("w");
+    Var x("x"), y("y"), xo("xo"), xi("xi");
+    Func g("g"), f("f");
+    g(x, y) = x - y;
+    f(x, y) = g(x, y) + g(x + 1, y);
+    f.specialize(w >= 2).split(x, xo, xi, 2, TailStrategy::GuardWithIf);
+    f.specialize_fail("w must be at least 2");
+    g.compute_at(f, xo);  // f's own (never run) loops have no xo
+    w.set(2);
+    halo_test::check_against_reference(f, offset_buffer(9, 4, -1, 3));
+    w.set(1);
+    std::string err = runtime_error_of([&] { f.realize({9, 4}); });
+    CHECK(contains(err, "w must be at least 2"));
+}
+
 TEST_CASE("misuse of specialize gets a message") {
     Param<int> p("p");
     Var x("x");
@@ -207,6 +223,16 @@ TEST_CASE("misuse of specialize gets a message") {
     CHECK(contains(err, "specialize_fail must come after all the specializations"));
     err = compile_error_of([&] { f.specialize_fail("again"); });
     CHECK(contains(err, "given twice"));
+    err = compile_error_of([&] {
+        Func k("k"), other("other");
+        other(x) = x;
+        k(x) = x * 2;
+        k.specialize(other.output_buffer().width() > 3).vectorize(x, 4);
+        k.realize({8});
+    });
+    CHECK(contains(err, "Func 'k': specialize("));
+    CHECK(contains(err, "reads 'other.extent.0'"));
+    CHECK(contains(err, "not another Func's output_buffer()"));
     err = compile_error_of([&] { Func u("u"); u.specialize(p > 0); });
     CHECK(contains(err, "before it has a definition"));
     // An inlined Func has no loops to specialize.

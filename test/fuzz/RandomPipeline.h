@@ -77,6 +77,7 @@ private:
     std::vector<std::set<std::string>> parallel_loops_;  // of each stage's pure definition
     std::vector<bool> inside_parallel_;  // a stage computed inside some parallel loop
     std::vector<halo::Param<int>> params_;  // kept alive for the compiled pipeline
+    std::vector<halo::Param<bool>> bool_params_;
     Expectation expect_;
 
     halo::Expr read(int s, halo::Expr xx, halo::Expr yy) { return stages_[s].f(xx, yy); }

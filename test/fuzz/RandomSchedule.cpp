@@ -38,10 +38,19 @@ std::vector<std::string> RandomPipeline::schedule_loops(int s, int update, bool 
     if (is_output) tail = TailStrategy::GuardWithIf;
     std::vector<std::string> loops{"x", "y"};
     std::ostringstream &log = log_;
-    auto parallel = [&](auto &&stage, const Var &v) {
+    // A specialized stage gets no parallel loops: which loops lie between a producer's store
+    // and compute levels would differ per branch, beyond what this generator tracks.
+    bool no_parallel = false;
+    auto parallel = [&](auto &&stage, const Var &v, const char *indent) {
+        if (no_parallel) return;
         stage.parallel(v);
+        log << indent << ".parallel(" << v.name() << ")\n";
         if (update == 0) parallel_loops_[s].insert(v.name());
     };
+    // Whether the schedule being applied runs: 1 yes, 0 no (a specialization whose condition
+    // is false, or the general schedule when it is true), -1 not known yet (a condition on the
+    // output's width, chosen later). A run-time error is expected only from code that runs.
+    int runs = 1;
     auto apply = [&](auto &&stage) {
         int choice = rand(10);
         if (!has_x && choice != 5 && choice != 6) choice = 9;
@@ -62,8 +71,7 @@ std::vector<std::string> RandomPipeline::schedule_loops(int s, int update, bool 
             log << "  " << stage_name << ".tile(x, y, xo, yo, xi, yi, " << w << ", " << h << ", " << tail_name(tail) << ")\n";
             loops = {"xi", "yi", "xo", "yo"};
             if (coin()) {
-                parallel(stage, Var("yo"));
-                log << "    .parallel(yo)\n";
+                parallel(stage, Var("yo"), "    ");
             }
         } else if (choice == 2) {
             int w = 4 << rand(2);
@@ -81,16 +89,16 @@ std::vector<std::string> RandomPipeline::schedule_loops(int s, int update, bool 
             log << "  " << stage_name << ".reorder(y, x)\n";
             loops = {"y", "x"};
             if (coin()) {
-                parallel(stage, x);
-                log << "    .parallel(x)\n";
+                parallel(stage, x, "    ");
             }
         } else if (choice == 4) {
             stage.unroll(x, 2, tail);
             log << "  " << stage_name << ".unroll(x, 2, " << tail_name(tail) << ")\n";
             loops = {"x_ui", "x", "y"};
         } else if (choice == 5) {
-            parallel(stage, y);
-            log << "  " << stage_name << ".parallel(y)\n";
+            log << "  " << stage_name;
+            parallel(stage, y, "");
+            if (no_parallel) log << " (no .parallel(y): specialized)\n";
         } else if (choice == 6) {
             // A name split twice: y becomes the outer loop of each split.
             int a = 2 + rand(3), b = 2 + rand(3);
@@ -99,29 +107,73 @@ std::vector<std::string> RandomPipeline::schedule_loops(int s, int update, bool 
             loops = {"x", "yi", "yii", "y"};
         } else if (choice == 7) {
             // A split factor known only at run time (sometimes an invalid one).
-            Param<int> factor("factor_" + f.name() + std::to_string(update));
-            int value = rand(12) == 0 ? 0 : 1 + rand(6);
+            Param<int> factor("factor_" + f.name() + std::to_string(update) + "_" + std::to_string(params_.size()));
+            int value = rand(12) == 0 && runs >= 0 ? 0 : 1 + rand(6);
             factor.set(value);
             params_.push_back(factor);
             stage.split(x, Var("xo"), Var("xi"), factor, tail);
             log << "  " << stage_name << ".split(x, xo, xi, factor = " << value << ", " << tail_name(tail) << ")\n";
             loops = {"xi", "xo", "y"};
-            if (value == 0) expect_runtime_error("by a factor that is 0");
+            if (value == 0 && runs == 1) expect_runtime_error("by a factor that is 0");
         } else if (choice == 8) {
             stage.fuse(x, y, Var("xy"));
             log << "  " << stage_name << ".fuse(x, y, xy)\n";
             loops = {"xy"};
             if (coin()) {
-                parallel(stage, Var("xy"));
-                log << "    .parallel(xy)\n";
+                parallel(stage, Var("xy"), "    ");
             }
         }
     };
+    // Sometimes a specialization with a schedule of its own (on a bool Param, or for the
+    // output on its width), then the general schedule or specialize_fail. Producers may be
+    // computed only at loops both branches have.
+    auto specialize_and_apply = [&](auto &&stage) {
+        if (rand(6) != 0) {
+            apply(stage);
+            return;
+        }
+        no_parallel = true;
+        Expr condition;
+        bool holds = false;
+        if (is_output && coin()) {
+            int k = 2 + rand(14);
+            condition = f.output_buffer().width() >= k;
+            log << "  " << stage_name << ".specialize(output width >= " << k << "):\n";
+            runs = -1;
+        } else {
+            Param<bool> p("fast_" + f.name() + std::to_string(update));
+            holds = coin();
+            p.set(holds);
+            bool_params_.push_back(p);
+            condition = p;
+            log << "  " << stage_name << ".specialize(" << p.name() << " = " << holds << "):\n";
+            runs = holds;
+        }
+        halo::Stage special = stage.specialize(condition);
+        apply(special);
+        std::vector<std::string> special_loops = loops;
+        loops = {"x", "y"};
+        if (runs >= 0 && rand(4) == 0) {
+            stage.specialize_fail("no fast path");
+            log << "  " << stage_name << ".specialize_fail(\"no fast path\")\n";
+            if (!holds) expect_runtime_error("specialize_fail(\"no fast path\")");
+            loops = special_loops;
+            return;
+        }
+        log << "  " << stage_name << " otherwise:\n";
+        runs = runs < 0 ? -1 : !holds;
+        apply(stage);
+        std::vector<std::string> both;
+        for (auto &l : loops) {
+            if (std::find(special_loops.begin(), special_loops.end(), l) != special_loops.end()) both.push_back(l);
+        }
+        loops = both;
+    };
     if (update) {
         halo::Stage s = f.update(update - 1);
-        apply(s);
+        specialize_and_apply(s);
     } else {
-        apply(f);
+        specialize_and_apply(f);
     }
     return loops;
 }
