@@ -7,7 +7,17 @@ namespace {
 
 using Source = std::function<Expr(const std::vector<Expr> &)>;
 
-enum class Kind { RepeatEdge, Constant, Mirror };
+enum class Kind { RepeatEdge, Constant, Mirror, MirrorInterior, RepeatImage };
+
+const char *kind_name(Kind k) {
+    switch (k) {
+    case Kind::RepeatEdge: return "repeat_edge";
+    case Kind::Constant: return "constant_exterior";
+    case Kind::Mirror: return "mirror_image";
+    case Kind::MirrorInterior: return "mirror_interior";
+    default: return "repeat_image";
+    }
+}
 
 Func make_boundary(const std::string &name, const Source &source, int dims, const Region &bounds,
                    Kind kind, Expr value = Expr()) {
@@ -25,17 +35,23 @@ Func make_boundary(const std::string &name, const Source &source, int dims, cons
         }
         Expr mn = cast(Int(32), bounds[d].first), ex = cast(Int(32), bounds[d].second);
         Expr mx = mn + ex - 1;
+        // The clamps below change nothing at run time; they tell bounds inference the range.
         if (kind == Kind::Mirror) {
             Expr m = (Expr(v) - mn) % (2 * ex);
-            // The clamp changes nothing at run time; it tells bounds inference the range.
             coords.push_back(clamp(mn + select(m < ex, m, 2 * ex - 1 - m), mn, mx));
+        } else if (kind == Kind::MirrorInterior) {
+            // Period 2 * extent - 2 (for extent 1, x % 0 is 0: the one pixel).
+            Expr m = (Expr(v) - mn) % (2 * ex - 2);
+            coords.push_back(clamp(mn + select(m < ex, m, 2 * ex - 2 - m), mn, mx));
+        } else if (kind == Kind::RepeatImage) {
+            coords.push_back(clamp(mn + (Expr(v) - mn) % ex, mn, mx));
         } else {
             coords.push_back(clamp(v, mn, mx));
         }
         Expr o = Expr(v) < mn || Expr(v) > mx;
         outside = outside.defined() ? (outside || o) : o;
     }
-    Func f(name + "_" + (kind == Kind::RepeatEdge ? "repeat_edge" : kind == Kind::Mirror ? "mirror_image" : "constant_exterior"));
+    Func f(name + "_" + kind_name(kind));
     Expr inside = source(coords);
     if (kind == Kind::Constant && outside.defined()) {
         // An integer constant takes the source's type, and must fit it (select's rule).
@@ -98,6 +114,25 @@ Func mirror_image(const ImageParam &s, const Region &b) {
 }
 Func mirror_image(const Buffer<> &s, const Region &b) {
     return make_boundary(s.name(), of(s), s.dimensions(), buffer_region(s, b), Kind::Mirror);
+}
+
+Func mirror_interior(const Func &s, const Region &b) {
+    return make_boundary(s.name(), of(s), s.dimensions(), b, Kind::MirrorInterior);
+}
+Func mirror_interior(const ImageParam &s, const Region &b) {
+    return make_boundary(s.name(), of(s), s.dimensions(), image_region(s, b), Kind::MirrorInterior);
+}
+Func mirror_interior(const Buffer<> &s, const Region &b) {
+    return make_boundary(s.name(), of(s), s.dimensions(), buffer_region(s, b), Kind::MirrorInterior);
+}
+Func repeat_image(const Func &s, const Region &b) {
+    return make_boundary(s.name(), of(s), s.dimensions(), b, Kind::RepeatImage);
+}
+Func repeat_image(const ImageParam &s, const Region &b) {
+    return make_boundary(s.name(), of(s), s.dimensions(), image_region(s, b), Kind::RepeatImage);
+}
+Func repeat_image(const Buffer<> &s, const Region &b) {
+    return make_boundary(s.name(), of(s), s.dimensions(), buffer_region(s, b), Kind::RepeatImage);
 }
 
 }  // namespace BoundaryConditions

@@ -26,6 +26,14 @@ Func constant_exterior(const Buffer<> &source, Expr value, const Region &bounds 
 Func mirror_image(const Func &source, const Region &bounds);
 Func mirror_image(const ImageParam &source, const Region &bounds = {});
 Func mirror_image(const Buffer<> &source, const Region &bounds = {});
+// Reflected without repeating the edge pixels (... 2 1 | 0 1 2 ... n-1 | n-2 ...).
+Func mirror_interior(const Func &source, const Region &bounds);
+Func mirror_interior(const ImageParam &source, const Region &bounds = {});
+Func mirror_interior(const Buffer<> &source, const Region &bounds = {});
+// The image tiled over the plane (... n-1 | 0 1 ... n-1 | 0 ...).
+Func repeat_image(const Func &source, const Region &bounds);
+Func repeat_image(const ImageParam &source, const Region &bounds = {});
+Func repeat_image(const Buffer<> &source, const Region &bounds = {});
 
 }  // namespace BoundaryConditions
 namespace boundary = BoundaryConditions;

@@ -239,3 +239,56 @@ TEST_CASE("blur over repeat_edge with a compute_root boundary Func") {
         return double((bxv(i, j - 1) + bxv(i, j) + bxv(i, j + 1)) / 3.0f);
     }, 1e-5);
 }
+
+namespace {
+// Plain C++ versions of the two other Halide conditions, period by period.
+int repeat_coord(int v, int mn, int ex) { return mn + (((v - mn) % ex) + ex) % ex; }
+int mirror_interior_coord(int v, int mn, int ex) {
+    if (ex == 1) return mn;
+    int period = 2 * ex - 2, m = (((v - mn) % period) + period) % period;
+    return mn + (m < ex ? m : period - m);
+}
+}  // namespace
+
+TEST_CASE("repeat_image and mirror_interior on an ImageParam with non-zero mins, far beyond the edges") {
+    const int W = 6, H = 5;
+    Buffer<int> input = random_image<int>({W, H}, 11, -1000, 1000);
+    input.set_min(-2, 3);
+    ImageParam in(Int(32), 2, "in");
+    in.set(input);
+    Var x("x"), y("y");
+    Func r = BC::repeat_image(in), m = BC::mirror_interior(in);
+    Func f("f"), g("g");
+    f(x, y) = r(x, y) * 3 + r(x + 1, y - 2);
+    g(x, y) = m(x, y) - m(x - 3, y + 1);
+    f.vectorize(x, 8);
+    g.tile(x, y, Var("xi"), Var("yi"), 4, 4);
+    Buffer<int> of(37, 29), og(37, 29);
+    of.set_min(-19, -11);
+    og.set_min(-19, -11);
+    f.realize(of);
+    g.realize(og);
+    check_all(of, [&](const std::vector<int> &c) {
+        return double(input(repeat_coord(c[0], -2, W), repeat_coord(c[1], 3, H)) * 3 +
+                      input(repeat_coord(c[0] + 1, -2, W), repeat_coord(c[1] - 2, 3, H)));
+    });
+    check_all(og, [&](const std::vector<int> &c) {
+        return double(input(mirror_interior_coord(c[0], -2, W), mirror_interior_coord(c[1], 3, H)) -
+                      input(mirror_interior_coord(c[0] - 3, -2, W), mirror_interior_coord(c[1] + 1, 3, H)));
+    });
+    halo_test::check_against_reference(f, of);
+    halo_test::check_against_reference(g, og);
+}
+
+TEST_CASE("mirror_interior of a one-pixel-wide region repeats that pixel") {
+    Var x("x");
+    Func src("src");
+    src(x) = x * 10;
+    Func m = BC::mirror_interior(src, {{Expr(4), Expr(1)}});
+    Func f("f");
+    f(x) = m(x);
+    Buffer<int> out(9);
+    out.set_min(-3);
+    f.realize(out);
+    for (int i = -3; i < 6; i++) CHECK(out(i) == 40);
+}
