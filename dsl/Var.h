@@ -18,6 +18,10 @@ public:
     const std::string &name() const { return name_; }
     operator Expr() const { return Variable::make(Int(32), name_); }
     bool same_as(const Var &o) const { return name_ == o.name_; }
+    // A loop of one iteration around all of a stage's loops (Halide's): compute_at(f,
+    // Var::outermost()) computes a producer once per realization of f, inside f's own
+    // realization (unlike compute_root when f is itself computed at a tile).
+    static Var outermost() { return Var("__outermost"); }
 
 private:
     std::string name_;

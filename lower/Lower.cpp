@@ -71,6 +71,7 @@ LoweredPipeline lower_on_this_stack(const std::shared_ptr<FunctionContents> &out
     }
     std::vector<std::string> order = realization_order(env, output->name);
     if (options.breadth_first) make_breadth_first(env, output->name);
+    add_outermost_loops(env);
     resolve_default_placements(env, order, output->name);
     check_specialization_conditions(env, output->name);
 

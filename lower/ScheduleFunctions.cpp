@@ -188,7 +188,9 @@ Stmt build_definition(const FunctionContents &f, int stage, const Definition &de
     // past the end, outside the region their storage was sized for). A guard on a variable
     // that is itself defined by a later split's let stays innermost, inside the lets.
     std::set<std::string> loop_syms;
-    for (const Dim &d : def.schedule.dims) loop_syms.insert(symbols.current(d.var));
+    for (const Dim &d : def.schedule.dims) {
+        if (d.var != kOutermost) loop_syms.insert(symbols.current(d.var));
+    }
     std::vector<bool> placed(guards.size(), false);
     auto guard_body = [&](const std::vector<size_t> &which, Stmt b) {
         if (which.empty()) return b;
@@ -210,6 +212,10 @@ Stmt build_definition(const FunctionContents &f, int stage, const Definition &de
     for (auto &[name, value] : lets) body = LetStmt::make(name, value, body);
     // Innermost loop first in dims; every loop is the last definition of its name.
     for (const Dim &d : def.schedule.dims) {
+        if (d.var == kOutermost) {  // Var::outermost(): one iteration around all the loops
+            body = For::make(prefix + d.var, 0, 1, ForType::Serial, body);
+            continue;
+        }
         const std::string &sym = symbols.current(d.var);
         internal_assert(sym == d.var) << "loop " << d.var << " of " << f.name << " was redefined";
         auto b = bounds.find(sym);
@@ -573,6 +579,25 @@ bool producer_inside_vector_loops(const Environment &env, const FunctionContents
 }
 
 }  // namespace
+
+namespace {
+void add_outermost_loop(Definition &def) {
+    auto &dims = def.schedule.dims;
+    if (dims.empty() || dims.back().var != kOutermost) dims.push_back(Dim{kOutermost, ForType::Serial, false});
+    for (auto &sp : def.specializations) add_outermost_loop(*sp.definition);
+}
+}  // namespace
+
+void add_outermost_loops(const Environment &env) {
+    for (auto &[name, f] : env) {
+        for (const LoopLevel *l : {&f->schedule.compute_level, &f->schedule.store_level}) {
+            if (l->kind != LoopLevel::At || l->var != kOutermost) continue;
+            auto g = env.find(l->func);
+            if (g == env.end()) continue;  // resolve_loop reports it
+            for (int k = 0; k < g->second->stages(); k++) add_outermost_loop(g->second->stage(k));
+        }
+    }
+}
 
 void resolve_default_placements(const Environment &env, const std::vector<std::string> &order,
                                 const std::string &output) {

@@ -24,6 +24,12 @@ void check_placement(const Stmt &s, const Environment &env, const std::string &o
 void resolve_default_placements(const Environment &env, const std::vector<std::string> &order,
                                 const std::string &output);
 
+// The name of Var::outermost(): a loop of one iteration around all of a stage's loops.
+inline constexpr const char *kOutermost = "__outermost";
+
+// Gives every stage of a Func that another is computed or stored at Var::outermost() that loop.
+void add_outermost_loops(const Environment &env);
+
 // Symbol names shared with bounds inference.
 inline std::string stage_prefix(const std::string &f, int stage) {
     return f + ".s" + std::to_string(stage) + ".";

@@ -313,3 +313,26 @@ TEST_CASE("compute_at a stage's loop that exists only in another stage names the
     CHECK(!contains(msg, "r.x"));
     CHECK(!contains(msg, "its consumer"));
 }
+
+TEST_CASE("compute_at(f, Var::outermost()) computes the producer once per realization of f") {
+    Var x("x"), y("y"), xo("xo"), yo("yo"), xi("xi"), yi("yi");
+    Buffer<int> in = halo_test::random_image<int>({60, 50}, 21, -50, 50);
+    Func g("g"), h("h"), out("out");
+    g(x, y) = in(x + 1, y) - in(x, y + 1);
+    h(x, y) = g(x, y) * 2 + g(x + 1, y + 1);
+    out(x, y) = h(x, y) + h(x + 2, y);
+    out.tile(x, y, xo, yo, xi, yi, 8, 4);
+    h.compute_at(out, xo);
+    g.compute_at(h, Var::outermost());  // inside each tile's h, outside h's loops
+    Buffer<int> dst(29, 17);
+    dst.set_min(3, 2);
+    halo_test::check_against_reference(out, dst);
+    // g is produced inside h's production, before h's loops.
+    std::string nest = out.loop_nest();
+    size_t produce_h = nest.find("produce h"), produce_g = nest.find("produce g"), loop_h = nest.find("for h.");
+    REQUIRE(produce_h != std::string::npos);
+    REQUIRE(produce_g != std::string::npos);
+    REQUIRE(loop_h != std::string::npos);
+    CHECK(produce_h < produce_g);
+    CHECK(produce_g < loop_h);
+}
