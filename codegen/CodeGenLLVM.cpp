@@ -17,6 +17,7 @@
 #include <set>
 
 #include "dsl/Error.h"
+#include "runtime/HaloRuntime.h"
 #include "dsl/IRPrinter.h"
 #include "dsl/IRVisitor.h"
 
@@ -575,6 +576,7 @@ private:
         }
     }
     void visit(const Call *op) override;
+    Value *print(const Call *op);
     void visit(const Let *op) override {
         Value *v = codegen(op->value);
         with_symbol(symbols_, op->name, v, [&] { value_ = codegen(op->body); });
@@ -683,6 +685,53 @@ Value *CodeGen::shift(const Call *op, bool left) {
     return builder_.CreateSelect(negative, shift_by(!left, magnitude), shift_by(left, magnitude));
 }
 
+// print(a, ...) / print_when(c, a, ...): the value of a; the arguments go to halo_print as
+// 64-bit slots with their kinds, in arrays on the stack (allocated once, in the entry block).
+Value *CodeGen::print(const Call *op) {
+    bool when = op->name == Call::print_when;
+    size_t first = when ? 1 : 0, count = op->args.size() - first;
+    Value *result = codegen(op->args[first]);
+    llvm::BasicBlock *after = nullptr;
+    if (when) {
+        llvm::BasicBlock *then_bb = llvm::BasicBlock::Create(ctx_, "print", function_);
+        after = llvm::BasicBlock::Create(ctx_, "after_print", function_);
+        builder_.CreateCondBr(codegen(op->args[0]), then_bb, after);
+        builder_.SetInsertPoint(then_bb);
+    }
+    llvm::Type *i64 = builder_.getInt64Ty(), *i32 = builder_.getInt32Ty();
+    llvm::IRBuilder<> entry(&function_->getEntryBlock(), function_->getEntryBlock().begin());
+    llvm::Type *values_t = llvm::ArrayType::get(i64, count), *kinds_t = llvm::ArrayType::get(i32, count);
+    Value *values = entry.CreateAlloca(values_t), *kinds = entry.CreateAlloca(kinds_t);
+    for (size_t i = 0; i < count; i++) {
+        const Expr &a = op->args[first + i];
+        Value *v = i == 0 ? result : codegen(a);
+        int kind;
+        Value *bits;
+        if (a.as<StringImm>()) {
+            kind = halo_print_string;
+            bits = builder_.CreatePtrToInt(v, i64);
+        } else if (a.type().is_float()) {
+            kind = halo_print_float;
+            bits = builder_.CreateBitCast(builder_.CreateFPExt(v, builder_.getDoubleTy()), i64);
+        } else if (a.type().is_uint()) {
+            kind = halo_print_uint;
+            bits = builder_.CreateZExtOrTrunc(v, i64);
+        } else {
+            kind = halo_print_int;
+            bits = builder_.CreateSExtOrTrunc(v, i64);
+        }
+        builder_.CreateStore(bits, builder_.CreateConstInBoundsGEP2_32(values_t, values, 0, unsigned(i)));
+        builder_.CreateStore(llvm::ConstantInt::get(i32, kind), builder_.CreateConstInBoundsGEP2_32(kinds_t, kinds, 0, unsigned(i)));
+    }
+    auto fn = runtime("halo_print", builder_.getVoidTy(), {builder_.getPtrTy(), i32, builder_.getPtrTy(), builder_.getPtrTy()});
+    builder_.CreateCall(fn, {null_ctx(), llvm::ConstantInt::get(i32, count), kinds, values});
+    if (when) {
+        builder_.CreateBr(after);
+        builder_.SetInsertPoint(after);
+    }
+    return result;
+}
+
 void CodeGen::visit(const Call *op) {
     auto arg = [&](int i) { return codegen(op->args[i]); };
     Type t = op->type;
@@ -701,6 +750,8 @@ void CodeGen::visit(const Call *op) {
     const std::string &n = op->name;
     if (n == Call::likely) {
         value_ = arg(0);
+    } else if (n == Call::print || n == Call::print_when) {
+        value_ = print(op);
     } else if (n == Call::bitwise_and) {
         value_ = builder_.CreateAnd(arg(0), arg(1));
     } else if (n == Call::bitwise_or) {

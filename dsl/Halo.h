@@ -11,6 +11,7 @@
 #include "MathFunctions.h"
 #include "Param.h"
 #include "ParamMap.h"
+#include "Print.h"
 #include "Type.h"
 #include "Var.h"
 #include "codegen/Pipeline.h"

@@ -319,6 +319,10 @@ struct Call : ExprNode<Call, IRNodeType::Call> {
     // promise_clamped(value, lo, hi): value, which lowering knows lies in [lo, hi]. Bounds
     // inference uses the interval; the promise is removed before code generation.
     static constexpr const char *promise_clamped = "promise_clamped";
+    // print(a, ...): prints its arguments (numbers and strings) on one line each time it is
+    // evaluated and is the value of a. print_when(c, a, ...): the same, printing only when c.
+    static constexpr const char *print = "print";
+    static constexpr const char *print_when = "print_when";
 };
 
 struct Let : ExprNode<Let, IRNodeType::Let> {

@@ -322,8 +322,12 @@ private:
     }
     void visit(const Broadcast *op) override { op->value.accept(this); }
     void visit(const Call *op) override {
-        if (op->is_intrinsic(Call::likely)) {
+        if (op->is_intrinsic(Call::likely) || op->is_intrinsic(Call::print)) {
             op->args[0].accept(this);
+            return;
+        }
+        if (op->is_intrinsic(Call::print_when)) {
+            op->args[1].accept(this);
             return;
         }
         if (op->is_intrinsic(Call::promise_clamped)) {

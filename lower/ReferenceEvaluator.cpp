@@ -160,6 +160,10 @@ Value Evaluator::binary(IRNodeType op, Type t, Value a, Value b) {
 Value Evaluator::call(const Call *op, Frame &frame) {
     Type t = op->type;
     auto arg = [&](int i) { return eval(op->args[i], frame); };
+    // print: the value only (the reference evaluator computes points in its own order, and
+    // prints nothing).
+    if (op->is_intrinsic(Call::print)) return arg(0);
+    if (op->is_intrinsic(Call::print_when)) return arg(1);
     if (op->call_type == Call::Halo) {
         Point p;
         for (auto &a : op->args) p.push_back(int(eval(a, frame).i));

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 
 struct halo_arena_t {
@@ -87,6 +88,12 @@ void default_error_handler(void *, const char *message) {
 
 std::atomic<halo_error_handler_t> error_handler{&default_error_handler};
 
+void default_print_handler(void *, const char *line) {
+    std::fputs(line, stderr);  // one call per line: lines of different threads do not mix
+}
+
+std::atomic<halo_print_handler_t> print_handler{&default_print_handler};
+
 const char *type_name(int code, int bits, char *out, size_t n) {
     const char *base = code == halo_type_int ? "int" : code == halo_type_uint ? "uint" : "float";
     if (code == halo_type_uint && bits == 1) {
@@ -106,6 +113,39 @@ extern "C" {
 
 halo_error_handler_t halo_set_error_handler(halo_error_handler_t handler) {
     return error_handler.exchange(handler ? handler : &default_error_handler);
+}
+
+halo_print_handler_t halo_set_print_handler(halo_print_handler_t handler) {
+    return print_handler.exchange(handler ? handler : &default_print_handler);
+}
+
+void halo_print(void *user_context, int32_t count, const int32_t *kinds, const int64_t *values) {
+    std::string line;
+    char num[64];
+    for (int32_t i = 0; i < count; i++) {
+        if (i) line += ' ';
+        switch (kinds[i]) {
+        case halo_print_int: std::snprintf(num, sizeof num, "%lld", LL(values[i])); line += num; break;
+        case halo_print_uint:
+            std::snprintf(num, sizeof num, "%llu", static_cast<unsigned long long>(values[i]));
+            line += num;
+            break;
+        case halo_print_float: {
+            double d;
+            std::memcpy(&d, &values[i], sizeof d);
+            std::snprintf(num, sizeof num, "%f", d);
+            line += num;
+            break;
+        }
+        default: {
+            const char *s;
+            std::memcpy(&s, &values[i], sizeof s);
+            line += s ? s : "(null)";
+        }
+        }
+    }
+    line += '\n';
+    print_handler.load()(user_context, line.c_str());
 }
 
 void halo_error(void *user_context, const char *message) {

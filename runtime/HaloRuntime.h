@@ -90,8 +90,18 @@ void halo_context_end_call(halo_context_t *context);
 // Returns the previous handler. Passing NULL restores the default.
 halo_error_handler_t halo_set_error_handler(halo_error_handler_t handler);
 
+// print() and print_when() in pipelines: each evaluation makes one line (ending in '\n') and
+// passes it to the print handler (default: write to stderr). Returns the previous handler;
+// NULL restores the default. The handler may be called from several threads at once.
+typedef void (*halo_print_handler_t)(void *user_context, const char *line);
+halo_print_handler_t halo_set_print_handler(halo_print_handler_t handler);
+
 // Called by generated code.
 void halo_error(void *user_context, const char *message);
+// One print() line: count values, each an int64, uint64, double (its bits) or C string
+// (its pointer) as kinds[i] says.
+enum { halo_print_int = 0, halo_print_uint = 1, halo_print_float = 2, halo_print_string = 3 };
+void halo_print(void *user_context, int32_t count, const int32_t *kinds, const int64_t *values);
 int32_t halo_error_null_buffer(void *user_context, const char *buffer_name);
 int32_t halo_error_bad_type(void *user_context, const char *buffer_name, int32_t got_code,
                             int32_t got_bits, int32_t want_code, int32_t want_bits);
