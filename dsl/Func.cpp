@@ -171,6 +171,45 @@ FuncRef Func::operator()(std::vector<Expr> args) const {
     return FuncRef(f_, std::move(args));
 }
 
+namespace {
+// An identity Func over f's domain, reading f weakly (f owns its wrappers).
+std::shared_ptr<FunctionContents> make_wrapper(const std::shared_ptr<FunctionContents> &f, const std::string &name) {
+    user_assert(f->has_pure_definition) << "Func '" << f->name << "': in() before it has a definition; define it first";
+    Func w(name);
+    std::vector<Expr> args;
+    for (auto &a : f->args) args.push_back(Var(a));
+    w(args) = Call::make(f->type(), f->name, args, Call::Halo, FunctionPtr::weak(f));
+    return w.function();
+}
+}  // namespace
+
+Func Func::in(const Func &consumer) { return in(std::vector<Func>{consumer}); }
+
+Func Func::in(const std::vector<Func> &consumers) {
+    user_assert(!consumers.empty()) << "Func '" << name() << "': in() of an empty list of consumers";
+    for (const Func &c : consumers) {
+        user_assert(c.function() != f_) << "Func '" << name() << "': in(" << name() << ") wraps a Func for "
+                                        << "its own use; name a consumer (or call in() for all of them)";
+    }
+    auto existing = f_->wrappers.find(consumers[0].name());
+    if (existing != f_->wrappers.end()) return Func(existing->second);
+    std::string wname = name() + "_in";
+    for (const Func &c : consumers) wname += "_" + c.name();
+    auto w = make_wrapper(f_, wname);
+    for (const Func &c : consumers) f_->wrappers[c.name()] = w;
+    f_->changed();
+    return Func(w);
+}
+
+Func Func::in() {
+    auto existing = f_->wrappers.find("");
+    if (existing != f_->wrappers.end()) return Func(existing->second);
+    auto w = make_wrapper(f_, name() + "_global_wrapper");
+    f_->wrappers[""] = w;
+    f_->changed();
+    return Func(w);
+}
+
 FuncRef::operator Expr() const {
     // Its type is not known yet, and Funcs cannot be recursive: a call before the definition
     // is always a mistake in the order of the algorithm's statements.

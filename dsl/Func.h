@@ -133,6 +133,15 @@ public:
     template <typename... Args>
     FuncRef operator()(Args &&...args) const { return (*this)(std::vector<Expr>{Expr(args)...}); }
 
+    // ---- wrappers (Halide's Func::in): an identity Func that consumer reads instead of this
+    // one, to schedule separately (e.g. f.in(g).compute_at(g, x) copies the part of f that g
+    // needs into a small buffer). Asking again returns the same wrapper.
+    Func in(const Func &consumer);
+    // One wrapper shared by these consumers.
+    Func in(const std::vector<Func> &consumers);
+    // The global wrapper: every consumer reads it, except this Func's other wrappers.
+    Func in();
+
     // ---- schedule: where it is computed
     Func &compute_root();
     Func &compute_inline();

@@ -1,6 +1,7 @@
 // What a Func is inside: its pure definition, update definitions, and schedule.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -78,6 +79,9 @@ struct FunctionContents {
     // Bumped by every change to this Func's definitions or schedule: a compiled pipeline
     // recompiles only when a Func it uses changed (see Pipeline::is_current).
     uint64_t version = 0;
+    // Func::in wrappers: identity Funcs that consumers read instead of this one, by consumer
+    // name ("" for the global wrapper, f.in()). Lowering redirects the calls.
+    std::map<std::string, std::shared_ptr<FunctionContents>> wrappers;
     // Constraints on the output buffer when this Func is a pipeline's output
     // (output_buffer().dim(d).set_...), per dimension; empty: none.
     std::vector<BufferDimConstraint> output_constraints;

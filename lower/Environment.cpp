@@ -108,8 +108,15 @@ Environment find_functions(const std::shared_ptr<FunctionContents> &output) {
         CallCollector c;
         for_each_expr(*f, [&](const Expr &e) { e.accept(&c); });
         for (auto *call : c.calls) {
-            if (call->call_type == Call::Halo && call->func != f) stack.push_back(call->func.lock());
+            if (call->call_type != Call::Halo || call->func == f) continue;
+            auto callee = call->func.lock();
+            user_assert(callee) << "Func '" << f->name << "' reads Func '" << call->name << "', which no longer "
+                                << "exists (a wrapper made by " << call->name << ".in() outlived it): keep "
+                                << "the wrapped Func alive while the pipeline is used";
+            stack.push_back(callee);
         }
+        // Wrappers (Func::in): lowering redirects calls to them; their schedules count too.
+        for (auto &[consumer, w] : f->wrappers) stack.push_back(w);
     }
     return env;
 }

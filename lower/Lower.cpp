@@ -20,6 +20,7 @@
 #include "StorageFlattening.h"
 #include "UnrollLoops.h"
 #include "VectorizeLoops.h"
+#include "Wrappers.h"
 #include "dsl/IRPrinter.h"
 
 namespace halo {
@@ -69,6 +70,7 @@ LoweredPipeline lower_on_this_stack(const std::shared_ptr<FunctionContents> &out
         env[n] = std::make_shared<FunctionContents>(*f);
         env[n]->pipeline.reset();  // the copies' IR must not own a compiled pipeline
     }
+    apply_wrappers(env, output->name);
     std::vector<std::string> order = realization_order(env, output->name);
     if (options.breadth_first) make_breadth_first(env, output->name);
     add_outermost_loops(env);

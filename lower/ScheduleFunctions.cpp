@@ -189,7 +189,7 @@ Stmt build_definition(const FunctionContents &f, int stage, const Definition &de
     // that is itself defined by a later split's let stays innermost, inside the lets.
     std::set<std::string> loop_syms;
     for (const Dim &d : def.schedule.dims) {
-        if (d.var != kOutermost) loop_syms.insert(symbols.current(d.var));
+        if (d.var != kOutermost && d.var != kInnermost) loop_syms.insert(symbols.current(d.var));
     }
     std::vector<bool> placed(guards.size(), false);
     auto guard_body = [&](const std::vector<size_t> &which, Stmt b) {
@@ -212,7 +212,7 @@ Stmt build_definition(const FunctionContents &f, int stage, const Definition &de
     for (auto &[name, value] : lets) body = LetStmt::make(name, value, body);
     // Innermost loop first in dims; every loop is the last definition of its name.
     for (const Dim &d : def.schedule.dims) {
-        if (d.var == kOutermost) {  // Var::outermost(): one iteration around all the loops
+        if (d.var == kOutermost || d.var == kInnermost) {  // one iteration: a place, not a loop
             body = For::make(prefix + d.var, 0, 1, ForType::Serial, body);
             continue;
         }
@@ -581,6 +581,18 @@ bool producer_inside_vector_loops(const Environment &env, const FunctionContents
 }  // namespace
 
 namespace {
+// The loop of one iteration kInnermost, innermost in def and its specializations (outside
+// their leading vector loops if outside_vectors).
+void add_innermost_place(Definition &def, bool outside_vectors) {
+    auto &dims = def.schedule.dims;
+    if (std::none_of(dims.begin(), dims.end(), [](const Dim &d) { return d.var == kInnermost; })) {
+        auto pos = dims.begin();
+        while (outside_vectors && pos != dims.end() && pos->for_type == ForType::Vectorized) ++pos;
+        dims.insert(pos, Dim{kInnermost, ForType::Serial, false});
+    }
+    for (auto &sp : def.specializations) add_innermost_place(*sp.definition, outside_vectors);
+}
+
 void add_outermost_loop(Definition &def) {
     auto &dims = def.schedule.dims;
     if (dims.empty() || dims.back().var != kOutermost) dims.push_back(Dim{kOutermost, ForType::Serial, false});
@@ -627,7 +639,7 @@ void resolve_default_placements(const Environment &env, const std::vector<std::s
             << "(compute_inline); use compute_at(consumer, var) or compute_root() instead";
         const auto &cs = callers[*it];
         if (cs.size() == 1) {
-            const FunctionContents &g = *env.at(*cs.begin());
+            FunctionContents &g = *env.at(*cs.begin());
             // The innermost loop of the one stage of g that calls f (directly or through
             // inlined Funcs); at root if several stages do, or the stage has no loops.
             std::vector<int> calling;
@@ -646,15 +658,25 @@ void resolve_default_placements(const Environment &env, const std::vector<std::s
                 // Computing inside a vectorized loop would need a vector of reductions: it
                 // goes just outside the vector loops, unless one of its producers is computed
                 // inside them (then that loop already runs lane by lane).
-                if (dims[0].for_type == ForType::Vectorized && !producer_inside_vector_loops(env, f, g, s, output)) {
+                bool outside_vectors = dims[0].for_type == ForType::Vectorized &&
+                                       !producer_inside_vector_loops(env, f, g, s, output);
+                if (outside_vectors) {
                     auto scalar = std::find_if(dims.begin(), dims.end(),
                                                [](const Dim &d) { return d.for_type != ForType::Vectorized; });
                     if (scalar != dims.end()) l.var = scalar->var;
                     else l = LoopLevel::root();
                 }
-                // Every specialization of the consumer must have the loop, else the root.
-                if (l.kind == LoopLevel::At && !specialization_without_loop(g.stage(s), l.var).empty()) {
-                    l = LoopLevel::root();
+                // A specialized consumer's branches have loops of their own: the place is a
+                // loop of one iteration just inside each branch's innermost loop (outside its
+                // vector loops), so the reduction stays inside every loop a producer may be
+                // computed at.
+                if (!g.stage(s).specializations.empty()) {
+                    add_innermost_place(g.stage(s), outside_vectors);
+                    l = LoopLevel();
+                    l.kind = LoopLevel::At;
+                    l.func = g.name;
+                    l.var = kInnermost;
+                    l.stage = s;
                 }
                 f.schedule.compute_level = l;
                 f.schedule.store_level = l;

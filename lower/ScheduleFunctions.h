@@ -26,6 +26,9 @@ void resolve_default_placements(const Environment &env, const std::vector<std::s
 
 // The name of Var::outermost(): a loop of one iteration around all of a stage's loops.
 inline constexpr const char *kOutermost = "__outermost";
+// Where a reduction without a placement goes in a specialized consumer: a loop of one
+// iteration innermost in every branch.
+inline constexpr const char *kInnermost = "__innermost";
 
 // Gives every stage of a Func that another is computed or stored at Var::outermost() that loop.
 void add_outermost_loops(const Environment &env);

@@ -82,8 +82,10 @@ Outcome run_case(unsigned seed, std::string &description) {
     } catch (const RuntimeError &e) {
         // The algorithm's own run-time errors (specialize_fail): the compiled pipeline must
         // report the same one, which the expectation names.
+        // (Or a compile error comes first.)
         const halo_fuzz::Expectation &expect = p.expectation();
-        if (expect.kind != halo_fuzz::Expectation::RuntimeError || !contains_any(e.what(), expect.message_parts)) {
+        bool runtime_expected = expect.kind == halo_fuzz::Expectation::RuntimeError && contains_any(e.what(), expect.message_parts);
+        if (!runtime_expected && expect.kind != halo_fuzz::Expectation::CompileError) {
             return {Outcome::Failure, std::string("the reference evaluator threw: ") + e.what()};
         }
     } catch (const std::exception &e) {

@@ -206,6 +206,37 @@ TEST_CASE("a specialize_fail stage needs only its specializations' loops for com
     CHECK(contains(err, "w must be at least 2"));
 }
 
+TEST_CASE("an inline reduction in a specialized consumer is computed innermost in every branch") {
+    // The branches order the loops differently; the sum's Func must stay inside the loop
+    // its producer is computed at in both (seed 627 of the differential test).
+    Param<bool> p("p");
+    Var x("x"), y("y"), xo("xo"), xi("xi");
+    Buffer<int> in = halo_test::random_image<int>({40, 30}, 9, -20, 20);
+    RDom r(0, 2, -1, 2, "r");
+    Func s1("s1"), s3("s3");
+    s1(x, y) = in(x, y) * 2 + 1;
+    s3(x, y) = sum(s1(x + r.x, y + r.y)) - in(x, y);
+    s3.specialize(p).reorder(y, x);
+    s3.split(x, xo, xi, 5, TailStrategy::GuardWithIf);
+    s1.compute_at(s3, y);
+    for (bool v : {true, false}) {
+        p.set(v);
+        halo_test::check_against_reference(s3, offset_buffer(13, 9, 2, 3));
+    }
+}
+
+TEST_CASE("a store level outside the compute level in every branch, or an error naming the loops") {
+    Param<bool> p("p");
+    Var x("x"), y("y");
+    Func g("g"), f("f");
+    g(x, y) = x * y;
+    f(x, y) = g(x, y) + g(x + 1, y);
+    f.specialize(p).reorder(y, x);  // x is outside y in this branch only
+    g.compute_at(f, x).store_at(f, y);
+    std::string err = compile_error_of([&] { f.realize({4, 4}); });
+    CHECK(contains(err, "Func 'g' is stored at f.y but computed at f.x, which is outside it"));
+}
+
 TEST_CASE("misuse of specialize gets a message") {
     Param<int> p("p");
     Var x("x");

@@ -76,6 +76,7 @@ private:
     std::vector<bool> reachable_;  // stages the output depends on
     std::vector<std::set<std::string>> parallel_loops_;  // of each stage's pure definition
     std::vector<bool> inside_parallel_;  // a stage computed inside some parallel loop
+    std::vector<bool> specialized_;      // a stage whose pure definition has specializations
     std::vector<halo::Param<int>> params_;  // kept alive for the compiled pipeline
     std::vector<halo::Param<bool>> bool_params_;
     Expectation expect_;

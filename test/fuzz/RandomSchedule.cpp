@@ -149,6 +149,7 @@ std::vector<std::string> RandomPipeline::schedule_loops(int s, int update, bool 
             log << "  " << stage_name << ".specialize(" << p.name() << " = " << holds << "):\n";
             runs = holds;
         }
+        if (update == 0) specialized_[s] = true;
         halo::Stage special = stage.specialize(condition);
         apply(special);
         std::vector<std::string> special_loops = loops;
@@ -184,8 +185,24 @@ void RandomPipeline::place(int s, std::vector<std::vector<std::string>> &loops_o
     if (!reachable_[s]) return;
     Func f = stages_[s].f;
     auto cons = consumers_of(s);
+    // Sometimes the consumer reads a wrapper (Func::in) with a placement of its own; then
+    // the wrapper is f's only consumer, and f is inlined or computed at the root.
+    bool wrapped = cons.size() == 1 && rand(6) == 0;
+    if (wrapped) {
+        const PipelineStage &consumer = stages_[cons[0]];
+        Func w = f.in(consumer.f);
+        const auto &ls = loops_of[cons[0]];
+        if (consumer.updates() == 0 && !ls.empty() && coin()) {
+            const std::string &at = ls[size_t(rand(int(ls.size())))];
+            w.compute_at(consumer.f, Var(at));
+            log_ << "  " << f.name() << ".in(" << consumer.f.name() << ").compute_at(" << consumer.f.name() << ", " << at << ")\n";
+        } else {
+            w.compute_root();
+            log_ << "  " << f.name() << ".in(" << consumer.f.name() << ").compute_root()\n";
+        }
+    }
     int choice = rand(3);
-    if (choice == 1 && stages_[s].read_transposed) choice = 2;
+    if (choice == 1 && (stages_[s].read_transposed || wrapped)) choice = 2;
     if (choice == 0 && stages_[s].updates() == 0) {
         log_ << "  " << f.name() << " inline\n";
         return;
@@ -208,6 +225,9 @@ void RandomPipeline::place(int s, std::vector<std::vector<std::string>> &loops_o
             return store_level > int(ls.size()) - 1 && inside_parallel_[cons[0]];
         };
         int store = rand(4), level = at;
+        // The branches of a specialized consumer may order its loops differently: a store
+        // level strictly outside the compute level is only sure to enclose it at the root.
+        if (specialized_[cons[0]] && store == 1) store = 2;
         if (store == 0) level = int(ls.size());
         if (store == 1) level = at + rand(int(ls.size()) - at);
         if (parallel_between(level) && rand(4) != 0) store = 2, level = at;
@@ -276,6 +296,7 @@ void RandomPipeline::schedule() {
     reachable_.assign(stages_.size(), false);
     parallel_loops_.assign(stages_.size(), {});
     inside_parallel_.assign(stages_.size(), false);
+    specialized_.assign(stages_.size(), false);
     reachable_[out] = true;
     for (int s = out; s >= 0; s--) {
         if (!reachable_[s]) continue;

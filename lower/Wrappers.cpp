@@ -1,0 +1,78 @@
+#include "Wrappers.h"
+
+#include <set>
+
+#include "dsl/IRVisitor.h"
+
+namespace halo {
+
+namespace {
+
+// Redirects the calls in one consumer's definitions.
+class RedirectCalls : public IRMutator {
+public:
+    RedirectCalls(const Environment &env, const std::string &consumer) : env_(env), consumer_(consumer) {}
+    using IRMutator::mutate;
+    using IRMutator::visit;
+
+    Expr visit(const Call *op) override {
+        Expr e = IRMutator::visit(op);
+        if (op->call_type != Call::Halo) return e;
+        auto f = env_.find(op->name);
+        if (f == env_.end() || f->second->wrappers.empty()) return e;
+        const auto &wrappers = f->second->wrappers;
+        auto w = wrappers.find(consumer_);
+        if (w == wrappers.end()) {
+            w = wrappers.find("");
+            // The global wrapper is not used inside the wrapped Func's own wrappers.
+            if (w == wrappers.end() || is_wrapper_of(*f->second)) return e;
+        }
+        if (w->second->name == consumer_) return e;  // a wrapper reads the Func it wraps
+        const Call *c = e.as<Call>();
+        return Call::make(c->type, w->second->name, c->args, Call::Halo, w->second);
+    }
+
+private:
+    bool is_wrapper_of(const FunctionContents &f) const {
+        for (auto &[c, w] : f.wrappers) {
+            if (w->name == consumer_) return true;
+        }
+        return false;
+    }
+    const Environment &env_;
+    const std::string &consumer_;
+};
+
+void redirect(Definition &d, RedirectCalls &r) {
+    d.value = r.mutate(d.value);
+    for (auto &a : d.args) a = r.mutate(a);
+    for (auto &sp : d.specializations) redirect(*sp.definition, r);
+}
+
+}  // namespace
+
+void apply_wrappers(Environment &env, const std::string &output) {
+    bool any = false;
+    for (auto &[name, f] : env) any |= !f->wrappers.empty();
+    if (!any) return;
+    for (auto &[name, f] : env) {
+        RedirectCalls r(env, name);
+        for (int k = 0; k < f->stages(); k++) redirect(f->stage(k), r);
+    }
+    // Keep what the output reaches now (a wrapper of a consumer outside this pipeline, or a
+    // wrapped Func read only through wrappers, drops out or stays as needed).
+    std::set<std::string> reached;
+    std::vector<std::string> stack{output};
+    while (!stack.empty()) {
+        std::string n = stack.back();
+        stack.pop_back();
+        if (!reached.insert(n).second) continue;
+        for (auto &c : direct_calls(*env.at(n))) stack.push_back(c);
+    }
+    for (auto it = env.begin(); it != env.end();) {
+        if (reached.count(it->first)) ++it;
+        else it = env.erase(it);
+    }
+}
+
+}  // namespace halo

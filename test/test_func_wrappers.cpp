@@ -1,0 +1,94 @@
+// Func::in (Halide's wrappers): an identity Func a consumer reads instead of the wrapped one,
+// scheduled on its own. Every schedule must still compute what the algorithm says.
+#include "TestUtil.h"
+
+using namespace halo;
+using halo_test::compile_error_of;
+using halo_test::contains;
+
+namespace {
+Buffer<int> offset(int w, int h, int xmin, int ymin) {
+    Buffer<int> b(w, h);
+    b.set_min(xmin, ymin);
+    return b;
+}
+}  // namespace
+
+TEST_CASE("f.in(g): g reads a wrapper computed at its tiles, another consumer reads f") {
+    Var x("x"), y("y"), xo("xo"), yo("yo"), xi("xi"), yi("yi");
+    Buffer<int> in = halo_test::random_image<int>({70, 60}, 3, -99, 99);
+    Func f("f"), g("g"), h("h"), out("out");
+    f(x, y) = in(x, y) * 3 - in(x + 1, y + 2);
+    g(x, y) = f(x - 1, y) + f(x + 1, y + 1);
+    h(x, y) = f(x, y) * 2;
+    out(x, y) = g(x, y) + h(x, y);
+    f.compute_root();
+    g.compute_root().tile(x, y, xo, yo, xi, yi, 8, 8);
+    Func w = f.in(g);
+    w.compute_at(g, xo).vectorize(x, 4);
+    CHECK(w.name() == "f_in_g");
+    std::string nest = out.loop_nest();
+    CHECK(contains(nest, "produce f_in_g"));
+    halo_test::check_against_reference(out, offset(31, 23, 2, 5));
+}
+
+TEST_CASE("asking for the same wrapper again returns it") {
+    Var x("x");
+    Func f("f"), g("g");
+    f(x) = x;
+    g(x) = f(x) + 1;
+    Func a = f.in(g), b = f.in(g);
+    CHECK(a.function() == b.function());
+    Func c = f.in(), d = f.in();
+    CHECK(c.function() == d.function());
+    CHECK(c.function() != a.function());
+}
+
+TEST_CASE("the global wrapper serves every consumer; a consumer's own wrapper comes first") {
+    Var x("x"), y("y");
+    Func f("f"), g("g"), h("h"), out("out");
+    f(x, y) = x * 7 + y;
+    g(x, y) = f(x, y) + f(x + 1, y);
+    h(x, y) = f(x, y - 1) * 2;
+    out(x, y) = g(x, y) - h(x, y);
+    g.compute_root();
+    h.compute_root();
+    f.in().compute_root();
+    f.in(h).compute_at(h, y);
+    std::string nest = out.loop_nest();
+    CHECK(contains(nest, "produce f_global_wrapper"));
+    CHECK(contains(nest, "produce f_in_h"));
+    CHECK(!contains(nest, "produce f:"));  // f itself is inlined into its wrappers
+    halo_test::check_against_reference(out, offset(17, 9, -3, -2));
+}
+
+TEST_CASE("one wrapper for several consumers, of a Func with an update") {
+    Var x("x");
+    RDom r(0, 4, "r");
+    Func f("f"), g("g"), h("h"), out("out");
+    f(x) = x;
+    f(x) += r * x;
+    g(x) = f(x) + 1;
+    h(x) = f(x + 2) * 3;
+    out(x) = g(x) + h(x);
+    f.compute_root();
+    g.compute_root();
+    h.compute_root();
+    Func w = f.in({g, h});
+    w.compute_root().vectorize(x, 8);
+    CHECK(f.in(h).function() == w.function());
+    Buffer<int> o(21);
+    o.set_min(-6);
+    halo_test::check_against_reference(out, o);
+}
+
+TEST_CASE("wrapping for itself is an error") {
+    Var x("x");
+    Func f("f");
+    f(x) = x;
+    std::string err = compile_error_of([&] { f.in(f); });
+    CHECK(contains(err, "Func 'f': in(f) wraps a Func for its own use"));
+    Func u("u");
+    err = compile_error_of([&] { u.in(); });
+    CHECK(contains(err, "before it has a definition"));
+}
