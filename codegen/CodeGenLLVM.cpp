@@ -938,8 +938,12 @@ void CodeGen::visit(const Allocate *op) {
         if (c && !__builtin_mul_overflow(const_count, std::max<int64_t>(*c, 0), &const_count)) continue;
         is_const = false;
     }
-    // Small buffers of known size live on the stack; the rest on the heap.
-    const int64_t stack_limit = 64 * 1024;
+    // Small buffers of known size live on the stack; the rest on the heap. store_in changes
+    // the limit: 1 MiB for Stack and Register (more could overflow a worker thread's stack),
+    // everything on the heap for Heap.
+    const int64_t stack_limit = op->memory_type == MemoryType::Heap     ? -1
+                                : op->memory_type == MemoryType::Auto ? 64 * 1024
+                                                                        : 1024 * 1024;
     int64_t bytes = 0;
     Value *ptr;
     bool on_heap = !(is_const && !__builtin_mul_overflow(const_count, int64_t(t.bytes()), &bytes) && bytes <= stack_limit);

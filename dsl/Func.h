@@ -190,6 +190,9 @@ public:
     }
     // Pads rows (the innermost storage dimension) to a multiple of `elements`.
     Func &align_storage(int elements);
+    // Where its buffer lives (see MemoryType in IR.h): Func::store_in(MemoryType::Stack) keeps a
+    // per-tile buffer of known size on the stack however large, Heap always uses the heap.
+    Func &store_in(MemoryType memory_type);
 
     // ---- running it
     // Computes the Func over [0, sizes) in each dimension. The ParamMap gives inputs for this

@@ -401,6 +401,12 @@ Func &Func::reorder_storage(const std::vector<Var> &dims) {
     return *this;
 }
 
+Func &Func::store_in(MemoryType memory_type) {
+    f_->changed();
+    f_->schedule.memory_type = memory_type;
+    return *this;
+}
+
 Func &Func::align_storage(int elements) {
     f_->changed();
     user_assert(elements > 0) << "Func '" << name() << "': align_storage(" << elements

@@ -194,8 +194,9 @@ Stmt Provide::make(const std::string &name, Expr value, std::vector<Expr> args) 
     return Stmt(n);
 }
 
-Stmt Allocate::make(const std::string &name, Type t, std::vector<Expr> extents, Stmt body) {
+Stmt Allocate::make(const std::string &name, Type t, std::vector<Expr> extents, Stmt body, MemoryType memory_type) {
     auto n = std::make_shared<Allocate>();
+    n->memory_type = memory_type;
     n->name = name;
     n->type = t;
     n->extents = std::move(extents);
@@ -440,7 +441,7 @@ Stmt IRMutator::visit(const Allocate *op) {
     }
     Stmt b = mutate(op->body);
     changed |= !b.same_as(op->body);
-    return changed ? Allocate::make(op->name, op->type, std::move(extents), b) : self(op);
+    return changed ? Allocate::make(op->name, op->type, std::move(extents), b, op->memory_type) : self(op);
 }
 Stmt IRMutator::visit(const Realize *op) {
     bool changed = false;

@@ -379,13 +379,22 @@ struct Provide : StmtNode<Provide, IRNodeType::Provide> {
     static Stmt make(const std::string &name, Expr value, std::vector<Expr> args);
 };
 
+// Where a Func's buffer lives (Halide's store_in). Auto: on the stack when its size is known
+// at compile time and at most 64 KiB, else on the heap. Stack and Register: on the stack when
+// its size is known at compile time and at most 1 MiB (Halo makes no variable-sized stack
+// allocations, and larger ones could overflow a worker thread's stack: those go on the heap).
+// Heap: always on the heap. Only where the buffer lives changes, never what is computed.
+enum class MemoryType { Auto, Heap, Stack, Register };
+
 // Storage for a buffer for the duration of body (freed on every exit path).
 struct Allocate : StmtNode<Allocate, IRNodeType::Allocate> {
     std::string name;
     Type type;
     std::vector<Expr> extents;
     Stmt body;
-    static Stmt make(const std::string &name, Type t, std::vector<Expr> extents, Stmt body);
+    MemoryType memory_type = MemoryType::Auto;
+    static Stmt make(const std::string &name, Type t, std::vector<Expr> extents, Stmt body,
+                     MemoryType memory_type = MemoryType::Auto);
 };
 
 struct Range {

@@ -183,7 +183,8 @@ private:
             os_ << " * ";
             print(e);
         }
-        os_ << "]\n";
+        static const char *where[] = {"", " in Heap", " in Stack", " in Register"};
+        os_ << "]" << where[int(op->memory_type)] << "\n";
         print(op->body);
         pad();
         os_ << "free " << op->name << "\n";

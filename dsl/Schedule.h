@@ -72,6 +72,7 @@ struct FuncSchedule {
     std::vector<std::string> storage_order;
     // Pad the innermost storage dimension to a multiple of this many elements (0: none).
     int align_storage = 0;
+    MemoryType memory_type = MemoryType::Auto;  // store_in
 };
 
 }  // namespace halo

@@ -70,7 +70,7 @@ public:
             extents[i] = extent;
             stride = stride * extent;
         }
-        Stmt s = Allocate::make(op->name, op->type, extents, body);
+        Stmt s = Allocate::make(op->name, op->type, extents, body, sched.memory_type);
         for (auto it = lets.rbegin(); it != lets.rend(); ++it) s = LetStmt::make(it->first, it->second, s);
         return s;
     }

@@ -336,3 +336,28 @@ TEST_CASE("compute_at(f, Var::outermost()) computes the producer once per realiz
     CHECK(produce_h < produce_g);
     CHECK(produce_g < loop_h);
 }
+
+TEST_CASE("store_in chooses where a buffer lives, never what is computed") {
+    Var x("x"), y("y"), xo("xo"), yo("yo"), xi("xi"), yi("yi");
+    Buffer<int> in = halo_test::random_image<int>({80, 80}, 4, -9, 9);
+    for (MemoryType m : {MemoryType::Auto, MemoryType::Heap, MemoryType::Stack, MemoryType::Register}) {
+        Func g("g"), big("big"), out("out");
+        g(x, y) = in(x, y) + in(x + 1, y + 1);
+        big(x, y) = in(x, y) * 2;
+        out(x, y) = g(x, y) + g(x + 1, y) + big(x, y);
+        out.tile(x, y, xo, yo, xi, yi, 8, 8);
+        g.compute_at(out, xo).store_in(m);   // 9 x 8 ints: constant size
+        big.compute_root().store_in(m);      // variable size: always on the heap
+        std::string stmt = out.lowered_stmt();
+        if (m == MemoryType::Heap) CHECK(contains(stmt, "in Heap"));
+        if (m == MemoryType::Stack) CHECK(contains(stmt, "in Stack"));
+        // The tile buffer is the only one that may go on the stack.
+        std::string ir = out.llvm_ir();
+        size_t mallocs = 0;
+        for (size_t p = ir.find("call ptr @halo_malloc"); p != std::string::npos; p = ir.find("call ptr @halo_malloc", p + 1)) mallocs++;
+        CHECK(mallocs == (m == MemoryType::Heap ? 2u : 1u));
+        Buffer<int> dst(30, 21);
+        dst.set_min(1, 2);
+        check_against_reference(out, dst);
+    }
+}

@@ -252,6 +252,13 @@ void RandomPipeline::place(int s, std::vector<std::vector<std::string>> &loops_o
         f.align_storage(8);
         log_ << "    .align_storage(8)\n";
     }
+    if (rand(6) == 0) {
+        const MemoryType types[] = {MemoryType::Heap, MemoryType::Stack, MemoryType::Register};
+        const char *names[] = {"Heap", "Stack", "Register"};
+        int m = rand(3);
+        f.store_in(types[m]);
+        log_ << "    .store_in(MemoryType::" << names[m] << ")\n";
+    }
     loops_of[s] = schedule_loops(s, 0, false);
     for (int u = 1; u <= stages_[s].updates(); u++) schedule_loops(s, u, false);
 }
