@@ -23,6 +23,7 @@
 #include "dsl/Func.h"
 #include "dsl/IRPrinter.h"
 #include "lower/LargeStack.h"
+#include "lower/PassTiming.h"
 
 namespace halo {
 
@@ -202,6 +203,7 @@ void compile_to_files_on_this_stack(const Func &output, const std::vector<AOTArg
         write_file(base + ".stmt", s.str());
     }
     auto tm = make_target_machine(target);
+    PassTimer timer(function_name);
     llvm::LLVMContext ctx;
     auto m = codegen_llvm(p, ctx, *tm);
     add_wrapper(*m, p, inputs, function_name, false);
@@ -209,7 +211,9 @@ void compile_to_files_on_this_stack(const Func &output, const std::vector<AOTArg
     std::string err;
     llvm::raw_string_ostream es(err);
     internal_assert(!llvm::verifyModule(*m, &es)) << "AOT module does not verify: " << es.str();
+    timer.lap("llvm_codegen");
     optimize_module(*m, *tm, target.llvm_loop_opt);
+    timer.lap("llvm_optimize");
     if (emit.llvm_ir) {
         std::string ir;
         llvm::raw_string_ostream os(ir);
@@ -228,6 +232,7 @@ void compile_to_files_on_this_stack(const Func &output, const std::vector<AOTArg
     if (emit.assembly) write_file(base + ".s", emit_file(llvm::CodeGenFileType::AssemblyFile));
     std::string object;
     if (emit.object || emit.static_library) object = emit_file(llvm::CodeGenFileType::ObjectFile);
+    timer.lap("llvm_machine_code");
     if (emit.object) write_file(base + ".o", object);
     if (emit.static_library) {
         auto buffer = llvm::MemoryBuffer::getMemBuffer(object, function_name + ".o", false);

@@ -5,7 +5,8 @@
 #include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Module.h>
-#include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/IRReader/IRReader.h>
+#include <llvm/Support/SourceMgr.h>
 #include <llvm/ADT/SmallString.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
@@ -16,6 +17,7 @@
 #include <optional>
 
 #include "CodeGenLLVM.h"
+#include "lower/PassTiming.h"
 #include "dsl/Error.h"
 #include "runtime/HaloRuntime.h"
 
@@ -42,6 +44,9 @@ std::string to_string(llvm::Error e) {
 
 struct JITModule::Impl {
     std::unique_ptr<llvm::orc::LLJIT> jit;
+    std::unique_ptr<llvm::TargetMachine> tm;  // for the assembly, on request
+    std::once_flag assembly_once;
+    std::string assembly;
 };
 
 JITModule::JITModule(const LoweredPipeline &p, const Target &target) : impl_(std::make_unique<Impl>()) {
@@ -59,24 +64,18 @@ JITModule::JITModule(const LoweredPipeline &p, const Target &target) : impl_(std
     jtmb->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
     auto tm = jtmb->createTargetMachine();
     internal_assert(bool(tm)) << "cannot create target machine: " << to_string(tm.takeError());
+    impl_->tm = std::move(*tm);
 
+    PassTimer timer(p.name);
     auto ctx = std::make_unique<llvm::LLVMContext>();
-    auto module = codegen_llvm(p, *ctx, **tm);
-    optimize_module(*module, **tm, target.llvm_loop_opt);
+    auto module = codegen_llvm(p, *ctx, *impl_->tm);
+    timer.lap("llvm_codegen");
+    optimize_module(*module, *impl_->tm, target.llvm_loop_opt);
+    timer.lap("llvm_optimize");
     llvm::raw_string_ostream os(llvm_ir_);
     module->print(os, nullptr);
     os.flush();
-    {
-        // Assembly of a copy (code generation may change the module it runs on).
-        auto copy = llvm::CloneModule(*module);
-        llvm::SmallString<0> text;
-        llvm::raw_svector_ostream as(text);
-        llvm::legacy::PassManager pm;
-        if (!(*tm)->addPassesToEmitFile(pm, as, nullptr, llvm::CodeGenFileType::AssemblyFile)) {
-            pm.run(*copy);
-            assembly_ = std::string(text.str());
-        }
-    }
+    timer.lap("llvm_print_ir");
 
     auto jit = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(*jtmb)).create();
     internal_assert(bool(jit)) << "cannot create JIT: " << to_string(jit.takeError());
@@ -116,12 +115,30 @@ JITModule::JITModule(const LoweredPipeline &p, const Target &target) : impl_(std
 
     auto err = impl_->jit->addIRModule(llvm::orc::ThreadSafeModule(std::move(module), std::move(ctx)));
     internal_assert(!err) << "cannot add module to JIT: " << to_string(std::move(err));
-    auto sym = impl_->jit->lookup(p.name);
+    auto sym = impl_->jit->lookup(p.name);  // runs LLVM's machine code generation
     internal_assert(bool(sym)) << "cannot find compiled pipeline: " << to_string(sym.takeError());
     entry_ = sym->toPtr<PipelineEntry>();
+    timer.lap("llvm_machine_code");
 }
 
 JITModule::~JITModule() = default;
+
+std::string JITModule::assembly() const {
+    std::call_once(impl_->assembly_once, [&] {
+        llvm::LLVMContext ctx;
+        llvm::SMDiagnostic diag;
+        auto m = llvm::parseIR(llvm::MemoryBufferRef(llvm_ir_, "pipeline"), diag, ctx);
+        internal_assert(m) << "cannot parse the pipeline's own IR: " << diag.getMessage().str();
+        llvm::SmallString<0> text;
+        llvm::raw_svector_ostream as(text);
+        llvm::legacy::PassManager pm;
+        if (!impl_->tm->addPassesToEmitFile(pm, as, nullptr, llvm::CodeGenFileType::AssemblyFile)) {
+            pm.run(*m);
+            impl_->assembly = std::string(text.str());
+        }
+    });
+    return impl_->assembly;
+}
 
 std::string host_target_description() {
     initialize_llvm();

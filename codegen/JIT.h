@@ -18,15 +18,15 @@ public:
     ~JITModule();
     PipelineEntry entry() const { return entry_; }
     const std::string &llvm_ir() const { return llvm_ir_; }
-    // The machine code, as assembly text.
-    const std::string &assembly() const { return assembly_; }
+    // The machine code, as assembly text: made on the first request, from the optimised IR
+    // (compiling does not pay for it).
+    std::string assembly() const;
 
 private:
     struct Impl;
     std::unique_ptr<Impl> impl_;
     PipelineEntry entry_ = nullptr;
     std::string llvm_ir_;
-    std::string assembly_;
 };
 
 // Target triple, CPU and features of this machine, as LLVM names them.

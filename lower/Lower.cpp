@@ -17,6 +17,7 @@
 #include "ScheduleFunctions.h"
 #include "Simplify.h"
 #include "ParameterChecks.h"
+#include "PassTiming.h"
 #include "StorageFlattening.h"
 #include "UnrollLoops.h"
 #include "VectorizeLoops.h"
@@ -58,7 +59,9 @@ LoweredPipeline lower_on_this_stack(const std::shared_ptr<FunctionContents> &out
                                     const LowerOptions &options) {
     const char *dump_env = std::getenv("HALO_DUMP_IR");
     bool dump = dump_env && *dump_env && std::string(dump_env) != "0";
+    PassTimer timer(name);
     auto step = [&](const char *pass, Stmt s) {
+        timer.lap(pass);
         if (dump) std::cerr << "==== " << name << " after " << pass << ":\n" << s << "\n";
         return s;
     };
@@ -76,11 +79,13 @@ LoweredPipeline lower_on_this_stack(const std::shared_ptr<FunctionContents> &out
     add_outermost_loops(env);
     resolve_default_placements(env, order, output->name);
     check_specialization_conditions(env, output->name);
+    timer.lap("find_and_place_funcs");
 
     Stmt s = step("schedule_functions", schedule_functions(env, order, output->name));
     s = step("inline_functions", inline_functions(s, env, output->name));
     check_constant_overflow(s);
     check_placement(s, env, output->name);
+    timer.lap("check_placement");
     s = step("bounds_inference", bounds_inference(s, env, output->name));
     auto params = find_parameters(env, order);
     s = step("add_input_checks", add_input_checks(s, params, *env.at(output->name)));

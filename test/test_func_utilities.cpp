@@ -1,5 +1,10 @@
 // Halide's small conveniences around Funcs: lambda, evaluate, print_loop_nest, and realizing
 // a Func of no dimensions.
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+
 #include "TestUtil.h"
 
 using namespace halo;
@@ -61,4 +66,34 @@ TEST_CASE("print_loop_nest shows where each Func is produced and its loops' kind
                   "            vectorized by.s0.xi_vi:\n"
                   "              by(...) = ...\n");
     CHECK(!contains(nest, "assert"));
+}
+
+TEST_CASE("HALO_TIME_PASSES=1 prints the time of every lowering pass and LLVM step") {
+    setenv("HALO_TIME_PASSES", "1", 1);
+    std::FILE *capture = std::tmpfile();
+    REQUIRE(capture);
+    std::fflush(stderr);
+    int saved = dup(2);
+    dup2(fileno(capture), 2);
+    Var x("x");
+    Func f("timed");
+    f(x) = x * 2;
+    f.vectorize(x, 8);
+    Buffer<int> out = f.realize({16});
+    std::fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    unsetenv("HALO_TIME_PASSES");
+    std::rewind(capture);
+    std::string text;
+    char chunk[4096];
+    for (size_t n; (n = std::fread(chunk, 1, sizeof chunk, capture)) > 0;) text.append(chunk, n);
+    std::fclose(capture);
+    CHECK(out(15) == 30);
+    for (const char *step : {"schedule_functions", "bounds_inference", "vectorize_loops", "llvm_codegen",
+                             "llvm_optimize", "llvm_machine_code"}) {
+        CAPTURE(step);
+        CHECK(text.find(std::string(" ") + step) != std::string::npos);
+    }
+    CHECK(text.find("halo time: ") != std::string::npos);
 }
