@@ -62,14 +62,16 @@ Func make_boundary(const std::string &name, const Source &source, int dims, cons
     return f;
 }
 
-Region image_region(const ImageParam &p, const Region &given) {
+// The region a boundary condition keeps: the given one, else the source's own bounds (an
+// ImageParam's at run time, a Buffer's now; a Func has none, so its region must be given).
+Region region_of(const Func &, const Region &given) { return given; }
+Region region_of(const ImageParam &p, const Region &given) {
     if (!given.empty()) return given;
     Region r;
     for (int d = 0; d < p.dimensions(); d++) r.push_back({p.dim(d).min(), p.dim(d).extent()});
     return r;
 }
-
-Region buffer_region(const Buffer<> &b, const Region &given) {
+Region region_of(const Buffer<> &b, const Region &given) {
     if (!given.empty()) return given;
     Region r;
     for (int d = 0; d < b.dimensions(); d++) r.push_back({Expr(b.dim(d).min()), Expr(b.dim(d).extent())});
@@ -86,54 +88,28 @@ Source of(const Buffer<> &b) {
     return [b](const std::vector<Expr> &a) { return b(a); };
 }
 
+template <typename S>
+Func boundary(const S &s, const Region &b, Kind kind, Expr value = Expr()) {
+    return make_boundary(s.name(), of(s), s.dimensions(), region_of(s, b), kind, std::move(value));
+}
+
 }  // namespace
 
-Func repeat_edge(const Func &s, const Region &b) {
-    return make_boundary(s.name(), of(s), s.dimensions(), b, Kind::RepeatEdge);
-}
-Func repeat_edge(const ImageParam &s, const Region &b) {
-    return make_boundary(s.name(), of(s), s.dimensions(), image_region(s, b), Kind::RepeatEdge);
-}
-Func repeat_edge(const Buffer<> &s, const Region &b) {
-    return make_boundary(s.name(), of(s), s.dimensions(), buffer_region(s, b), Kind::RepeatEdge);
-}
-Func constant_exterior(const Func &s, Expr v, const Region &b) {
-    return make_boundary(s.name(), of(s), s.dimensions(), b, Kind::Constant, v);
-}
-Func constant_exterior(const ImageParam &s, Expr v, const Region &b) {
-    return make_boundary(s.name(), of(s), s.dimensions(), image_region(s, b), Kind::Constant, v);
-}
-Func constant_exterior(const Buffer<> &s, Expr v, const Region &b) {
-    return make_boundary(s.name(), of(s), s.dimensions(), buffer_region(s, b), Kind::Constant, v);
-}
-Func mirror_image(const Func &s, const Region &b) {
-    return make_boundary(s.name(), of(s), s.dimensions(), b, Kind::Mirror);
-}
-Func mirror_image(const ImageParam &s, const Region &b) {
-    return make_boundary(s.name(), of(s), s.dimensions(), image_region(s, b), Kind::Mirror);
-}
-Func mirror_image(const Buffer<> &s, const Region &b) {
-    return make_boundary(s.name(), of(s), s.dimensions(), buffer_region(s, b), Kind::Mirror);
-}
-
-Func mirror_interior(const Func &s, const Region &b) {
-    return make_boundary(s.name(), of(s), s.dimensions(), b, Kind::MirrorInterior);
-}
-Func mirror_interior(const ImageParam &s, const Region &b) {
-    return make_boundary(s.name(), of(s), s.dimensions(), image_region(s, b), Kind::MirrorInterior);
-}
-Func mirror_interior(const Buffer<> &s, const Region &b) {
-    return make_boundary(s.name(), of(s), s.dimensions(), buffer_region(s, b), Kind::MirrorInterior);
-}
-Func repeat_image(const Func &s, const Region &b) {
-    return make_boundary(s.name(), of(s), s.dimensions(), b, Kind::RepeatImage);
-}
-Func repeat_image(const ImageParam &s, const Region &b) {
-    return make_boundary(s.name(), of(s), s.dimensions(), image_region(s, b), Kind::RepeatImage);
-}
-Func repeat_image(const Buffer<> &s, const Region &b) {
-    return make_boundary(s.name(), of(s), s.dimensions(), buffer_region(s, b), Kind::RepeatImage);
-}
+Func repeat_edge(const Func &s, const Region &b) { return boundary(s, b, Kind::RepeatEdge); }
+Func repeat_edge(const ImageParam &s, const Region &b) { return boundary(s, b, Kind::RepeatEdge); }
+Func repeat_edge(const Buffer<> &s, const Region &b) { return boundary(s, b, Kind::RepeatEdge); }
+Func constant_exterior(const Func &s, Expr v, const Region &b) { return boundary(s, b, Kind::Constant, v); }
+Func constant_exterior(const ImageParam &s, Expr v, const Region &b) { return boundary(s, b, Kind::Constant, v); }
+Func constant_exterior(const Buffer<> &s, Expr v, const Region &b) { return boundary(s, b, Kind::Constant, v); }
+Func mirror_image(const Func &s, const Region &b) { return boundary(s, b, Kind::Mirror); }
+Func mirror_image(const ImageParam &s, const Region &b) { return boundary(s, b, Kind::Mirror); }
+Func mirror_image(const Buffer<> &s, const Region &b) { return boundary(s, b, Kind::Mirror); }
+Func mirror_interior(const Func &s, const Region &b) { return boundary(s, b, Kind::MirrorInterior); }
+Func mirror_interior(const ImageParam &s, const Region &b) { return boundary(s, b, Kind::MirrorInterior); }
+Func mirror_interior(const Buffer<> &s, const Region &b) { return boundary(s, b, Kind::MirrorInterior); }
+Func repeat_image(const Func &s, const Region &b) { return boundary(s, b, Kind::RepeatImage); }
+Func repeat_image(const ImageParam &s, const Region &b) { return boundary(s, b, Kind::RepeatImage); }
+Func repeat_image(const Buffer<> &s, const Region &b) { return boundary(s, b, Kind::RepeatImage); }
 
 }  // namespace BoundaryConditions
 }  // namespace halo

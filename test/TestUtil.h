@@ -115,6 +115,13 @@ std::string runtime_error_of(F fn) {
 
 inline bool contains(const std::string &s, const std::string &part) { return s.find(part) != std::string::npos; }
 
+// A w x h int buffer whose first point is (xmin, ymin): outputs at non-zero mins.
+inline halo::Buffer<int> int_buffer_at(int w, int h, int xmin, int ymin) {
+    halo::Buffer<int> b(w, h);
+    b.set_min(xmin, ymin);
+    return b;
+}
+
 // A positive integer from the environment (for randomized tests' case counts and seeds), or
 // fallback if unset; anything else fails the test rather than silently running 0 cases.
 inline int env_int(const char *name, int fallback) {

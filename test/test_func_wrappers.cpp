@@ -6,13 +6,6 @@ using namespace halo;
 using halo_test::compile_error_of;
 using halo_test::contains;
 
-namespace {
-Buffer<int> offset(int w, int h, int xmin, int ymin) {
-    Buffer<int> b(w, h);
-    b.set_min(xmin, ymin);
-    return b;
-}
-}  // namespace
 
 TEST_CASE("f.in(g): g reads a wrapper computed at its tiles, another consumer reads f") {
     Var x("x"), y("y"), xo("xo"), yo("yo"), xi("xi"), yi("yi");
@@ -29,7 +22,7 @@ TEST_CASE("f.in(g): g reads a wrapper computed at its tiles, another consumer re
     CHECK(w.name() == "f_in_g");
     std::string nest = out.loop_nest();
     CHECK(contains(nest, "produce f_in_g"));
-    halo_test::check_against_reference(out, offset(31, 23, 2, 5));
+    halo_test::check_against_reference(out, halo_test::int_buffer_at(31, 23, 2, 5));
 }
 
 TEST_CASE("asking for the same wrapper again returns it") {
@@ -59,7 +52,7 @@ TEST_CASE("the global wrapper serves every consumer; a consumer's own wrapper co
     CHECK(contains(nest, "produce f_global_wrapper"));
     CHECK(contains(nest, "produce f_in_h"));
     CHECK(!contains(nest, "produce f:"));  // f itself is inlined into its wrappers
-    halo_test::check_against_reference(out, offset(17, 9, -3, -2));
+    halo_test::check_against_reference(out, halo_test::int_buffer_at(17, 9, -3, -2));
 }
 
 TEST_CASE("one wrapper for several consumers, of a Func with an update") {

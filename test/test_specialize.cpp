@@ -9,15 +9,6 @@ using halo_test::compile_error_of;
 using halo_test::contains;
 using halo_test::runtime_error_of;
 
-namespace {
-
-Buffer<int> offset_buffer(int w, int h, int xmin, int ymin) {
-    Buffer<int> b(w, h);
-    b.set_min(xmin, ymin);
-    return b;
-}
-
-}  // namespace
 
 TEST_CASE("a bool Param chooses between a vectorized and a scalar schedule") {
     Param<bool> fast("fast");
@@ -31,10 +22,10 @@ TEST_CASE("a bool Param chooses between a vectorized and a scalar schedule") {
     for (bool v : {true, false}) {
         CAPTURE(v);
         fast.set(v);
-        Buffer<int> out = offset_buffer(21, 5, -3, 2);
+        Buffer<int> out = halo_test::int_buffer_at(21, 5, -3, 2);
         f.realize(out);
         out.for_each_element([&](int i, int j) { CHECK(out(i, j) == i * 3 + j * j - (v ? 1 : 2)); });
-        halo_test::check_against_reference(f, offset_buffer(21, 5, -3, 2));
+        halo_test::check_against_reference(f, halo_test::int_buffer_at(21, 5, -3, 2));
     }
 }
 
@@ -112,7 +103,7 @@ TEST_CASE("a producer computed at a loop every specialization keeps is computed 
     for (int k = 0; k < 4; k++) {
         p.set(k & 1);
         q.set((k & 2) != 0);
-        halo_test::check_against_reference(f, offset_buffer(27, 13, 3, 2));
+        halo_test::check_against_reference(f, halo_test::int_buffer_at(27, 13, 3, 2));
     }
 }
 
@@ -187,7 +178,7 @@ TEST_CASE("specializing on the same condition twice returns the same specializat
     REQUIRE(first != std::string::npos);
     CHECK(nest.find("parallel", first + 1) == std::string::npos);
     p.set(true);
-    halo_test::check_against_reference(f, offset_buffer(10, 3, 0, 0));
+    halo_test::check_against_reference(f, halo_test::int_buffer_at(10, 3, 0, 0));
 }
 
 TEST_CASE("a specialize_fail stage needs only its specializations' loops for compute_at") {
@@ -200,7 +191,7 @@ TEST_CASE("a specialize_fail stage needs only its specializations' loops for com
     f.specialize_fail("w must be at least 2");
     g.compute_at(f, xo);  // f's own (never run) loops have no xo
     w.set(2);
-    halo_test::check_against_reference(f, offset_buffer(9, 4, -1, 3));
+    halo_test::check_against_reference(f, halo_test::int_buffer_at(9, 4, -1, 3));
     w.set(1);
     std::string err = runtime_error_of([&] { f.realize({9, 4}); });
     CHECK(contains(err, "w must be at least 2"));
@@ -221,7 +212,7 @@ TEST_CASE("an inline reduction in a specialized consumer is computed innermost i
     s1.compute_at(s3, y);
     for (bool v : {true, false}) {
         p.set(v);
-        halo_test::check_against_reference(s3, offset_buffer(13, 9, 2, 3));
+        halo_test::check_against_reference(s3, halo_test::int_buffer_at(13, 9, 2, 3));
     }
 }
 
