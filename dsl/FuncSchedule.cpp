@@ -24,8 +24,7 @@ Definition &Stage::def() const {
 }
 
 std::string Stage::describe() const {
-    std::string r = index_ == 0 ? "Func '" + f_->name + "'"
-                                : "Func '" + f_->name + "' update " + std::to_string(index_ - 1);
+    std::string r = describe_stage(f_->name, index_);
     const Definition *d = &f_->stage(index_);
     for (int i : path_) {
         const Specialization &sp = d->specializations[size_t(i)];

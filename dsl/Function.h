@@ -56,6 +56,11 @@ struct Definition {
     std::string fail_message;
 };
 
+// "Func 'f'" or "Func 'f' update 0": how messages name stage `stage` of Func `func`.
+inline std::string describe_stage(const std::string &func, int stage) {
+    return stage == 0 ? "Func '" + func + "'" : "Func '" + func + "' update " + std::to_string(stage - 1);
+}
+
 inline Specialization::Specialization(const Specialization &o)
     : condition(o.condition), definition(std::make_unique<Definition>(*o.definition)) {}
 inline Specialization &Specialization::operator=(const Specialization &o) {

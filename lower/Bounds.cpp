@@ -511,20 +511,18 @@ private:
         for (auto &[name, t] : then_boxes) {
             auto e = else_boxes.find(name);
             if (e == else_boxes.end() || e->second.empty() || t.empty() || e->second.dims.size() != t.dims.size()) {
-                merge_into(boxes[name], t);  // touched on one side only: as if always
-                continue;
+                continue;  // touched on one side only: merged below, as if always
             }
             Box b = t;
             for (size_t i = 0; i < b.dims.size(); i++) {
                 b.dims[i] = Interval(choose(t.dims[i].min, e->second.dims[i].min), choose(t.dims[i].max, e->second.dims[i].max));
             }
             merge_into(boxes[name], b);
+            else_boxes.erase(e);
+            t = Box();
         }
-        for (auto &[name, e] : else_boxes) {
-            auto t = then_boxes.find(name);
-            if (t == then_boxes.end() || t->second.empty() || e.empty() || t->second.dims.size() != e.dims.size()) {
-                merge_into(boxes[name], e);
-            }
+        for (auto *side : {&then_boxes, &else_boxes}) {
+            for (auto &[name, b] : *side) merge_into(boxes[name], b);
         }
     }
 

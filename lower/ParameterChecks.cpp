@@ -16,11 +16,6 @@ std::string stage_name(const std::string &func, int stage) {
     return stage == 0 ? func : func + ".update(" + std::to_string(stage - 1) + ")";
 }
 
-// As the reference evaluator names a stage in its errors.
-std::string stage_description(const std::string &func, int stage) {
-    return stage == 0 ? "Func '" + func + "'" : "Func '" + func + "' update " + std::to_string(stage - 1);
-}
-
 Expr widen(const Expr &e) { return Cast::make(Int(64), e); }
 
 // A split factor known only at run time must be positive wherever its loops run: always, or,
@@ -38,7 +33,7 @@ void add_schedule_checks(const Definition &def, const std::string &func, int k, 
         // specialize_fail: checked here, before anything runs, so that the stage itself needs
         // no failing branch (whose empty region bounds inference could not express).
         Expr msg = Call::make(Int(32), "halo_error_specialize_fail",
-                              {StringImm::make(stage_description(func, k)), StringImm::make(def.fail_message)},
+                              {StringImm::make(describe_stage(func, k)), StringImm::make(def.fail_message)},
                               Call::Extern);
         checks.push_back(AssertStmt::make(general.defined() ? !general : Expr::make_bool(false), msg));
         return;
@@ -75,7 +70,7 @@ void check_conditions(const Definition &def, const std::string &func, int k, con
         } unknown(out);
         spec.condition.accept(&unknown);
         user_assert(unknown.found.empty())
-            << stage_description(func, k) << ": specialize(" << spec.condition << ") reads '" << unknown.found
+            << describe_stage(func, k) << ": specialize(" << spec.condition << ") reads '" << unknown.found
             << "', which this pipeline (with output '" << out.name << "') does not have: a condition may use "
             << "Params, the fields of input buffers, and those of the output's own buffer "
             << "(" << out.name << ".output_buffer()), not another Func's output_buffer()";

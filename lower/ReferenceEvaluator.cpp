@@ -11,7 +11,6 @@
 #include <cmath>
 #include <cstring>
 #include <map>
-#include <set>
 
 #include "dsl/Arithmetic.h"
 #include "dsl/Func.h"
@@ -38,6 +37,12 @@ class Evaluator {
 public:
     Value eval(const Expr &e, Frame &frame);
     Value func_value(const FunctionContents &f, const Point &p, int stage);
+    // specialize_fail: a pipeline with a stage none of whose specializations applies fails
+    // before it runs (as compiled code does).
+    void check_specializations(const FunctionContents &f, int stage);
+    // The output buffer's fields (f.min.0, f.extent.0, ...), which specialization conditions
+    // may read.
+    Frame globals;
 
 private:
     // Values of pure definitions, by (Func, point).
@@ -56,16 +61,6 @@ private:
     std::vector<Running> running_;
 
     const Written &run_update_slice(const FunctionContents &f, int stage, const Point &slice);
-public:
-    // specialize_fail: a pipeline with a stage none of whose specializations applies fails
-    // before it runs (as compiled code does).
-    void check_specializations(const FunctionContents &f, int stage);
-
-    // The output buffer's fields (f.min.0, f.extent.0, ...), which specialization conditions
-    // may read.
-    Frame globals;
-
-private:
 
     std::string current_func_;  // the Func whose definition is being evaluated
     // Names f as current_func_ while it lives.
@@ -326,9 +321,7 @@ void Evaluator::check_specializations(const FunctionContents &f, int stage) {
             continue;
         }
         if (def->fails_unspecialized) {
-            std::string stage_name = stage == 0 ? "Func '" + f.name + "'"
-                                                : "Func '" + f.name + "' update " + std::to_string(stage - 1);
-            throw RuntimeError(-11, stage_name + ": none of its specializations applies to this call, and it "
+            throw RuntimeError(-11, describe_stage(f.name, stage) + ": none of its specializations applies to this call, and it "
                                     "was scheduled with specialize_fail(\"" + def->fail_message + "\")");
         }
         return;

@@ -437,11 +437,13 @@ std::string resolve_loop(const Environment &env, const FunctionContents &f, cons
     }
     if (stage < 0) stage = g.stages() - 1;
     const Definition &def = g.stage(stage);
-    for (auto &d : def.schedule.dims) {
-        // With specialize_fail the stage's own schedule never runs: only its
-        // specializations' loops count.
-        if (d.var != l.var && !(def.fails_unspecialized && !def.specializations.empty())) continue;
-        std::string missing = specialization_without_loop(g.stage(stage), l.var);
+    bool in_own_loops = std::any_of(def.schedule.dims.begin(), def.schedule.dims.end(),
+                                    [&](const Dim &d) { return d.var == l.var; });
+    // With specialize_fail the stage's own schedule never runs: only its specializations'
+    // loops count.
+    bool own_schedule_runs = !(def.fails_unspecialized && !def.specializations.empty());
+    if (in_own_loops || !own_schedule_runs) {
+        std::string missing = specialization_without_loop(def, l.var);
         user_assert(missing.empty())
             << "Func '" << f.name << "' is scheduled " << directive << "(" << g.name << ", " << l.var
             << "), but the specialization " << missing << " of " << g.name << "'s " << stage_description(stage)
