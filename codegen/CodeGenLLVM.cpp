@@ -1080,13 +1080,16 @@ void CodeGen::compile(const LoweredPipeline &p) {
         return builder_.CreateLoad(builder_.getPtrTy(), builder_.CreateConstInBoundsGEP1_32(builder_.getPtrTy(), args, i));
     };
     user_context_ = arg_ptr(0);
-    unpack_buffer(p.output.name, arg_ptr(1), p.output.type, p.output.dimensions);
+    const int first_param = 1 + int(p.outputs.size());
+    for (size_t i = 0; i < p.outputs.size(); i++) {
+        unpack_buffer(p.outputs[i].name, arg_ptr(int(1 + i)), p.outputs[i].type, p.outputs[i].dimensions);
+    }
     for (size_t i = 0; i < p.params.size(); i++) {
         auto &param = p.params[i];
         if (param->is_buffer) {
-            unpack_buffer(param->name, arg_ptr(int(i + 2)), param->type, param->dimensions);
+            unpack_buffer(param->name, arg_ptr(int(i) + first_param), param->type, param->dimensions);
         } else {
-            symbols_[param->name] = builder_.CreateLoad(llvm_type(param->type), arg_ptr(int(i + 2)), param->name);
+            symbols_[param->name] = builder_.CreateLoad(llvm_type(param->type), arg_ptr(int(i) + first_param), param->name);
         }
     }
     struct BufferNames : IRVisitor {

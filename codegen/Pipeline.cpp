@@ -126,14 +126,28 @@ std::string Pipeline::llvm_ir() {
 }
 
 void Pipeline::realize(Buffer<> &dst, const ParamMap &param_map) {
+    Realization r(dst);
+    realize(r, param_map);
+}
+
+void Pipeline::realize(Realization &dst, const ParamMap &param_map) {
     std::shared_ptr<FunctionContents> out = output();
-    user_assert(dst.defined()) << "realize of Func '" << out->name << "' into an undefined Buffer";
-    user_assert(dst.type() == out->type())
-        << "Func '" << out->name << "' has type " << out->type().to_string()
-        << " but is realized into Buffer '" << dst.name() << "' of type " << dst.type().to_string();
-    user_assert(dst.dimensions() == out->dimensions())
-        << "Func '" << out->name << "' has " << out->dimensions()
-        << " dimensions but is realized into Buffer '" << dst.name() << "' with " << dst.dimensions();
+    std::vector<Type> types = out->types();
+    user_assert(dst.size() == types.size())
+        << "Func '" << out->name << "' has " << types.size() << " value" << (types.size() == 1 ? "" : "s")
+        << " but is realized into " << dst.size() << " buffer" << (dst.size() == 1 ? "" : "s")
+        << ": give one buffer per value (a Realization)";
+    for (size_t i = 0; i < types.size(); i++) {
+        const Buffer<> &b = dst[i];
+        std::string which = types.size() > 1 ? " value " + std::to_string(i) : "";
+        user_assert(b.defined()) << "realize of Func '" << out->name << "'" << which << " into an undefined Buffer";
+        user_assert(b.type() == types[i])
+            << "Func '" << out->name << "'" << which << " has type " << types[i].to_string()
+            << " but is realized into Buffer '" << b.name() << "' of type " << b.type().to_string();
+        user_assert(b.dimensions() == out->dimensions())
+            << "Func '" << out->name << "' has " << out->dimensions()
+            << " dimensions but is realized into Buffer '" << b.name() << "' with " << b.dimensions();
+    }
     std::shared_ptr<JITModule> jit;
     std::vector<std::shared_ptr<ParameterContents>> params;
     {
@@ -147,15 +161,18 @@ void Pipeline::realize(Buffer<> &dst, const ParamMap &param_map) {
     halo_context_t context{arena_.get(), &error, &capture_error};
     // The inputs as they are now (or as the map gives them), in descriptors of this call's own:
     // another thread may set a parameter or realize with the same buffers meanwhile.
-    size_t n_buffers = 1;
+    size_t n_buffers = dst.size();
     for (auto &p : params) n_buffers += p->is_buffer;
     std::vector<halo_buffer_t> descriptors;
     descriptors.reserve(n_buffers);  // pointers into it are taken below
     std::vector<std::shared_ptr<BufferContents>> inputs_alive;
     std::vector<std::array<unsigned char, 8>> scalars;
     scalars.reserve(params.size());
-    descriptors.push_back(dst.contents->descriptor());
-    std::vector<void *> args{&context, &descriptors.back()};
+    std::vector<void *> args{&context};
+    for (size_t i = 0; i < dst.size(); i++) {
+        descriptors.push_back(dst[i].contents->descriptor());
+        args.push_back(&descriptors.back());
+    }
     for (auto &p : params) {
         const ParamMap::ParamMapping *mapped = param_map.find(p.get());
         if (p->is_buffer) {
@@ -179,9 +196,14 @@ void Pipeline::realize(Buffer<> &dst, const ParamMap &param_map) {
     if (rc != 0) throw RuntimeError(rc, error.empty() ? "pipeline failed with code " + std::to_string(rc) : error);
 }
 
-Buffer<> Pipeline::realize(const std::vector<int> &sizes, const ParamMap &param_map) {
+Realization Pipeline::realize(const std::vector<int> &sizes, const ParamMap &param_map) {
     std::shared_ptr<FunctionContents> out = output();
-    Buffer<> result(out->type(), sizes, out->name);
+    std::vector<Type> types = out->types();
+    std::vector<Buffer<>> buffers;
+    for (size_t i = 0; i < types.size(); i++) {
+        buffers.emplace_back(types[i], sizes, tuple_buffer_name(out->name, int(i), int(types.size())));
+    }
+    Realization result(buffers);
     realize(result, param_map);
     return result;
 }
@@ -194,7 +216,7 @@ Pipeline &Func::pipeline() {
     return *f_->pipeline;
 }
 
-Buffer<> Func::realize(const std::vector<int> &sizes, const ParamMap &param_map) {
+Realization Func::realize(const std::vector<int> &sizes, const ParamMap &param_map) {
     user_assert(defined()) << "Func '" << name() << "' is realized but has no definition";
     user_assert(int(sizes.size()) == dimensions())
         << "Func '" << name() << "' has " << dimensions() << " dimensions but realize() was given "
@@ -207,12 +229,17 @@ void Func::realize(Buffer<> &dst, const ParamMap &param_map) {
     pipeline().realize(dst, param_map);
 }
 
+void Func::realize(Realization &dst, const ParamMap &param_map) {
+    user_assert(defined()) << "Func '" << name() << "' is realized but has no definition";
+    pipeline().realize(dst, param_map);
+}
+
 namespace {
 // A default-constructed Target names the host but has no LLVM triple yet.
 Target complete(const Target &t) { return t.triple.empty() ? Target::parse(t.to_string()) : t; }
 }  // namespace
 
-Buffer<> Func::realize(const std::vector<int> &sizes, const Target &target, const ParamMap &param_map) {
+Realization Func::realize(const std::vector<int> &sizes, const Target &target, const ParamMap &param_map) {
     compile_jit(complete(target));
     return realize(sizes, param_map);
 }

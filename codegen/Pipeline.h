@@ -10,6 +10,7 @@
 #include "dsl/Buffer.h"
 #include "dsl/Function.h"
 #include "dsl/ParamMap.h"
+#include "dsl/Tuple.h"
 #include "Target.h"
 #include "lower/Lower.h"
 
@@ -36,7 +37,9 @@ public:
     // Computes the output over dst's region. Parameters the map names take its values for this
     // call only; the others take those set on them (Param::set, ImageParam::set).
     void realize(Buffer<> &dst, const ParamMap &param_map = ParamMap::empty_map());
-    Buffer<> realize(const std::vector<int> &sizes, const ParamMap &param_map = ParamMap::empty_map());
+    // A Tuple-valued output: one buffer per value, all over the same region.
+    void realize(Realization &dst, const ParamMap &param_map = ParamMap::empty_map());
+    Realization realize(const std::vector<int> &sizes, const ParamMap &param_map = ParamMap::empty_map());
 
     std::string lowered_stmt();
     std::string llvm_ir();

@@ -92,16 +92,30 @@ void check_calls(const FunctionContents &f, const FreeNames &names, const char *
 
 Func::Func() : Func(unique_name('f')) {}
 
+Tuple Func::values() const {
+    user_assert(defined()) << "Func '" << name() << "' has no definition, so no values()";
+    return Tuple(f_->pure.values);
+}
+
+Tuple Func::update_values(int i) const {
+    user_assert(i >= 0 && i < num_update_definitions())
+        << "Func '" << name() << "' has " << num_update_definitions() << " update definitions; "
+        << "update_values(" << i << ") does not exist";
+    return Tuple(f_->updates[size_t(i)].values);
+}
+
 Expr Func::value() const {
     user_assert(defined()) << "Func '" << name() << "' has no definition, so no value()";
-    return f_->pure.value;
+    user_assert(!f_->is_tuple()) << "Func '" << name() << "' is Tuple-valued (" << f_->outputs()
+                                 << " values); use values() instead of value()";
+    return f_->pure.values[0];
 }
 
 Expr Func::update_value(int i) const {
-    user_assert(i >= 0 && i < num_update_definitions())
-        << "Func '" << name() << "' has " << num_update_definitions() << " update definitions; "
-        << "update_value(" << i << ") does not exist";
-    return f_->updates[size_t(i)].value;
+    Tuple t = update_values(i);
+    user_assert(t.size() == 1) << "Func '" << name() << "' is Tuple-valued (" << t.size()
+                               << " values); use update_values(" << i << ") instead of update_value";
+    return t[0];
 }
 
 Func::Func(const std::string &name) : f_(std::make_shared<FunctionContents>()) {
@@ -146,7 +160,19 @@ Func lambda(const Var &x, const Var &y, const Var &z, const Var &w, const Expr &
 
 Type Func::output_type() const {
     user_assert(defined()) << "Func '" << name() << "' has no definition, so it has no type";
-    return f_->type();
+    user_assert(!f_->is_tuple()) << "Func '" << name() << "' is Tuple-valued (" << f_->outputs()
+                                 << " values); use output_types() instead of output_type()";
+    return f_->types()[0];
+}
+
+std::vector<Type> Func::output_types() const {
+    user_assert(defined()) << "Func '" << name() << "' has no definition, so it has no type";
+    return f_->types();
+}
+
+int Func::outputs() const {
+    user_assert(defined()) << "Func '" << name() << "' has no definition, so no outputs()";
+    return f_->outputs();
 }
 
 std::vector<Var> Func::args() const {
@@ -178,7 +204,11 @@ std::shared_ptr<FunctionContents> make_wrapper(const std::shared_ptr<FunctionCon
     Func w(name);
     std::vector<Expr> args;
     for (auto &a : f->args) args.push_back(Var(a));
-    w(args) = Call::make(f->type(), f->name, args, Call::Halo, FunctionPtr::weak(f));
+    std::vector<Expr> values;
+    for (int i = 0; i < f->outputs(); i++) {
+        values.push_back(Call::make(f->pure.values[i].type(), f->name, args, Call::Halo, FunctionPtr::weak(f), nullptr, i));
+    }
+    w(args) = Tuple(values);
     return w.function();
 }
 }  // namespace
@@ -216,7 +246,28 @@ FuncRef::operator Expr() const {
     user_assert(f_->has_pure_definition)
         << "Func '" << f_->name << "' is called, but it has no definition yet. Define it (" << f_->name
         << "(x, ...) = ...) before using it in another expression; a pure definition cannot refer to itself";
-    return Call::make(f_->type(), f_->name, args_, Call::Halo, f_);
+    user_assert(!f_->is_tuple()) << "Func '" << f_->name << "' is Tuple-valued (" << f_->outputs()
+                                 << " values) and is used as one Expr; read one of its values with "
+                                 << f_->name << "(...)[i], or all of them as a Tuple";
+    return Call::make(f_->pure.values[0].type(), f_->name, args_, Call::Halo, f_);
+}
+
+Expr FuncRef::operator[](int i) const {
+    user_assert(f_->has_pure_definition)
+        << "Func '" << f_->name << "' is called, but it has no definition yet. Define it before using it";
+    user_assert(i >= 0 && i < f_->outputs())
+        << "Func '" << f_->name << "' has " << f_->outputs() << " value" << (f_->outputs() == 1 ? "" : "s")
+        << "; " << f_->name << "(...)[" << i << "] does not exist";
+    return Call::make(f_->pure.values[size_t(i)].type(), f_->name, args_, Call::Halo, f_, nullptr, i);
+}
+
+size_t FuncRef::size() const {
+    user_assert(f_->has_pure_definition) << "Func '" << f_->name << "' has no definition yet, so no size()";
+    return size_t(f_->outputs());
+}
+
+Tuple::Tuple(const FuncRef &call) {
+    for (size_t i = 0; i < call.size(); i++) exprs_.push_back(call[int(i)]);
 }
 
 namespace {
@@ -246,7 +297,7 @@ public:
         Expr e = IRMutator::visit(op);
         const Call *c = e.as<Call>();
         if (c->call_type != Call::Halo || c->func != f_ || c->func.is_weak()) return e;
-        return Call::make(c->type, c->name, c->args, c->call_type, FunctionPtr::weak(f_), c->param);
+        return Call::make(c->type, c->name, c->args, c->call_type, FunctionPtr::weak(f_), c->param, c->value_index);
     }
 
 private:
@@ -255,13 +306,27 @@ private:
 
 }  // namespace
 
-Stage FuncRef::operator=(const Expr &given) {
-    user_assert(given.defined()) << "Func '" << f_->name << "' defined with an undefined Expr";
+Stage FuncRef::operator=(const Expr &given) { return define({given}); }
+
+Stage FuncRef::operator=(const Tuple &t) { return define(t.as_vector()); }
+
+Stage FuncRef::operator=(const FuncRef &e) {
+    if (e.f_->has_pure_definition && e.f_->is_tuple()) return define(Tuple(e).as_vector());
+    return define({Expr(e)});
+}
+
+Stage FuncRef::define(std::vector<Expr> values) {
+    for (size_t i = 0; i < values.size(); i++) {
+        user_assert(values[i].defined()) << "Func '" << f_->name << "' defined with an undefined Expr"
+                                         << (values.size() > 1 ? " as value " + std::to_string(i) + " of its Tuple" : "");
+    }
     WeakenSelfCalls weaken(f_);
-    Expr value = weaken.mutate(checked_definition(f_->name, given, "definition"));
-    for (auto &a : args_) a = weaken.mutate(checked_definition(f_->name, a, "left side"));
     FreeNames names;
-    value.accept(&names);
+    for (Expr &value : values) {
+        value = weaken.mutate(checked_definition(f_->name, value, "definition"));
+        value.accept(&names);
+    }
+    for (auto &a : args_) a = weaken.mutate(checked_definition(f_->name, a, "left side"));
     f_->changed();
     if (!f_->has_pure_definition) {
         std::vector<std::string> arg_names;
@@ -291,7 +356,7 @@ Stage FuncRef::operator=(const Expr &given) {
         }
         f_->args = arg_names;
         f_->pure.args = args_;
-        f_->pure.value = value;
+        f_->pure.values = values;
         f_->has_pure_definition = true;
         for (auto &a : arg_names) f_->pure.schedule.dims.push_back(Dim{a, ForType::Serial, false});
         return Stage(f_, 0);
@@ -303,11 +368,20 @@ Stage FuncRef::operator=(const Expr &given) {
     user_assert(int(args_.size()) == f_->dimensions())
         << "Func '" << f_->name << "': " << what << " has " << args_.size()
         << " arguments on its left side, but the Func is defined over " << f_->dimensions();
-    user_assert(value.type() == f_->type())
-        << "Func '" << f_->name << "': " << what << " has type " << value.type().to_string()
-        << ", but its pure definition has type " << f_->type().to_string()
-        << ". Every definition of a Func must have the same type; wrap the value in cast<"
-        << f_->type().to_string() << ">(...)";
+    user_assert(int(values.size()) == f_->outputs())
+        << "Func '" << f_->name << "': " << what << " has " << values.size() << " value"
+        << (values.size() == 1 ? "" : "s") << ", but its pure definition has " << f_->outputs()
+        << ". Every definition of a Tuple-valued Func gives every value, as in " << f_->name
+        << "(x) = {" << f_->name << "(x)[0] + 1, " << f_->name << "(x)[1]}";
+    for (size_t i = 0; i < values.size(); i++) {
+        Type want = f_->pure.values[i].type();
+        std::string which = values.size() > 1 ? " value " + std::to_string(i) : "";
+        user_assert(values[i].type() == want)
+            << "Func '" << f_->name << "': " << what << which << " has type " << values[i].type().to_string()
+            << ", but its pure definition" << which << " has type " << want.to_string()
+            << ". Every definition of a Func must have the same type; wrap the value in cast<"
+            << want.to_string() << ">(...)";
+    }
     check_calls(*f_, names, what.c_str());
     FreeNames lhs;
     for (auto &a : args_) a.accept(&lhs);
@@ -375,7 +449,7 @@ Stage FuncRef::operator=(const Expr &given) {
     }
     Definition def;
     def.args = args_;
-    def.value = value;
+    def.values = values;
     def.rdom = rdom;
     if (rdom) {
         for (auto &rv : rdom->vars) def.schedule.dims.push_back(Dim{rv.name, ForType::Serial, true});
@@ -386,26 +460,33 @@ Stage FuncRef::operator=(const Expr &given) {
 }
 
 namespace {
-Expr self_call(const std::shared_ptr<FunctionContents> &f, const std::vector<Expr> &args) {
-    return Call::make(f->type(), f->name, args, Call::Halo, f);
+Expr self_call(const std::shared_ptr<FunctionContents> &f, const std::vector<Expr> &args, const char *op) {
+    user_assert(!f->is_tuple()) << "Func '" << f->name << "' is Tuple-valued (" << f->outputs() << " values); "
+                                << op << " updates one value. Write the update with every value, as in "
+                                << f->name << "(x) = {" << f->name << "(x)[0] + e, " << f->name << "(x)[1]}";
+    return Call::make(f->pure.values[0].type(), f->name, args, Call::Halo, f);
 }
 }  // namespace
 
 Stage FuncRef::operator+=(const Expr &e) {
     if (!f_->has_pure_definition) *this = make_zero(e.type());
-    return *this = cast(f_->type(), self_call(f_, args_) + e);
+    Expr self = self_call(f_, args_, "+=");
+    return *this = cast(self.type(), self + e);
 }
 Stage FuncRef::operator-=(const Expr &e) {
     if (!f_->has_pure_definition) *this = make_zero(e.type());
-    return *this = cast(f_->type(), self_call(f_, args_) - e);
+    Expr self = self_call(f_, args_, "-=");
+    return *this = cast(self.type(), self - e);
 }
 Stage FuncRef::operator*=(const Expr &e) {
     if (!f_->has_pure_definition) *this = make_one(e.type());
-    return *this = cast(f_->type(), self_call(f_, args_) * e);
+    Expr self = self_call(f_, args_, "*=");
+    return *this = cast(self.type(), self * e);
 }
 Stage FuncRef::operator/=(const Expr &e) {
     if (!f_->has_pure_definition) *this = make_one(e.type());
-    return *this = cast(f_->type(), self_call(f_, args_) / e);
+    Expr self = self_call(f_, args_, "/=");
+    return *this = cast(self.type(), self / e);
 }
 
 // ---------------------------------------------------------------- inline reductions

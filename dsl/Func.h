@@ -12,6 +12,7 @@
 #include "IROperator.h"
 #include "IRPrinter.h"
 #include "ParamMap.h"
+#include "Tuple.h"
 #include "Var.h"
 
 namespace halo {
@@ -94,14 +95,23 @@ public:
         : f_(std::move(f)), args_(std::move(args)) {}
     // Defines the Func: the pure definition the first time, an update after that.
     Stage operator=(const Expr &e);
-    Stage operator=(const FuncRef &e) { return *this = Expr(e); }
+    // A Tuple-valued Func: f(x) = {a, b} (every definition has the same number of values).
+    Stage operator=(const Tuple &t);
+    Stage operator=(const FuncRef &e);
     Stage operator+=(const Expr &e);
     Stage operator-=(const Expr &e);
     Stage operator*=(const Expr &e);
     Stage operator/=(const Expr &e);
     operator Expr() const;
+    // Value i of a Tuple-valued Func at this point: f(x)[1].
+    Expr operator[](int i) const;
+    // How many values the Func has (1 unless it is Tuple-valued).
+    size_t size() const;
+    const std::shared_ptr<FunctionContents> &function() const { return f_; }
+    const std::vector<Expr> &arguments() const { return args_; }
 
 private:
+    Stage define(std::vector<Expr> values);
     std::shared_ptr<FunctionContents> f_;
     std::vector<Expr> args_;
 };
@@ -120,11 +130,18 @@ public:
     bool defined() const { return f_->has_pure_definition; }
     int dimensions() const { return f_->dimensions(); }
     Type output_type() const;
+    // The type of each value (several for a Tuple-valued Func).
+    std::vector<Type> output_types() const;
+    // How many values it has (1 unless Tuple-valued).
+    int outputs() const;
     std::vector<Var> args() const;
     int num_update_definitions() const { return int(f_->updates.size()); }
     // The right side of the pure definition, and of update definition i (as in Halide).
     Expr value() const;
     Expr update_value(int i = 0) const;
+    // Every value of the pure definition (of a Tuple-valued Func) and of update i.
+    Tuple values() const;
+    Tuple update_values(int i = 0) const;
     // The buffer this Func writes as a pipeline's output: its dimensions' fields, and
     // constraints on them checked at every call (output_buffer().dim(0).set_min(0)).
     OutputBuffer output_buffer() const { return OutputBuffer(f_); }
@@ -197,17 +214,21 @@ public:
     // ---- running it
     // Computes the Func over [0, sizes) in each dimension. The ParamMap gives inputs for this
     // call only (see ParamMap.h); parameters it does not name use the values set on them.
-    Buffer<> realize(const std::vector<int> &sizes, const ParamMap &param_map = ParamMap::empty_map());
+    // One buffer per value (it converts to a Buffer when the Func has one value).
+    Realization realize(const std::vector<int> &sizes, const ParamMap &param_map = ParamMap::empty_map());
     // Computes the Func over the buffer's region (its mins may be anything).
     void realize(Buffer<> &dst, const ParamMap &param_map = ParamMap::empty_map());
+    // A Tuple-valued Func into one buffer per value, all over the same region.
+    void realize(Realization &dst, const ParamMap &param_map = ParamMap::empty_map());
+    void realize(Realization &&dst, const ParamMap &param_map = ParamMap::empty_map()) { realize(dst, param_map); }
     template <typename T>
     void realize(Buffer<T> &dst, const ParamMap &param_map = ParamMap::empty_map()) {
         Buffer<> d(dst);
         realize(d, param_map);
     }
     // The same, compiled for `target` first (as Halide's realize(sizes, target, param_map)).
-    Buffer<> realize(const std::vector<int> &sizes, const struct Target &target,
-                     const ParamMap &param_map = ParamMap::empty_map());
+    Realization realize(const std::vector<int> &sizes, const struct Target &target,
+                        const ParamMap &param_map = ParamMap::empty_map());
     void realize(Buffer<> &dst, const struct Target &target, const ParamMap &param_map = ParamMap::empty_map());
     template <typename T>
     void realize(Buffer<T> &dst, const struct Target &target, const ParamMap &param_map = ParamMap::empty_map()) {

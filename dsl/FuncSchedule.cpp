@@ -74,7 +74,7 @@ Stage Stage::specialize(const Expr &condition) {
     // specializations (Halide's rule).
     auto copy = std::make_unique<Definition>();
     copy->args = d.args;
-    copy->value = d.value;
+    copy->values = d.values;
     copy->rdom = d.rdom;
     copy->schedule = d.schedule;
     d.specializations.emplace_back(condition, std::move(copy));

@@ -45,7 +45,8 @@ struct Specialization {
 
 struct Definition {
     std::vector<Expr> args;  // pure definition: the pure Vars; updates: any Exprs
-    Expr value;
+    // The value at args: one Expr, or one per component of a Tuple-valued Func.
+    std::vector<Expr> values;
     std::shared_ptr<ReductionDomainContents> rdom;  // updates over an RDom
     StageSchedule schedule;
     // Tried in order at run time; the first whose condition holds is run, else this one.
@@ -59,6 +60,12 @@ struct Definition {
 // "Func 'f'" or "Func 'f' update 0": how messages name stage `stage` of Func `func`.
 inline std::string describe_stage(const std::string &func, int stage) {
     return stage == 0 ? "Func '" + func + "'" : "Func '" + func + "' update " + std::to_string(stage - 1);
+}
+
+// The buffer holding value `index` of a Func with `count` values: the Func's own name for a
+// single value, f.0, f.1, ... for a Tuple (as Halide names them).
+inline std::string tuple_buffer_name(const std::string &func, int index, int count) {
+    return count == 1 ? func : func + "." + std::to_string(index);
 }
 
 inline Specialization::Specialization(const Specialization &o)
@@ -91,7 +98,14 @@ struct FunctionContents {
     // (output_buffer().dim(d).set_...), per dimension; empty: none.
     std::vector<BufferDimConstraint> output_constraints;
 
-    Type type() const { return pure.value.type(); }
+    // The type of each value (one per component of a Tuple).
+    std::vector<Type> types() const {
+        std::vector<Type> t;
+        for (auto &v : pure.values) t.push_back(v.type());
+        return t;
+    }
+    int outputs() const { return int(pure.values.size()); }
+    bool is_tuple() const { return pure.values.size() > 1; }
     int dimensions() const { return int(args.size()); }
     int stages() const { return 1 + int(updates.size()); }
     const Definition &stage(int i) const { return i == 0 ? pure : updates[i - 1]; }

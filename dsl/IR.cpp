@@ -133,10 +133,11 @@ FunctionContents *FunctionPtr::operator->() const {
 }
 
 Expr Call::make(Type t, const std::string &name, std::vector<Expr> args, CallType ct,
-                FunctionPtr func, std::shared_ptr<ParameterContents> param) {
+                FunctionPtr func, std::shared_ptr<ParameterContents> param, int value_index) {
     auto node = std::make_shared<Call>(t, name, std::move(args), ct);
     node->func = std::move(func);
     node->param = std::move(param);
+    node->value_index = value_index;
     return Expr(node);
 }
 
@@ -186,10 +187,10 @@ Stmt Store::make(const std::string &name, Expr value, Expr index) {
     return Stmt(n);
 }
 
-Stmt Provide::make(const std::string &name, Expr value, std::vector<Expr> args) {
+Stmt Provide::make(const std::string &name, std::vector<Expr> values, std::vector<Expr> args) {
     auto n = std::make_shared<Provide>();
     n->name = name;
-    n->value = std::move(value);
+    n->values = std::move(values);
     n->args = std::move(args);
     return Stmt(n);
 }
@@ -204,10 +205,10 @@ Stmt Allocate::make(const std::string &name, Type t, std::vector<Expr> extents, 
     return Stmt(n);
 }
 
-Stmt Realize::make(const std::string &name, Type t, std::vector<Range> bounds, Stmt body) {
+Stmt Realize::make(const std::string &name, std::vector<Type> types, std::vector<Range> bounds, Stmt body) {
     auto n = std::make_shared<Realize>();
     n->name = name;
-    n->type = t;
+    n->types = std::move(types);
     n->bounds = std::move(bounds);
     n->body = std::move(body);
     return Stmt(n);
@@ -320,7 +321,7 @@ void IRVisitor::visit(const For *op) {
 }
 void IRVisitor::visit(const Store *op) { op->value.accept(this); op->index.accept(this); }
 void IRVisitor::visit(const Provide *op) {
-    op->value.accept(this);
+    for (const auto &v : op->values) v.accept(this);
     for (const auto &a : op->args) a.accept(this);
 }
 void IRVisitor::visit(const Allocate *op) {
@@ -392,7 +393,7 @@ Expr IRMutator::visit(const Call *op) {
         changed |= !args.back().same_as(a);
     }
     if (!changed) return self(op);
-    return Call::make(op->type, op->name, std::move(args), op->call_type, op->func, op->param);
+    return Call::make(op->type, op->name, std::move(args), op->call_type, op->func, op->param, op->value_index);
 }
 Expr IRMutator::visit(const Let *op) {
     Expr v = mutate(op->value), b = mutate(op->body);
@@ -423,8 +424,12 @@ Stmt IRMutator::visit(const Store *op) {
     return v.same_as(op->value) && i.same_as(op->index) ? self(op) : Store::make(op->name, v, i);
 }
 Stmt IRMutator::visit(const Provide *op) {
-    Expr v = mutate(op->value);
-    bool changed = !v.same_as(op->value);
+    bool changed = false;
+    std::vector<Expr> v;
+    for (const auto &e : op->values) {
+        v.push_back(mutate(e));
+        changed |= !v.back().same_as(e);
+    }
     std::vector<Expr> args;
     for (const auto &a : op->args) {
         args.push_back(mutate(a));
@@ -453,7 +458,7 @@ Stmt IRMutator::visit(const Realize *op) {
     }
     Stmt b = mutate(op->body);
     changed |= !b.same_as(op->body);
-    return changed ? Realize::make(op->name, op->type, std::move(bounds), b) : self(op);
+    return changed ? Realize::make(op->name, op->types, std::move(bounds), b) : self(op);
 }
 Stmt IRMutator::visit(const Block *op) {
     Stmt f = mutate(op->first), r = mutate(op->rest);

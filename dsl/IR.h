@@ -299,11 +299,13 @@ struct Call : ExprNode<Call, IRNodeType::Call> {
     CallType call_type;
     FunctionPtr func;                          // for Halo calls
     std::shared_ptr<ParameterContents> param;  // for Image calls
+    // For a call to a Tuple-valued Func: which component of the Tuple it reads.
+    int value_index = 0;
     Call(Type t, std::string n, std::vector<Expr> a, CallType ct)
         : ExprNode(t), name(std::move(n)), args(std::move(a)), call_type(ct) {}
     static Expr make(Type t, const std::string &name, std::vector<Expr> args, CallType ct,
                      FunctionPtr func = nullptr,
-                     std::shared_ptr<ParameterContents> param = nullptr);
+                     std::shared_ptr<ParameterContents> param = nullptr, int value_index = 0);
 
     bool is_intrinsic(const char *n) const { return call_type == Intrinsic && name == n; }
 
@@ -372,11 +374,13 @@ struct Store : StmtNode<Store, IRNodeType::Store> {
 };
 
 // A multi-dimensional store to a Func, before storage flattening.
+// Writes every component of a Func's value at one point (one value unless the Func is
+// Tuple-valued). All values are computed before any is written.
 struct Provide : StmtNode<Provide, IRNodeType::Provide> {
     std::string name;
-    Expr value;
+    std::vector<Expr> values;
     std::vector<Expr> args;
-    static Stmt make(const std::string &name, Expr value, std::vector<Expr> args);
+    static Stmt make(const std::string &name, std::vector<Expr> values, std::vector<Expr> args);
 };
 
 // Where a Func's buffer lives (Halide's store_in). Auto: on the stack when its size is known
@@ -404,12 +408,13 @@ struct Range {
 };
 
 // A multi-dimensional region of a Func, before storage flattening.
+// A Tuple-valued Func has one type per component (storage flattening gives each a buffer).
 struct Realize : StmtNode<Realize, IRNodeType::Realize> {
     std::string name;
-    Type type;
+    std::vector<Type> types;
     std::vector<Range> bounds;
     Stmt body;
-    static Stmt make(const std::string &name, Type t, std::vector<Range> bounds, Stmt body);
+    static Stmt make(const std::string &name, std::vector<Type> types, std::vector<Range> bounds, Stmt body);
 };
 
 struct Block : StmtNode<Block, IRNodeType::Block> {

@@ -114,6 +114,7 @@ private:
             print(op->args[i]);
         }
         os_ << ")";
+        if (op->value_index > 0) os_ << "[" << op->value_index << "]";
     }
     void visit(const Let *op) override {
         os_ << "(let " << op->name << " = ";
@@ -173,7 +174,16 @@ private:
             print(op->args[i]);
         }
         os_ << ") = ";
-        print(op->value);
+        if (op->values.size() == 1) {
+            print(op->values[0]);
+        } else {
+            os_ << "{";
+            for (size_t i = 0; i < op->values.size(); i++) {
+                if (i) os_ << ", ";
+                print(op->values[i]);
+            }
+            os_ << "}";
+        }
         os_ << "\n";
     }
     void visit(const Allocate *op) override {

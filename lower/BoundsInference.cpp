@@ -117,7 +117,7 @@ public:
             lets.push_back({ex, simplify(b.dims[d].max - var(mn) + 1, known)});
             bounds.push_back(Range(var(mn), var(ex)));
         }
-        return wrap_lets(wrap_lets(Realize::make(op->name, op->type, bounds, body), lets), inner_lets);
+        return wrap_lets(wrap_lets(Realize::make(op->name, op->types, bounds, body), lets), inner_lets);
     }
 
     // The output's loops cover the output buffer.

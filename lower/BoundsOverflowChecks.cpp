@@ -99,7 +99,7 @@ public:
             const Range &r = op->bounds[d];
             checks.push_back(last_fits(op->name + ".realize." + std::to_string(d) + ".max", r.min, r.extent));
         }
-        checks.push_back(Realize::make(op->name, op->type, op->bounds, mutate(op->body)));
+        checks.push_back(Realize::make(op->name, op->types, op->bounds, mutate(op->body)));
         return Block::make(checks);
     }
 

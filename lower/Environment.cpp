@@ -14,7 +14,7 @@ namespace {
 // Applies fn to every Expr of a definition (value, args, RDom bounds and predicates, split
 // factors, specializations).
 void for_each_definition_expr(const Definition &d, const std::function<void(const Expr &)> &fn) {
-    fn(d.value);
+    for (auto &v : d.values) fn(v);
     for (auto &a : d.args) fn(a);
     if (d.rdom) {
         for (auto &rv : d.rdom->vars) {

@@ -74,6 +74,7 @@ int compare_expr(const Expr &a, const Expr &b) {
         auto x = a.as<Call>(), y = b.as<Call>();
         if (int c = cmp(x->name, y->name)) return c;
         if (int c = cmp(int(x->call_type), int(y->call_type))) return c;
+        if (int c = cmp(x->value_index, y->value_index)) return c;
         if (int c = cmp(x->args.size(), y->args.size())) return c;
         for (size_t i = 0; i < x->args.size(); i++) {
             if (int c = compare_expr(x->args[i], y->args[i])) return c;

@@ -15,9 +15,11 @@ namespace {
 // A call of an inlined Func, by name and arguments (compared structurally).
 struct CallKey {
     std::string name;
+    int value_index;
     std::vector<Expr> args;
     bool operator<(const CallKey &o) const {
         if (name != o.name) return name < o.name;
+        if (value_index != o.value_index) return value_index < o.value_index;
         if (args.size() != o.args.size()) return args.size() < o.args.size();
         for (size_t i = 0; i < args.size(); i++) {
             if (int c = compare_expr(args[i], o.args[i])) return c < 0;
@@ -53,13 +55,13 @@ public:
         for (Expr &a : call_args) {
             if (tree_size_below(a, 256)) a = simplify(a);
         }
-        CallKey key{f.name, call_args};
+        CallKey key{f.name, c->value_index, call_args};
         auto done = inlined_.find(key);
         if (done != inlined_.end()) return done->second;
         std::map<std::string, Expr> args;
         for (size_t i = 0; i < f.args.size(); i++) args[f.args[i]] = call_args[i];
         // The inlined body may call further inlined Funcs.
-        Expr value = mutate(substitute(args, f.pure.value));
+        Expr value = mutate(substitute(args, f.pure.values[size_t(c->value_index)]));
         if (inlined_.size() >= kMaxInlinedPoints) {
             throw CompileError("Inlining Func '" + f.name + "' into its consumers needs more than " +
                                std::to_string(kMaxInlinedPoints) +
@@ -73,10 +75,11 @@ public:
     // Each stage's value is lifted on its own: the shared points become Lets.
     Stmt visit(const Provide *op) override {
         inlined_.clear();
-        Expr value = common_subexpression_elimination(mutate(op->value));
+        std::vector<Expr> values;
+        for (auto &v : op->values) values.push_back(common_subexpression_elimination(mutate(v)));
         std::vector<Expr> args;
         for (auto &a : op->args) args.push_back(mutate(a));
-        return Provide::make(op->name, value, args);
+        return Provide::make(op->name, values, args);
     }
 
 private:

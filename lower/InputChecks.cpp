@@ -117,4 +117,33 @@ Stmt add_input_checks(const Stmt &whole, const std::vector<std::shared_ptr<Param
     return wrap_lets(Block::make(checks), lets);
 }
 
+// A Tuple-valued output has a buffer per value (f.0, f.1, ...) and the pipeline's region is
+// theirs: f.min.d and f.extent.d (and f.stride.d, for constraints) stand for value 0's fields,
+// and the other buffers must cover the same region.
+Stmt define_tuple_output_fields(const Stmt &body, const FunctionContents &output) {
+    int n = output.outputs();
+    if (n == 1) return body;
+    std::vector<Stmt> checks;
+    for (int i = 1; i < n; i++) {
+        std::string b0 = tuple_buffer_name(output.name, 0, n), bi = tuple_buffer_name(output.name, i, n);
+        for (int d = 0; d < output.dimensions(); d++) {
+            Expr min0 = field(b0, "min", d), extent0 = field(b0, "extent", d);
+            Expr min = field(bi, "min", d), extent = field(bi, "extent", d);
+            Expr msg = Call::make(Int(32), "halo_error_realization_mismatch",
+                                  {StringImm::make(output.name), Expr(i), Expr(d), min0, extent0, min, extent},
+                                  Call::Extern);
+            checks.push_back(AssertStmt::make(min == min0 && extent == extent0, msg));
+        }
+    }
+    checks.push_back(body);
+    Stmt s = Block::make(checks);
+    for (int d = output.dimensions(); d-- > 0;) {
+        for (const char *f : {"stride", "extent", "min"}) {
+            s = LetStmt::make(output.name + "." + f + "." + std::to_string(d),
+                              field(tuple_buffer_name(output.name, 0, n), f, d), s);
+        }
+    }
+    return s;
+}
+
 }  // namespace halo

@@ -9,7 +9,7 @@ Stmt peel_leading_lets(const Stmt &s, LetList &lets, bool through_realizations) 
     }
     if (!through_realizations) return s;
     if (auto r = s.as<Realize>()) {
-        return Realize::make(r->name, r->type, r->bounds, peel_leading_lets(r->body, lets, true));
+        return Realize::make(r->name, r->types, r->bounds, peel_leading_lets(r->body, lets, true));
     }
     if (auto pc = s.as<ProducerConsumer>(); pc && !pc->is_producer) {
         return ProducerConsumer::make(pc->name, false, peel_leading_lets(pc->body, lets, true));

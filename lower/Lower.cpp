@@ -97,7 +97,11 @@ LoweredPipeline lower_on_this_stack(const std::shared_ptr<FunctionContents> &out
         LoweredPipeline p;
         p.name = name;
         p.body = body;
-        p.output = {output->name, output->type(), output->dimensions()};
+        p.output_func = output->name;
+        std::vector<Type> types = output->types();
+        for (size_t i = 0; i < types.size(); i++) {
+            p.outputs.push_back({tuple_buffer_name(output->name, int(i), int(types.size())), types[i], output->dimensions()});
+        }
         p.params = params;
         return p;
     };
@@ -109,6 +113,7 @@ LoweredPipeline lower_on_this_stack(const std::shared_ptr<FunctionContents> &out
     s = step("unroll_loops", unroll_loops(s));
     s = step("vectorize_loops", vectorize_loops(s));
     s = step("simplify", simplify(s));
+    s = step("define_tuple_output_fields", define_tuple_output_fields(s, *env.at(output->name)));
     return result(s);
 }
 

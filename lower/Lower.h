@@ -15,15 +15,18 @@ namespace halo {
 struct LoweredPipeline {
     std::string name;
     Stmt body;
-    // The output Func's name, type and dimensions (not the Func: a compiled pipeline is owned
-    // by its output Func, and must not own it back).
+    // The output Func's buffers (not the Func: a compiled pipeline is owned by its output
+    // Func, and must not own it back): one, named as the Func, or one per value of a Tuple
+    // (f.0, f.1, ...), all over the same region. The compiled function takes them first.
     struct Output {
         std::string name;
         Type type;
         int dimensions = 0;
-    } output;
+    };
+    std::vector<Output> outputs;
+    std::string output_func;
     // Scalar Params and input buffers, in the order the compiled function takes them
-    // (after the output buffer).
+    // (after the output buffers).
     std::vector<std::shared_ptr<ParameterContents>> params;
 };
 

@@ -27,7 +27,7 @@ class StripProvides : public IRMutator {
 public:
     using IRMutator::mutate;
     using IRMutator::visit;
-    Stmt visit(const Provide *op) override { return Provide::make(op->name, Expr(0), {}); }
+    Stmt visit(const Provide *op) override { return Provide::make(op->name, {Expr(0)}, {}); }
     Stmt visit(const AssertStmt *) override { return Evaluate::make(0); }
 };
 
@@ -113,7 +113,8 @@ public:
         } else if (auto r = s.as<Realize>()) {
             int64_t points = 1;
             for (auto &b : r->bounds) points *= std::max<int64_t>(0, eval(b.extent));
-            int64_t bytes = points * r->type.bytes();
+            int64_t bytes = 0;
+            for (auto &type : r->types) bytes += points * type.bytes();
             t.allocations[r->name] += 1;
             t.total_bytes[r->name] += bytes;
             t.max_bytes[r->name] = std::max(t.max_bytes[r->name], bytes);

@@ -28,6 +28,7 @@ struct Value {
 };
 
 using Frame = std::map<std::string, Value>;
+using Values = std::vector<Value>;  // one per value of a (Tuple-valued) Func
 using Point = std::vector<int>;
 
 int64_t wrap(Type t, int64_t v) { return wrap_to_type(t, v); }
@@ -36,7 +37,7 @@ double round_float(Type t, double v) { return t.bits == 32 ? double(float(v)) : 
 class Evaluator {
 public:
     Value eval(const Expr &e, Frame &frame);
-    Value func_value(const FunctionContents &f, const Point &p, int stage);
+    Values func_value(const FunctionContents &f, const Point &p, int stage);
     // specialize_fail: a pipeline with a stage none of whose specializations applies fails
     // before it runs (as compiled code does).
     void check_specializations(const FunctionContents &f, int stage);
@@ -46,10 +47,10 @@ public:
 
 private:
     // Values of pure definitions, by (Func, point).
-    std::map<std::string, std::map<Point, Value>> pure_memo_;
+    std::map<std::string, std::map<Point, Values>> pure_memo_;
     std::map<std::string, std::map<Point, bool>> in_progress_;
     // What one slice of an update wrote: the point -> value after the whole update.
-    using Written = std::map<Point, Value>;
+    using Written = std::map<Point, Values>;
     // By (Func, stage) and the slice's pure Var values.
     std::map<std::pair<std::string, int>, std::map<Point, Written>> slices_;
     // The update being run, for reads of its own Func inside it.
@@ -166,10 +167,10 @@ Value Evaluator::call(const Call *op, Frame &frame) {
         for (auto it = running_.rbegin(); it != running_.rend(); ++it) {
             if (it->f != op->func.get()) continue;
             auto w = it->written->find(p);
-            if (w != it->written->end()) return w->second;
-            return func_value(*op->func, p, it->stage - 1);
+            if (w != it->written->end()) return w->second[size_t(op->value_index)];
+            return func_value(*op->func, p, it->stage - 1)[size_t(op->value_index)];
         }
-        return func_value(*op->func, p, op->func->stages() - 1);
+        return func_value(*op->func, p, op->func->stages() - 1)[size_t(op->value_index)];
     }
     if (op->call_type == Call::Image) {
         user_assert(op->param->buffer) << "reference_realize: input '" << op->name << "' has no Buffer bound";
@@ -351,7 +352,9 @@ const Evaluator::Written &Evaluator::run_update_slice(const FunctionContents &f,
         }
         Point p;
         for (auto &a : def.args) p.push_back(int(eval(a, frame).i));
-        Value v = eval(def.value, frame);
+        // Every value is computed before any is written (a Tuple update reads the old values).
+        Values v;
+        for (auto &e : def.values) v.push_back(eval(e, frame));
         written[p] = v;
     };
     if (!def.rdom) {
@@ -381,7 +384,7 @@ const Evaluator::Written &Evaluator::run_update_slice(const FunctionContents &f,
     return by_slice.emplace(slice, std::move(written)).first->second;
 }
 
-Value Evaluator::func_value(const FunctionContents &f, const Point &p, int stage) {
+Values Evaluator::func_value(const FunctionContents &f, const Point &p, int stage) {
     if (stage > 0) {
         const Definition &def = f.updates[stage - 1];
         Point slice;
@@ -401,7 +404,8 @@ Value Evaluator::func_value(const FunctionContents &f, const Point &p, int stage
     InFunc in_func(current_func_, f.name);
     Frame frame;
     for (size_t i = 0; i < f.args.size(); i++) frame[f.args[i]].i = p[i];
-    Value v = eval(f.pure.value, frame);
+    Values v;
+    for (auto &e : f.pure.values) v.push_back(eval(e, frame));
     busy = false;
     memo[p] = v;
     return v;
@@ -411,43 +415,68 @@ Value Evaluator::func_value(const FunctionContents &f, const Point &p, int stage
 
 namespace {
 
-void evaluate_into(const Func &f, Buffer<> &dst) {
+void evaluate_into(const Func &f, std::vector<Buffer<>> &dst) {
     Evaluator ev;
     const FunctionContents &fc = *f.function();
-    Type t = fc.type();
-    for (int d = 0; d < dst.dimensions(); d++) {
-        ev.globals[fc.name + ".min." + std::to_string(d)].i = dst.dim(d).min();
-        ev.globals[fc.name + ".extent." + std::to_string(d)].i = dst.dim(d).extent();
-        ev.globals[fc.name + ".stride." + std::to_string(d)].i = dst.dim(d).stride();
+    for (int d = 0; d < dst[0].dimensions(); d++) {
+        ev.globals[fc.name + ".min." + std::to_string(d)].i = dst[0].dim(d).min();
+        ev.globals[fc.name + ".extent." + std::to_string(d)].i = dst[0].dim(d).extent();
+        ev.globals[fc.name + ".stride." + std::to_string(d)].i = dst[0].dim(d).stride();
     }
     for (auto &[name, func] : find_functions(f.function())) {
         for (int k = 0; k < func->stages(); k++) ev.check_specializations(*func, k);
     }
-    dst.for_each_element([&](const std::vector<int> &c) {
-        Value v = ev.func_value(fc, c, fc.stages() - 1);
-        uint8_t *ptr = dst.contents->host + dst.contents->offset_of(c.data()) * t.bytes();
-        if (t.is_float()) {
-            if (t.bits == 32) { float x = float(v.f); std::memcpy(ptr, &x, 4); }
-            else std::memcpy(ptr, &v.f, 8);
-        } else {
-            std::memcpy(ptr, &v.i, t.bytes());  // little-endian: the low bytes
+    dst[0].for_each_element([&](const std::vector<int> &c) {
+        Values v = ev.func_value(fc, c, fc.stages() - 1);
+        for (size_t i = 0; i < dst.size(); i++) {
+            Type t = dst[i].type();
+            uint8_t *ptr = dst[i].contents->host + dst[i].contents->offset_of(c.data()) * t.bytes();
+            if (t.is_float()) {
+                if (t.bits == 32) { float x = float(v[i].f); std::memcpy(ptr, &x, 4); }
+                else std::memcpy(ptr, &v[i].f, 8);
+            } else {
+                std::memcpy(ptr, &v[i].i, t.bytes());  // little-endian: the low bytes
+            }
         }
     });
 }
 
 }  // namespace
 
-void reference_realize(const Func &f, Buffer<> &dst) {
-    user_assert(dst.defined() && dst.dimensions() == f.dimensions() && dst.type() == f.output_type())
-        << "reference_realize of Func '" << f.name() << "' into a buffer of the wrong shape or type";
+void reference_realize(const Func &f, Realization &dst) {
+    std::vector<Type> types = f.output_types();
+    user_assert(dst.size() == types.size())
+        << "reference_realize of Func '" << f.name() << "', which has " << types.size() << " values, into "
+        << dst.size() << " buffers";
+    std::vector<Buffer<>> buffers = dst.buffers();
+    for (size_t i = 0; i < buffers.size(); i++) {
+        user_assert(buffers[i].defined() && buffers[i].dimensions() == f.dimensions() && buffers[i].type() == types[i])
+            << "reference_realize of Func '" << f.name() << "' into a buffer of the wrong shape or type";
+        for (int d = 0; d < f.dimensions(); d++) {
+            user_assert(buffers[i].dim(d).min() == buffers[0].dim(d).min() &&
+                        buffers[i].dim(d).extent() == buffers[0].dim(d).extent())
+                << "reference_realize of Func '" << f.name() << "': the buffers of a Realization must cover "
+                << "the same region";
+        }
+    }
     // The evaluator recurses through expressions: on the compiler's large stack.
-    run_with_large_stack([&] { evaluate_into(f, dst); });
+    run_with_large_stack([&] { evaluate_into(f, buffers); });
 }
 
-Buffer<> reference_realize(const Func &f, const std::vector<int> &sizes) {
-    Buffer<> out(f.output_type(), sizes, f.name() + "_reference");
-    reference_realize(f, out);
-    return out;
+void reference_realize(const Func &f, Buffer<> &dst) {
+    Realization r(dst);
+    reference_realize(f, r);
+}
+
+Realization reference_realize(const Func &f, const std::vector<int> &sizes) {
+    std::vector<Buffer<>> buffers;
+    std::vector<Type> types = f.output_types();
+    for (size_t i = 0; i < types.size(); i++) {
+        buffers.emplace_back(types[i], sizes, f.name() + "_reference" + (types.size() > 1 ? "_" + std::to_string(i) : ""));
+    }
+    Realization r(buffers);
+    reference_realize(f, r);
+    return r;
 }
 
 }  // namespace halo

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "dsl/Buffer.h"
+#include "dsl/Tuple.h"
 
 namespace halo {
 
@@ -12,7 +13,9 @@ class Func;
 
 // Fills dst (any mins) with f's values.
 void reference_realize(const Func &f, Buffer<> &dst);
-// f over [0, sizes) in each dimension.
-Buffer<> reference_realize(const Func &f, const std::vector<int> &sizes);
+// A Tuple-valued Func: one buffer per value, all over the same region.
+void reference_realize(const Func &f, Realization &dst);
+// f over [0, sizes) in each dimension (one buffer per value).
+Realization reference_realize(const Func &f, const std::vector<int> &sizes);
 
 }  // namespace halo

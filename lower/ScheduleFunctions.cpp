@@ -107,7 +107,9 @@ Stmt build_definition(const FunctionContents &f, int stage, const Definition &de
     }
     std::vector<Expr> args;
     for (auto &a : def.args) args.push_back(substitute(rename, a));
-    Stmt body = Provide::make(f.name, substitute(rename, def.value), args);
+    std::vector<Expr> values;
+    for (auto &v : def.values) values.push_back(substitute(rename, v));
+    Stmt body = Provide::make(f.name, values, args);
     if (def.rdom && !def.rdom->predicates.empty()) {
         // RDom::where: the update runs only at the points where every predicate holds.
         Expr all;
@@ -251,7 +253,7 @@ void learn_from_condition(const Expr &cond, bool holds, std::map<std::string, Ex
 Definition with_known(const Definition &def, const std::map<std::string, Expr> &known) {
     if (known.empty()) return def;
     Definition d = def;
-    d.value = substitute(known, d.value);
+    for (auto &v : d.values) v = substitute(known, v);
     for (auto &a : d.args) a = substitute(known, a);
     return d;
 }
@@ -328,7 +330,7 @@ public:
         if (is_compute_) {
             s = Block::make(build_produce(f_), ProducerConsumer::make(f_.name, false, s));
         }
-        if (is_store_) s = Realize::make(f_.name, f_.type(), {}, s);
+        if (is_store_) s = Realize::make(f_.name, f_.types(), {}, s);
         return s;
     }
 
@@ -381,10 +383,10 @@ bool stage_uses(const Environment &env, const Definition &def, const std::string
                 !it->second->updates.empty() || !seen.insert(op->name).second) {
                 return;
             }
-            it->second->pure.value.accept(this);
+            for (auto &v : it->second->pure.values) v.accept(this);
         }
     } finder(env, name);
-    def.value.accept(&finder);
+    for (auto &v : def.values) v.accept(&finder);
     for (auto &a : def.args) a.accept(&finder);
     if (def.rdom) {
         for (auto &p : def.rdom->predicates) p.accept(&finder);
@@ -780,7 +782,7 @@ Stmt schedule_functions(const Environment &env, const std::vector<std::string> &
         user_assert(compute.found) << "Func '" << f.name << "': compute_at loop " << compute_loop
                                    << " is not in the pipeline";
         if (sched.store_level.is_root()) {
-            s = Realize::make(f.name, f.type(), {}, s);
+            s = Realize::make(f.name, f.types(), {}, s);
             check_no_parallel_loop_between(f, s, "");
             continue;
         }

@@ -560,7 +560,7 @@ class OverflowChecker : public IRVisitor {
     void visit(const Provide *op) override {
         Simplifier s;
         s.strict_func_ = op->name;
-        s.mutate(op->value);
+        for (auto &v : op->values) s.mutate(v);
         for (auto &a : op->args) s.mutate(a);
     }
 };

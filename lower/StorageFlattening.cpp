@@ -20,16 +20,23 @@ Expr field(const std::string &buffer, const char *name, int d, Type t = Int(32))
 // carry 64-bit strides of their own; inputs and outputs have the 32-bit strides of
 // halo_buffer_t. Dimension 0 of an input or output is dense (codegen checks it on entry),
 // which is what lets vector loads and stores be contiguous.
-Expr flat_index(const std::string &name, const std::vector<Expr> &args, bool external) {
+// The values of a Tuple-valued Func f live in buffers f.0, f.1, ...: internal ones share f's
+// mins and strides; an output's have strides of their own (its mins are checked equal).
+Expr flat_index(const std::string &name, const std::string &stride_name, const std::vector<Expr> &args,
+                bool external) {
     Expr idx;
     for (size_t d = 0; d < args.size(); d++) {
         Expr offset = Cast::make(Int(64), args[d] - field(name, "min", int(d)));
-        Expr stride = external ? Cast::make(Int(64), field(name, "stride", int(d)))
-                               : field(name, "stride", int(d), Int(64));
+        Expr stride = external ? Cast::make(Int(64), field(stride_name, "stride", int(d)))
+                               : field(stride_name, "stride", int(d), Int(64));
         Expr term = d == 0 && external ? offset : offset * stride;
         idx = idx.defined() ? idx + term : term;
     }
     return idx.defined() ? idx : Expr(int64_t(0));
+}
+
+Expr value_var(const Provide *op, int i) {
+    return Variable::make(op->values[size_t(i)].type(), op->name + ".value." + std::to_string(i));
 }
 
 class Flatten : public IRMutator {
@@ -70,21 +77,38 @@ public:
             extents[i] = extent;
             stride = stride * extent;
         }
-        Stmt s = Allocate::make(op->name, op->type, extents, body, sched.memory_type);
+        Stmt s = body;
+        for (size_t i = op->types.size(); i-- > 0;) {
+            s = Allocate::make(tuple_buffer_name(op->name, int(i), int(op->types.size())), op->types[i], extents, s,
+                               sched.memory_type);
+        }
         for (auto it = lets.rbegin(); it != lets.rend(); ++it) s = LetStmt::make(it->first, it->second, s);
         return s;
     }
     Stmt visit(const Provide *op) override {
-        Expr value = mutate(op->value);
         std::vector<Expr> args;
         for (auto &a : op->args) args.push_back(mutate(a));
-        return Store::make(op->name, value, flat_index(op->name, args, !internal_.count(op->name)));
+        bool external = !internal_.count(op->name);
+        int n = int(op->values.size());
+        if (n == 1) return Store::make(op->name, mutate(op->values[0]), flat_index(op->name, op->name, args, external));
+        // Every value is computed before any is stored: an update's values read the old ones.
+        std::vector<Stmt> stores;
+        for (int i = 0; i < n; i++) {
+            std::string b = tuple_buffer_name(op->name, i, n);
+            stores.push_back(Store::make(b, value_var(op, i), flat_index(op->name, external ? b : op->name, args, external)));
+        }
+        Stmt s = Block::make(stores);
+        for (int i = n; i-- > 0;) s = LetStmt::make(value_var(op, i).as<Variable>()->name, mutate(op->values[i]), s);
+        return s;
     }
     Expr visit(const Call *op) override {
         if (op->call_type != Call::Halo && op->call_type != Call::Image) return IRMutator::visit(op);
         std::vector<Expr> args;
         for (auto &a : op->args) args.push_back(mutate(a));
-        return Load::make(op->type, op->name, flat_index(op->name, args, !internal_.count(op->name)));
+        bool external = !internal_.count(op->name);
+        int n = op->call_type == Call::Halo ? env_.at(op->name)->outputs() : 1;
+        std::string b = tuple_buffer_name(op->name, op->value_index, n);
+        return Load::make(op->type, b, flat_index(op->name, external ? b : op->name, args, external));
     }
 
 private:

@@ -29,7 +29,7 @@ public:
         }
         if (w->second->name == consumer_) return e;  // a wrapper reads the Func it wraps
         const Call *c = e.as<Call>();
-        return Call::make(c->type, w->second->name, c->args, Call::Halo, w->second);
+        return Call::make(c->type, w->second->name, c->args, Call::Halo, w->second, nullptr, c->value_index);
     }
 
 private:
@@ -44,7 +44,7 @@ private:
 };
 
 void redirect(Definition &d, RedirectCalls &r) {
-    d.value = r.mutate(d.value);
+    for (auto &v : d.values) v = r.mutate(v);
     for (auto &a : d.args) a = r.mutate(a);
     for (auto &sp : d.specializations) redirect(*sp.definition, r);
 }

@@ -207,6 +207,19 @@ int32_t halo_error_output_bounds(void *user_context, const char *output_name, co
     return halo_error_code_access_out_of_bounds;
 }
 
+int32_t halo_error_realization_mismatch(void *user_context, const char *func_name, int32_t value, int32_t dim,
+                                        int32_t min0, int32_t extent0, int32_t min, int32_t extent) {
+    char msg[512];
+    std::snprintf(msg, sizeof msg,
+                  "the output buffers of Tuple-valued Func '%s' must cover the same region, but the buffer of "
+                  "value %d has dimension %d at [%d, %lld] where the buffer of value 0 has [%d, %lld]: "
+                  "realize into buffers of the same shape",
+                  func_name, (int)value, (int)dim, (int)min, LL(int64_t(min) + extent - 1), (int)min0,
+                  LL(int64_t(min0) + extent0 - 1));
+    halo_error(user_context, msg);
+    return halo_error_code_access_out_of_bounds;
+}
+
 int32_t halo_error_output_bound(void *user_context, const char *output_name, const char *dim_name,
                                 int64_t bound_min, int64_t bound_max, int64_t want_min,
                                 int64_t want_max) {

@@ -116,6 +116,10 @@ int32_t halo_error_output_bounds(void *user_context, const char *output_name, co
 int32_t halo_error_output_bound(void *user_context, const char *output_name, const char *dim_name,
                                 int64_t bound_min, int64_t bound_max, int64_t want_min,
                                 int64_t want_max);
+// The buffers of a Tuple-valued output (one per value) must cover the same region: buffer
+// `value` differs from buffer 0 in dimension dim. Returns halo_error_code_access_out_of_bounds.
+int32_t halo_error_realization_mismatch(void *user_context, const char *func_name, int32_t value, int32_t dim,
+                                        int32_t min0, int32_t extent0, int32_t min, int32_t extent);
 // A buffer breaks a constraint the pipeline was compiled with (ImageParam::dim(d).set_min(...),
 // Func::output_buffer().dim(d)...): field is "min", "extent" or "stride"; directive names the
 // call that set it. Returns halo_error_code_constraint_violated.

@@ -1,0 +1,71 @@
+// Tuple: several Exprs that a Func computes together at each point (Halide's Tuple), and
+// Realization: the buffers a Tuple-valued Func (or a pipeline of several outputs) fills.
+#pragma once
+
+#include <utility>
+#include <vector>
+
+#include "Buffer.h"
+#include "Error.h"
+#include "IR.h"
+
+namespace halo {
+
+class FuncRef;
+
+class Tuple {
+public:
+    explicit Tuple(std::vector<Expr> exprs) : exprs_(std::move(exprs)) {
+        user_assert(!exprs_.empty()) << "a Tuple needs at least one Expr";
+    }
+    template <typename... Args>
+    Tuple(const Expr &a, const Expr &b, Args &&...rest) : exprs_{a, b, Expr(std::forward<Args>(rest))...} {}
+    // Every value of a Tuple-valued Func at a point: Tuple t = f(x); t[0], t[1], ...
+    Tuple(const FuncRef &call);
+
+    size_t size() const { return exprs_.size(); }
+    Expr &operator[](size_t i) {
+        user_assert(i < exprs_.size()) << "Tuple index " << i << " out of range (the Tuple has " << exprs_.size()
+                                       << " elements)";
+        return exprs_[i];
+    }
+    const Expr &operator[](size_t i) const { return const_cast<Tuple &>(*this)[i]; }
+    const std::vector<Expr> &as_vector() const { return exprs_; }
+
+private:
+    std::vector<Expr> exprs_;
+};
+
+// One buffer per value of the Func (per output of the pipeline), all over the same region.
+class Realization {
+public:
+    explicit Realization(std::vector<Buffer<>> buffers) : buffers_(std::move(buffers)) {
+        user_assert(!buffers_.empty()) << "a Realization needs at least one buffer";
+    }
+    template <typename T>
+    Realization(const Buffer<T> &b) : buffers_{Buffer<>(b)} {}
+    template <typename... Ts>
+    Realization(const Buffer<> &a, const Buffer<> &b, const Ts &...rest) : buffers_{a, b, Buffer<>(rest)...} {}
+
+    size_t size() const { return buffers_.size(); }
+    Buffer<> &operator[](size_t i) {
+        user_assert(i < buffers_.size()) << "Realization index " << i << " out of range (it has " << buffers_.size()
+                                         << " buffers)";
+        return buffers_[i];
+    }
+    const Buffer<> &operator[](size_t i) const { return const_cast<Realization &>(*this)[i]; }
+    const std::vector<Buffer<>> &buffers() const { return buffers_; }
+
+    // A Realization of one buffer converts to it (Buffer<float> out = f.realize({w, h})).
+    template <typename T>
+    operator Buffer<T>() const {
+        user_assert(buffers_.size() == 1) << "a Realization of " << buffers_.size()
+                                          << " buffers converted to one Buffer; index it (r[0], r[1], ...)";
+        return Buffer<T>(buffers_[0]);
+    }
+
+private:
+    std::vector<Buffer<>> buffers_;
+};
+
+}  // namespace halo
