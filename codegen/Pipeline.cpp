@@ -34,7 +34,16 @@ std::atomic<int> pipeline_counter{0};
 }  // namespace
 
 Pipeline::Pipeline(const Func &output)
-    : output_(output.function()), arena_(halo_arena_create(), &halo_arena_destroy) {}
+    : outputs_{output.function()}, arena_(halo_arena_create(), &halo_arena_destroy) {}
+
+Pipeline::Pipeline(const std::vector<Func> &outputs) : arena_(halo_arena_create(), &halo_arena_destroy) {
+    user_assert(!outputs.empty()) << "A Pipeline needs at least one output Func";
+    for (const Func &f : outputs) {
+        user_assert(f.defined()) << "Func '" << f.name() << "' is an output of a Pipeline but has no definition";
+        outputs_.push_back(f.function());
+        owned_outputs_.push_back(f.function());
+    }
+}
 Pipeline::~Pipeline() = default;
 
 void Pipeline::compile_jit(const Target &target) {
@@ -64,10 +73,21 @@ double Pipeline::compile_time_ms() const {
     return compile_ms_;
 }
 
-std::shared_ptr<FunctionContents> Pipeline::output() const {
-    std::shared_ptr<FunctionContents> f = output_.lock();
-    internal_assert(f) << "a compiled pipeline outlived its output Func";
-    return f;
+std::vector<std::shared_ptr<FunctionContents>> Pipeline::outputs() const {
+    std::vector<std::shared_ptr<FunctionContents>> r;
+    for (auto &w : outputs_) {
+        r.push_back(w.lock());
+        internal_assert(r.back()) << "a compiled pipeline outlived its output Func";
+    }
+    return r;
+}
+
+std::string Pipeline::describe() const {
+    auto outs = outputs();
+    if (outs.size() == 1) return "Func '" + outs[0]->name + "'";
+    std::string s = "the pipeline of ";
+    for (size_t i = 0; i < outs.size(); i++) s += (i ? ", '" : "'") + outs[i]->name + "'";
+    return s;
 }
 
 bool Pipeline::is_current_locked() const {
@@ -91,13 +111,15 @@ void Pipeline::compile_locked() {
     jit_.reset();
     compiled_versions_.clear();
     compiled_constraints_.clear();
-    std::shared_ptr<FunctionContents> out = output();
+    auto outs = outputs();
     auto start = std::chrono::steady_clock::now();
     std::vector<std::pair<std::weak_ptr<FunctionContents>, uint64_t>> versions;
-    for (const auto &[name, f] : find_functions(out)) versions.emplace_back(f, f->version);
+    for (auto &out : outs) {
+        for (const auto &[name, f] : find_functions(out)) versions.emplace_back(f, f->version);
+    }
     // Code generation walks expressions recursively too: on the compiler's large stack.
     run_with_large_stack([&] {
-        lowered_ = lower(out, "halo_pipeline_" + std::to_string(pipeline_counter++));
+        lowered_ = lower(outs, "halo_pipeline_" + std::to_string(pipeline_counter++));
         jit_ = std::make_shared<JITModule>(lowered_, target_);
     });
     compiled_versions_ = std::move(versions);
@@ -113,7 +135,7 @@ std::string Pipeline::lowered_stmt() {
     // The compiled pipeline's loop nest if it is current; otherwise lower afresh (without
     // compiling, and without marking anything as compiled).
     std::lock_guard<std::mutex> lock(mutex_);
-    Stmt body = is_current_locked() ? lowered_.body : lower(output(), "halo_pipeline_" + std::to_string(pipeline_counter++)).body;
+    Stmt body = is_current_locked() ? lowered_.body : lower(outputs(), "halo_pipeline_" + std::to_string(pipeline_counter++)).body;
     std::ostringstream s;
     s << body;
     return s.str();
@@ -131,23 +153,29 @@ void Pipeline::realize(Buffer<> &dst, const ParamMap &param_map) {
 }
 
 void Pipeline::realize(Realization &dst, const ParamMap &param_map) {
-    std::shared_ptr<FunctionContents> out = output();
-    std::vector<Type> types = out->types();
-    user_assert(dst.size() == types.size())
-        << "Func '" << out->name << "' has " << types.size() << " value" << (types.size() == 1 ? "" : "s")
-        << " but is realized into " << dst.size() << " buffer" << (dst.size() == 1 ? "" : "s")
-        << ": give one buffer per value (a Realization)";
-    for (size_t i = 0; i < types.size(); i++) {
-        const Buffer<> &b = dst[i];
-        std::string which = types.size() > 1 ? " value " + std::to_string(i) : "";
-        user_assert(b.defined()) << "realize of Func '" << out->name << "'" << which << " into an undefined Buffer";
-        user_assert(b.type() == types[i])
-            << "Func '" << out->name << "'" << which << " has type " << types[i].to_string()
-            << " but is realized into Buffer '" << b.name() << "' of type " << b.type().to_string();
-        user_assert(b.dimensions() == out->dimensions())
-            << "Func '" << out->name << "' has " << out->dimensions()
-            << " dimensions but is realized into Buffer '" << b.name() << "' with " << b.dimensions();
+    auto outs = outputs();
+    size_t values = 0;
+    for (auto &out : outs) values += out->types().size();
+    user_assert(dst.size() == values)
+        << describe() << " has " << values << " value" << (values == 1 ? "" : "s") << " but is realized into "
+        << dst.size() << " buffer" << (dst.size() == 1 ? "" : "s")
+        << ": give one buffer per value (a Realization)" << (outs.size() > 1 ? ", in the order of the outputs" : "");
+    size_t next = 0;
+    for (auto &out : outs) {
+        std::vector<Type> types = out->types();
+        for (size_t i = 0; i < types.size(); i++) {
+            const Buffer<> &b = dst[next++];
+            std::string which = types.size() > 1 ? " value " + std::to_string(i) : "";
+            user_assert(b.defined()) << "realize of Func '" << out->name << "'" << which << " into an undefined Buffer";
+            user_assert(b.type() == types[i])
+                << "Func '" << out->name << "'" << which << " has type " << types[i].to_string()
+                << " but is realized into Buffer '" << b.name() << "' of type " << b.type().to_string();
+            user_assert(b.dimensions() == out->dimensions())
+                << "Func '" << out->name << "' has " << out->dimensions()
+                << " dimensions but is realized into Buffer '" << b.name() << "' with " << b.dimensions();
+        }
     }
+    const std::string &out_name = outs[0]->name;
     std::shared_ptr<JITModule> jit;
     std::vector<std::shared_ptr<ParameterContents>> params;
     {
@@ -178,7 +206,7 @@ void Pipeline::realize(Realization &dst, const ParamMap &param_map) {
         if (p->is_buffer) {
             std::shared_ptr<BufferContents> b = mapped ? mapped->buffer.contents : p->bound_buffer();
             user_assert(b != nullptr)
-                << "ImageParam '" << p->name << "' is used by Func '" << out->name
+                << "ImageParam '" << p->name << "' is used by Func '" << out_name
                 << "' but no Buffer is bound to it; call " << p->name
                 << ".set(buffer) before realize, or give it in the ParamMap of the call";
             descriptors.push_back(b->descriptor());
@@ -197,11 +225,15 @@ void Pipeline::realize(Realization &dst, const ParamMap &param_map) {
 }
 
 Realization Pipeline::realize(const std::vector<int> &sizes, const ParamMap &param_map) {
-    std::shared_ptr<FunctionContents> out = output();
-    std::vector<Type> types = out->types();
     std::vector<Buffer<>> buffers;
-    for (size_t i = 0; i < types.size(); i++) {
-        buffers.emplace_back(types[i], sizes, tuple_buffer_name(out->name, int(i), int(types.size())));
+    for (auto &out : outputs()) {
+        user_assert(int(sizes.size()) == out->dimensions())
+            << "Func '" << out->name << "' has " << out->dimensions() << " dimensions but realize() was given "
+            << sizes.size() << " sizes";
+        std::vector<Type> types = out->types();
+        for (size_t i = 0; i < types.size(); i++) {
+            buffers.emplace_back(types[i], sizes, tuple_buffer_name(out->name, int(i), int(types.size())));
+        }
     }
     Realization result(buffers);
     realize(result, param_map);

@@ -24,7 +24,13 @@ class Func;
 class Pipeline {
 public:
     explicit Pipeline(const Func &output);
+    // Several outputs computed by one pipeline (Halide's Pipeline({f, g})): realize fills one
+    // buffer per output (per value of a Tuple-valued one), in this order. Each output is
+    // computed at the root over its buffer. The pipeline keeps these Funcs alive.
+    explicit Pipeline(const std::vector<Func> &outputs);
     ~Pipeline();
+    Pipeline(const Pipeline &) = delete;
+    Pipeline &operator=(const Pipeline &) = delete;
 
     // Lowers and compiles, unless no Func of the pipeline changed since the last compile.
     void compile_jit();
@@ -39,6 +45,7 @@ public:
     void realize(Buffer<> &dst, const ParamMap &param_map = ParamMap::empty_map());
     // A Tuple-valued output: one buffer per value, all over the same region.
     void realize(Realization &dst, const ParamMap &param_map = ParamMap::empty_map());
+    void realize(Realization &&dst, const ParamMap &param_map = ParamMap::empty_map()) { realize(dst, param_map); }
     Realization realize(const std::vector<int> &sizes, const ParamMap &param_map = ParamMap::empty_map());
 
     std::string lowered_stmt();
@@ -56,10 +63,14 @@ public:
     static constexpr int arena_keep_calls = HALO_ARENA_KEEP_CALLS;
 
 private:
-    // The output Func owns this pipeline, so it is referred to weakly (it is alive whenever
-    // one of its handles calls in here).
-    std::weak_ptr<FunctionContents> output_;
-    std::shared_ptr<FunctionContents> output() const;
+    // A Func owns the pipeline made by its realize(), so it is referred to weakly (it is alive
+    // whenever one of its handles calls in here). A pipeline of several outputs is the user's
+    // and holds them (owned_outputs_).
+    std::vector<std::weak_ptr<FunctionContents>> outputs_;
+    std::vector<std::shared_ptr<FunctionContents>> owned_outputs_;
+    std::vector<std::shared_ptr<FunctionContents>> outputs() const;
+    // "Func 'f'", or "the pipeline of 'f', 'g'" in messages.
+    std::string describe() const;
     // Guards everything below but the arena (which has its own lock).
     mutable std::mutex mutex_;
     void compile_locked();

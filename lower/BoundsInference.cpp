@@ -1,5 +1,7 @@
 #include "BoundsInference.h"
 
+#include <algorithm>
+
 #include "Bounds.h"
 #include "BoundsOverflowChecks.h"
 #include "LetStmts.h"
@@ -68,7 +70,8 @@ std::string first_consumer(const Stmt &s, const std::string &name) {
 
 class BoundsInference : public IRMutator {
 public:
-    BoundsInference(const Environment &env, const std::string &output) : env_(env), output_(output) {}
+    BoundsInference(const Environment &env, const std::string &output, const std::vector<std::string> &other_outputs)
+        : env_(env), output_(output), other_outputs_(other_outputs) {}
     using IRMutator::mutate;
     using IRMutator::visit;
 
@@ -88,6 +91,13 @@ public:
         const FunctionContents &f = *env_.at(produce->name);
         LetValues known = let_values(inner_lets);
         Box required = box_required(rest.as<ProducerConsumer>()->body, f.name, {}, known);
+        if (std::count(other_outputs_.begin(), other_outputs_.end(), f.name)) {
+            // Another output of the pipeline: computed over its buffer, which must hold what
+            // the later outputs read of it.
+            std::vector<Stmt> checks = check_output_covers_reads(f, required, rest, known);
+            checks.push_back(define_stage_bounds(f, output_region(f), Block::make(first, rest), known));
+            return wrap_lets(Block::make(checks), inner_lets);
+        }
         internal_assert(!required.empty()) << "Func " << f.name << " computed but not used";
         std::vector<Stmt> checks = check_explicit_bounds(f, required, known);
         apply_explicit_bounds(f, required, rest);
@@ -121,8 +131,16 @@ public:
     }
 
     // The output's loops cover the output buffer.
-    Stmt define_output_bounds(const Stmt &s) {
-        const FunctionContents &f = *env_.at(output_);
+    Stmt define_output_bounds(const Stmt &s) { return define_stage_bounds(*env_.at(output_), output_region(*env_.at(output_)), s, {}); }
+
+private:
+    const Environment &env_;
+    const std::string &output_;
+    const std::vector<std::string> &other_outputs_;
+
+    // What an output's loops cover: its buffer (or its bound(), which the output write check
+    // verifies against the buffer).
+    Box output_region(const FunctionContents &f) {
         Box region;
         for (int d = 0; d < f.dimensions(); d++) {
             Expr mn = var(f.name + ".min." + std::to_string(d));
@@ -130,19 +148,39 @@ public:
             region.dims.push_back(Interval(mn, mn + ex - 1));
         }
         region.used = true;
-        // bound() on the output fixes its loops (the output write check verifies the buffer).
         for (int d = 0; d < f.dimensions(); d++) {
             for (auto &b : f.schedule.bounds) {
                 if (b.var == f.args[d]) region.dims[d] = Interval(b.min, b.min + b.extent - 1);
             }
         }
-        return define_stage_bounds(f, region, s, {});
+        return region;
     }
 
-private:
-    const Environment &env_;
-    const std::string &output_;
+    // An output read by a later output of the same pipeline is computed only over its buffer
+    // (Halide's rule): the reads must fall inside it.
+    std::vector<Stmt> check_output_covers_reads(const FunctionContents &f, const Box &required, const Stmt &consumers,
+                                                const LetValues &known) {
+        std::vector<Stmt> checks;
+        if (required.empty()) return checks;
+        std::string reader = first_consumer(consumers, f.name);
+        for (int d = 0; d < f.dimensions(); d++) {
+            user_assert(required.dims[d].is_bounded())
+                << "Func '" << reader << "' reads Func '" << f.name << "' (an output of the pipeline) at an index "
+                << "the compiler cannot bound in dimension " << d << " (" << f.args[d] << "); clamp the index";
+            Expr need_min = simplify(required.dims[d].min, known), need_max = simplify(required.dims[d].max, known);
+            Expr have_min = var(f.name + ".min." + std::to_string(d));
+            Expr have_max = simplify(have_min + var(f.name + ".extent." + std::to_string(d)) - 1);
+            Expr msg = Call::make(Int(32), "halo_error_output_read",
+                                  {StringImm::make(f.name), StringImm::make(reader), StringImm::make(f.args[d]),
+                                   exact_int64(have_min), exact_int64(have_max), exact_int64(need_min),
+                                   exact_int64(need_max)},
+                                  Call::Extern);
+            checks.push_back(AssertStmt::make(need_min >= have_min && need_max <= have_max, msg));
+        }
+        return checks;
+    }
 
+public:
     // bound() promises the consumers never need more of f than the bound: checked at run
     // time, where f is computed (the region may differ per tile).
     std::vector<Stmt> check_explicit_bounds(const FunctionContents &f, const Box &required, const LetValues &known) {
@@ -231,8 +269,9 @@ private:
 
 }  // namespace
 
-Stmt bounds_inference(const Stmt &s, const Environment &env, const std::string &output) {
-    BoundsInference bi(env, output);
+Stmt bounds_inference(const Stmt &s, const Environment &env, const std::string &output,
+                      const std::vector<std::string> &other_outputs) {
+    BoundsInference bi(env, output, other_outputs);
     Stmt r = bi.mutate(s);
     return bi.define_output_bounds(r);
 }

@@ -9,6 +9,9 @@
 
 namespace halo {
 
-Stmt bounds_inference(const Stmt &s, const Environment &env, const std::string &output);
+// other_outputs: the pipeline's outputs besides `output` (the last stage), computed at the root
+// over their buffers.
+Stmt bounds_inference(const Stmt &s, const Environment &env, const std::string &output,
+                      const std::vector<std::string> &other_outputs = {});
 
 }  // namespace halo

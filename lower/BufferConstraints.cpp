@@ -37,12 +37,12 @@ struct Constrained {
 }  // namespace
 
 Stmt add_buffer_constraints(const Stmt &s, const std::vector<std::shared_ptr<ParameterContents>> &params,
-                            const FunctionContents &output) {
+                            const std::vector<const FunctionContents *> &outputs) {
     // The constraints are copied under each parameter's lock (they may be set from other
     // threads, though a pipeline compiled before a change recompiles at its next call).
     std::vector<std::vector<BufferDimConstraint>> copies;
     std::vector<Constrained> all;
-    copies.reserve(params.size() + 1);
+    copies.reserve(params.size() + outputs.size());
     for (auto &p : params) {
         if (!p->is_buffer || p->is_fixed_buffer) continue;
         std::lock_guard<std::mutex> lock(p->mutex);
@@ -50,9 +50,10 @@ Stmt add_buffer_constraints(const Stmt &s, const std::vector<std::shared_ptr<Par
         copies.push_back(p->constraints);
         all.push_back({p->name, &copies.back(), p->name + ".dim("});
     }
-    if (!output.output_constraints.empty()) {
-        copies.push_back(output.output_constraints);
-        all.push_back({output.name, &copies.back(), output.name + ".output_buffer().dim("});
+    for (const FunctionContents *output : outputs) {
+        if (output->output_constraints.empty()) continue;
+        copies.push_back(output->output_constraints);
+        all.push_back({output->name, &copies.back(), output->name + ".output_buffer().dim("});
     }
     if (all.empty()) return s;
 

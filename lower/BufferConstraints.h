@@ -15,6 +15,6 @@
 namespace halo {
 
 Stmt add_buffer_constraints(const Stmt &s, const std::vector<std::shared_ptr<ParameterContents>> &params,
-                            const FunctionContents &output);
+                            const std::vector<const FunctionContents *> &outputs);
 
 }  // namespace halo

@@ -121,7 +121,7 @@ Environment find_functions(const std::shared_ptr<FunctionContents> &output) {
     return env;
 }
 
-std::vector<std::string> realization_order(const Environment &env, const std::string &output) {
+std::vector<std::string> realization_order(const Environment &env, const std::vector<std::string> &outputs) {
     std::vector<std::string> order;
     std::set<std::string> done, visiting;
     std::function<void(const std::string &)> visit = [&](const std::string &name) {
@@ -135,7 +135,7 @@ std::vector<std::string> realization_order(const Environment &env, const std::st
         done.insert(name);
         order.push_back(name);
     };
-    visit(output);
+    for (auto &o : outputs) visit(o);
     return order;
 }
 

@@ -16,8 +16,9 @@ using Environment = std::map<std::string, std::shared_ptr<FunctionContents>>;
 // Every Func the output depends on (and the output), by name.
 Environment find_functions(const std::shared_ptr<FunctionContents> &output);
 
-// The Funcs in an order where every Func comes after the Funcs it calls (output last).
-std::vector<std::string> realization_order(const Environment &env, const std::string &output);
+// The Funcs in an order where every Func comes after the Funcs it calls. The last is an output
+// no other output reads (the pipeline's last stage).
+std::vector<std::string> realization_order(const Environment &env, const std::vector<std::string> &outputs);
 
 // Funcs called by each definition of f (directly).
 std::vector<std::string> direct_calls(const FunctionContents &f);

@@ -47,19 +47,11 @@ std::string output_overreach_hint(const FunctionContents &out, int d) {
     return hint;
 }
 
-}  // namespace
-
-Stmt add_input_checks(const Stmt &whole, const std::vector<std::shared_ptr<ParameterContents>> &params,
-                      const FunctionContents &output) {
-    // The checks go inside the leading bounds lets, so they can name the stages' bounds
-    // instead of expanding them (expansion grows exponentially with the pipeline's depth).
-    // (Not through realizations: the checks must run before any buffer is allocated.)
-    LetList lets;
-    Stmt s = peel_leading_lets(whole, lets, false);
-    LetValues known = let_values(lets);
-    auto boxes = boxes_required(s, {}, known);
-    std::vector<Stmt> checks;
-    // bound() on the output fixes its loops: the requested region must lie inside the bound.
+// bound() on an output fixes its loops: the requested region must lie inside the bound. And
+// the output's loops may write outside the requested region (a split with ShiftInwards when
+// the output is narrower than the factor, RoundUp, bound(), or updates that touch the output
+// outside it); never outside the buffer.
+void add_output_checks(const FunctionContents &output, const Stmt &s, const LetValues &known, std::vector<Stmt> &checks) {
     for (int d = 0; d < output.dimensions(); d++) {
         for (auto &b : output.schedule.bounds) {
             if (b.var != output.args[d]) continue;
@@ -73,9 +65,6 @@ Stmt add_input_checks(const Stmt &whole, const std::vector<std::shared_ptr<Param
             checks.push_back(AssertStmt::make(have_min >= lo && have_max <= hi, msg));
         }
     }
-    // The output's loops may write outside the requested region (a split with ShiftInwards
-    // when the output is narrower than the factor, RoundUp, bound(), or updates that touch
-    // the output outside it); never outside the buffer.
     Box written = box_provided(s, output.name, {}, known);
     for (size_t d = 0; d < written.dims.size(); d++) {
         internal_assert(written.dims[d].is_bounded()) << "unbounded writes to the output " << output.name;
@@ -89,7 +78,22 @@ Stmt add_input_checks(const Stmt &whole, const std::vector<std::shared_ptr<Param
                               Call::Extern);
         checks.push_back(AssertStmt::make(lo >= have_min && hi <= have_max, msg));
     }
+}
 
+}  // namespace
+
+Stmt add_input_checks(const Stmt &whole, const std::vector<std::shared_ptr<ParameterContents>> &params,
+                      const std::vector<const FunctionContents *> &outputs) {
+    const FunctionContents &last = *outputs[0];
+    // The checks go inside the leading bounds lets, so they can name the stages' bounds
+    // instead of expanding them (expansion grows exponentially with the pipeline's depth).
+    // (Not through realizations: the checks must run before any buffer is allocated.)
+    LetList lets;
+    Stmt s = peel_leading_lets(whole, lets, false);
+    LetValues known = let_values(lets);
+    auto boxes = boxes_required(s, {}, known);
+    std::vector<Stmt> checks;
+    for (const FunctionContents *o : outputs) add_output_checks(*o, s, known, checks);
     for (auto &p : params) {
         if (!p->is_buffer) continue;
         auto it = boxes.find(p->name);
@@ -106,7 +110,7 @@ Stmt add_input_checks(const Stmt &whole, const std::vector<std::shared_ptr<Param
             Expr have_min = field(p->name, "min", int(d));
             Expr have_max = simplify(have_min + field(p->name, "extent", int(d)) - 1);
             Expr msg = Call::make(Int(32), "halo_error_bounds",
-                                  {StringImm::make(p->name), StringImm::make(output.name), Expr(int32_t(d)),
+                                  {StringImm::make(p->name), StringImm::make(last.name), Expr(int32_t(d)),
                                    exact_int64(have_min), exact_int64(have_max), exact_int64(need_min),
                                    exact_int64(need_max)},
                                   Call::Extern);

@@ -12,8 +12,9 @@
 
 namespace halo {
 
+// outputs: the pipeline's outputs, its last stage first (input messages name that one).
 Stmt add_input_checks(const Stmt &s, const std::vector<std::shared_ptr<ParameterContents>> &params,
-                      const FunctionContents &output);
+                      const std::vector<const FunctionContents *> &outputs);
 
 // A Tuple-valued output has a buffer per value (f.0, f.1, ...): defines f.min.d, f.extent.d and
 // f.stride.d (which the lowered code uses for the output's region) from value 0's buffer, and

@@ -2,6 +2,7 @@
 // its own; this file only sequences them and dumps the IR between them on request.
 #include "Lower.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <iostream>
 
@@ -22,6 +23,7 @@
 #include "UnrollLoops.h"
 #include "VectorizeLoops.h"
 #include "Wrappers.h"
+#include "dsl/Error.h"
 #include "dsl/IRPrinter.h"
 
 namespace halo {
@@ -43,6 +45,22 @@ void reset_schedule(const FunctionContents &f, int k, Definition &d) {
     for (auto &sp : d.specializations) reset_schedule(f, k, *sp.definition);
 }
 
+// The pipeline's outputs other than its last stage are computed at the root, into the
+// caller's buffers (as in Halide); any other placement given them is a mistake.
+void place_other_outputs(Environment &env, const std::vector<std::string> &others) {
+    for (auto &name : others) {
+        FuncSchedule &s = env.at(name)->schedule;
+        bool placed_elsewhere = s.explicitly_inlined || (!s.compute_level.is_inline() && !s.compute_level.is_root()) ||
+                                (s.store_level_set && !s.store_level.is_root() && !s.store_level.is_inline());
+        user_assert(!placed_elsewhere)
+            << "Func '" << name << "' is an output of the pipeline, so it is computed at the root into its "
+            << "output buffer; remove its compute_at, store_at or compute_inline (or make it a copy that is "
+            << "not an output)";
+        s.compute_level = LoopLevel::root();
+        s.store_level = LoopLevel::root();
+    }
+}
+
 // Every Func that is not inlined goes to the root, with the default loops of each stage.
 void make_breadth_first(Environment &env, const std::string &output) {
     for (auto &[name, f] : env) {
@@ -55,8 +73,8 @@ void make_breadth_first(Environment &env, const std::string &output) {
     }
 }
 
-LoweredPipeline lower_on_this_stack(const std::shared_ptr<FunctionContents> &output, const std::string &name,
-                                    const LowerOptions &options) {
+LoweredPipeline lower_on_this_stack(const std::vector<std::shared_ptr<FunctionContents>> &outputs,
+                                    const std::string &name, const LowerOptions &options) {
     const char *dump_env = std::getenv("HALO_DUMP_IR");
     bool dump = dump_env && *dump_env && std::string(dump_env) != "0";
     PassTimer timer(name);
@@ -68,27 +86,49 @@ LoweredPipeline lower_on_this_stack(const std::shared_ptr<FunctionContents> &out
 
     // Lowering may fill in default placements; it works on a copy of every Func so that the
     // user's Funcs keep exactly the schedule they were given.
-    Environment env;
-    for (auto &[n, f] : find_functions(output)) {
-        env[n] = std::make_shared<FunctionContents>(*f);
-        env[n]->pipeline.reset();  // the copies' IR must not own a compiled pipeline
+    Environment env, originals;
+    std::vector<std::string> output_names;
+    for (auto &output : outputs) {
+        user_assert(std::count(output_names.begin(), output_names.end(), output->name) == 0)
+            << "Func '" << output->name << "' is given twice as an output of the pipeline"
+            << " (or two different outputs are both named '" << output->name << "')";
+        output_names.push_back(output->name);
+        for (auto &[n, f] : find_functions(output)) {
+            auto known = originals.find(n);
+            if (known != originals.end()) {
+                user_assert(known->second == f) << "Two different Funcs are both named '" << n << "'; give them distinct names";
+                continue;
+            }
+            originals[n] = f;
+            env[n] = std::make_shared<FunctionContents>(*f);
+            env[n]->pipeline.reset();  // the copies' IR must not own a compiled pipeline
+        }
     }
-    apply_wrappers(env, output->name);
-    std::vector<std::string> order = realization_order(env, output->name);
+    apply_wrappers(env, output_names);
+    std::vector<std::string> order = realization_order(env, output_names);
+    // The last stage is the output the pipeline ends with; the others wrap around it.
+    const std::shared_ptr<FunctionContents> &output = env.at(order.back());
+    std::vector<std::string> other_outputs;
+    for (auto &n : output_names) {
+        if (n != output->name) other_outputs.push_back(n);
+    }
+    place_other_outputs(env, other_outputs);
     if (options.breadth_first) make_breadth_first(env, output->name);
     add_outermost_loops(env);
     resolve_default_placements(env, order, output->name);
     check_specialization_conditions(env, output->name);
     timer.lap("find_and_place_funcs");
 
-    Stmt s = step("schedule_functions", schedule_functions(env, order, output->name));
+    Stmt s = step("schedule_functions", schedule_functions(env, order, output->name, other_outputs));
     s = step("inline_functions", inline_functions(s, env, output->name));
     check_constant_overflow(s);
-    check_placement(s, env, output->name);
+    check_placement(s, env, other_outputs);
     timer.lap("check_placement");
-    s = step("bounds_inference", bounds_inference(s, env, output->name));
+    s = step("bounds_inference", bounds_inference(s, env, output->name, other_outputs));
     auto params = find_parameters(env, order);
-    s = step("add_input_checks", add_input_checks(s, params, *env.at(output->name)));
+    std::vector<const FunctionContents *> output_funcs{output.get()};
+    for (auto &n : other_outputs) output_funcs.push_back(env.at(n).get());
+    s = step("add_input_checks", add_input_checks(s, params, output_funcs));
     s = step("add_parameter_checks", add_parameter_checks(s, env));
     s = step("remove_promises", remove_promises(s));
     s = step("simplify", simplify(s));
@@ -97,10 +137,12 @@ LoweredPipeline lower_on_this_stack(const std::shared_ptr<FunctionContents> &out
         LoweredPipeline p;
         p.name = name;
         p.body = body;
-        p.output_func = output->name;
-        std::vector<Type> types = output->types();
-        for (size_t i = 0; i < types.size(); i++) {
-            p.outputs.push_back({tuple_buffer_name(output->name, int(i), int(types.size())), types[i], output->dimensions()});
+        for (auto &n : output_names) {
+            const FunctionContents &f = *env.at(n);
+            std::vector<Type> types = f.types();
+            for (size_t i = 0; i < types.size(); i++) {
+                p.outputs.push_back({tuple_buffer_name(f.name, int(i), int(types.size())), types[i], f.dimensions()});
+            }
         }
         p.params = params;
         return p;
@@ -108,23 +150,31 @@ LoweredPipeline lower_on_this_stack(const std::shared_ptr<FunctionContents> &out
     if (options.stop_before_flattening) return result(s);
     s = step("storage_flattening", storage_flattening(s, env, output->name));
     // After flattening: the addresses it makes from buffer fields get the constrained values.
-    s = step("add_buffer_constraints", add_buffer_constraints(s, params, *env.at(output->name)));
+    s = step("add_buffer_constraints", add_buffer_constraints(s, params, output_funcs));
     s = step("partition_loops", partition_loops(s));
     s = step("unroll_loops", unroll_loops(s));
     s = step("vectorize_loops", vectorize_loops(s));
     s = step("simplify", simplify(s));
-    s = step("define_tuple_output_fields", define_tuple_output_fields(s, *env.at(output->name)));
+    for (const FunctionContents *o : output_funcs) {
+        s = step("define_tuple_output_fields", define_tuple_output_fields(s, *o));
+    }
     return result(s);
 }
 
 }  // namespace
 
 // Lowering recurses over the IR: it runs on a stack sized for deep programs.
+LoweredPipeline lower(const std::vector<std::shared_ptr<FunctionContents>> &outputs, const std::string &name,
+                      const LowerOptions &options) {
+    internal_assert(!outputs.empty()) << "lowering a pipeline without outputs";
+    LoweredPipeline result;
+    run_with_large_stack([&] { result = lower_on_this_stack(outputs, name, options); });
+    return result;
+}
+
 LoweredPipeline lower(const std::shared_ptr<FunctionContents> &output, const std::string &name,
                       const LowerOptions &options) {
-    LoweredPipeline result;
-    run_with_large_stack([&] { result = lower_on_this_stack(output, name, options); });
-    return result;
+    return lower(std::vector<std::shared_ptr<FunctionContents>>{output}, name, options);
 }
 
 }  // namespace halo

@@ -24,7 +24,6 @@ struct LoweredPipeline {
         int dimensions = 0;
     };
     std::vector<Output> outputs;
-    std::string output_func;
     // Scalar Params and input buffers, in the order the compiled function takes them
     // (after the output buffers).
     std::vector<std::shared_ptr<ParameterContents>> params;
@@ -41,6 +40,11 @@ struct LowerOptions {
 // Lowers the pipeline that computes `output`. If the environment variable HALO_DUMP_IR is
 // set, prints the IR after every pass to stderr.
 LoweredPipeline lower(const std::shared_ptr<FunctionContents> &output, const std::string &name,
+                      const LowerOptions &options = LowerOptions());
+// A pipeline of several outputs (Halide's Pipeline({f, g})): each is computed at the root over
+// its own buffers, in an order where every output comes after those it reads. Its buffers
+// are the outputs' in the order given (one per value of each).
+LoweredPipeline lower(const std::vector<std::shared_ptr<FunctionContents>> &outputs, const std::string &name,
                       const LowerOptions &options = LowerOptions());
 
 }  // namespace halo

@@ -498,12 +498,13 @@ void vectorize_like_consumer(FunctionContents &f, const Definition &consumer, co
 
 // Every use of a Func must come after it is computed, inside the loop it is computed at (its
 // consume scope), whatever its store level; and a Func computed at a loop must be used there.
-void check_placement(const Stmt &s, const Environment &env, const std::string &output) {
+void check_placement(const Stmt &s, const Environment &env, const std::vector<std::string> &other_outputs) {
     struct Checker : IRVisitor {
         const Environment &env;
+        const std::vector<std::string> &other_outputs;
         std::multiset<std::string> consuming;
         std::vector<std::string> producing;
-        explicit Checker(const Environment &e) : env(e) {}
+        Checker(const Environment &e, const std::vector<std::string> &o) : env(e), other_outputs(o) {}
         void visit(const ProducerConsumer *op) override {
             if (op->is_producer) {
                 producing.push_back(op->name);
@@ -512,7 +513,8 @@ void check_placement(const Stmt &s, const Environment &env, const std::string &o
                 return;
             }
             const auto &f = *env.at(op->name);
-            user_assert(stmt_calls(op->body, op->name))
+            // (The pipeline's other outputs need no consumer.)
+            user_assert(stmt_calls(op->body, op->name) || std::count(other_outputs.begin(), other_outputs.end(), op->name))
                 << "Func '" << op->name << "' is scheduled compute_at("
                 << f.schedule.compute_level.func << ", " << f.schedule.compute_level.var
                 << "), but '" << f.schedule.compute_level.func << "' does not use '" << op->name
@@ -538,9 +540,8 @@ void check_placement(const Stmt &s, const Environment &env, const std::string &o
                 << "compute_root())" << (f.schedule.store_level_set ? "; store_at/store_root only choose where its buffer lives, "
                                                 "not where it is computed" : "");
         }
-    } checker(env);
+    } checker(env, other_outputs);
     s.accept(&checker);
-    (void)output;
 }
 
 namespace {
@@ -740,7 +741,7 @@ void check_no_parallel_loop_between(const FunctionContents &f, const Stmt &s, co
 
 
 Stmt schedule_functions(const Environment &env, const std::vector<std::string> &order,
-                        const std::string &output) {
+                        const std::string &output, const std::vector<std::string> &other_outputs) {
     const FunctionContents &out = *env.at(output);
     Stmt s = build_produce(out);
     for (auto it = order.rbegin(); it != order.rend(); ++it) {
@@ -759,7 +760,9 @@ Stmt schedule_functions(const Environment &env, const std::vector<std::string> &
                 << "Func '" << f.name << "' is computed at the root but stored at "
                 << sched.store_level.to_string() << ", which is inside it; store_at must be at or "
                 << "outside the compute_at level (use store_root())";
-            InjectRealization inj(f, true, true);
+            // The pipeline's other outputs write the caller's buffers: no realization of their own.
+            bool is_output = std::count(other_outputs.begin(), other_outputs.end(), f.name) > 0;
+            InjectRealization inj(f, !is_output, true);
             s = inj.wrap(s);
             continue;
         }

@@ -12,12 +12,14 @@ namespace halo {
 Stmt build_stage(const FunctionContents &f, int stage);
 
 // The whole pipeline's loop nest: the output's stages, with every non-inlined Func placed.
+// other_outputs (computed at the root) write buffers of the caller's, not realizations.
 Stmt schedule_functions(const Environment &env, const std::vector<std::string> &order,
-                        const std::string &output);
+                        const std::string &output, const std::vector<std::string> &other_outputs = {});
 
 // Checks that every use of a Func is inside its realization and that a Func computed at a
 // loop is used there. Run after inlining.
-void check_placement(const Stmt &s, const Environment &env, const std::string &output);
+// The pipeline's other outputs (besides its last stage) need not be used.
+void check_placement(const Stmt &s, const Environment &env, const std::vector<std::string> &other_outputs);
 
 // Gives Funcs with update definitions that were left inlined a place to be computed: the
 // innermost loop of their only consumer, or the root if several Funcs consume them.

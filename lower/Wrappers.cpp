@@ -51,7 +51,7 @@ void redirect(Definition &d, RedirectCalls &r) {
 
 }  // namespace
 
-void apply_wrappers(Environment &env, const std::string &output) {
+void apply_wrappers(Environment &env, const std::vector<std::string> &outputs) {
     bool any = false;
     for (auto &[name, f] : env) any |= !f->wrappers.empty();
     if (!any) return;
@@ -62,7 +62,7 @@ void apply_wrappers(Environment &env, const std::string &output) {
     // Keep what the output reaches now (a wrapper of a consumer outside this pipeline, or a
     // wrapped Func read only through wrappers, drops out or stays as needed).
     std::set<std::string> reached;
-    std::vector<std::string> stack{output};
+    std::vector<std::string> stack = outputs;
     while (!stack.empty()) {
         std::string n = stack.back();
         stack.pop_back();

@@ -8,6 +8,6 @@
 namespace halo {
 
 // env: the lowering's own copies of the Funcs (their definitions are rewritten).
-void apply_wrappers(Environment &env, const std::string &output);
+void apply_wrappers(Environment &env, const std::vector<std::string> &outputs);
 
 }  // namespace halo

@@ -207,6 +207,20 @@ int32_t halo_error_output_bounds(void *user_context, const char *output_name, co
     return halo_error_code_access_out_of_bounds;
 }
 
+int32_t halo_error_output_read(void *user_context, const char *output_name, const char *reader,
+                               const char *dim_name, int64_t have_min, int64_t have_max, int64_t need_min,
+                               int64_t need_max) {
+    char msg[512];
+    std::snprintf(msg, sizeof msg,
+                  "output '%s' covers %s in [%lld, %lld], but Func '%s' reads it in [%lld, %lld]: an output is "
+                  "computed only over its buffer; pass a larger buffer for '%s', or read a copy of it in a Func of "
+                  "its own",
+                  output_name, dim_name, LL(have_min), LL(have_max), reader, LL(need_min), LL(need_max),
+                  output_name);
+    halo_error(user_context, msg);
+    return halo_error_code_access_out_of_bounds;
+}
+
 int32_t halo_error_realization_mismatch(void *user_context, const char *func_name, int32_t value, int32_t dim,
                                         int32_t min0, int32_t extent0, int32_t min, int32_t extent) {
     char msg[512];

@@ -116,6 +116,11 @@ int32_t halo_error_output_bounds(void *user_context, const char *output_name, co
 int32_t halo_error_output_bound(void *user_context, const char *output_name, const char *dim_name,
                                 int64_t bound_min, int64_t bound_max, int64_t want_min,
                                 int64_t want_max);
+// An output of a pipeline with several outputs is computed over its buffer only; a later
+// output reads it outside that. Returns halo_error_code_access_out_of_bounds.
+int32_t halo_error_output_read(void *user_context, const char *output_name, const char *reader,
+                               const char *dim_name, int64_t have_min, int64_t have_max, int64_t need_min,
+                               int64_t need_max);
 // The buffers of a Tuple-valued output (one per value) must cover the same region: buffer
 // `value` differs from buffer 0 in dimension dim. Returns halo_error_code_access_out_of_bounds.
 int32_t halo_error_realization_mismatch(void *user_context, const char *func_name, int32_t value, int32_t dim,

@@ -1,0 +1,145 @@
+// Pipelines with several outputs (Halide's Pipeline({f, g})): every output computed at the
+// root over a buffer of the caller's, each checked against the reference evaluator.
+#include "TestUtil.h"
+
+using namespace halo;
+using halo_test::compile_error_of;
+using halo_test::contains;
+using halo_test::runtime_error_of;
+
+namespace {
+
+// Checks buffer b (filled by a pipeline) against the reference evaluator's f over b's region.
+void check_output(const Func &f, const Buffer<> &b, double tol = 0) {
+    Buffer<> want(b.type(), [&] {
+        std::vector<int> s;
+        for (int d = 0; d < b.dimensions(); d++) s.push_back(b.dim(d).extent());
+        return s;
+    }());
+    std::vector<int> mins;
+    for (int d = 0; d < b.dimensions(); d++) mins.push_back(b.dim(d).min());
+    want.set_min(mins);
+    reference_realize(f, want);
+    std::string err = halo_test::compare(b, want, tol);
+    INFO("output " << f.name());
+    CHECK_MESSAGE(err.empty(), err);
+}
+
+}  // namespace
+
+TEST_CASE("Pipeline({f, g}) fills one buffer per output; g reads f inside f's buffer") {
+    Var x("x"), y("y");
+    Buffer<int> in = halo_test::random_image<int>({40, 30}, 5, -50, 50);
+    Func f("f"), g("g");
+    f(x, y) = in(x, y) * 3 + in(x + 1, y);
+    g(x, y) = f(x, y) - f(x, y) / 2 + y;
+    Pipeline p({f, g});
+    Realization r = p.realize({20, 10});
+    REQUIRE(r.size() == 2);
+    check_output(f, r[0]);
+    check_output(g, r[1]);
+    // f is computed once, into its buffer, and g reads it there.
+    std::string stmt = p.lowered_stmt();
+    CHECK(!contains(stmt, "allocate f"));
+    CHECK(contains(stmt, "produce g"));
+}
+
+TEST_CASE("the outputs keep their own schedules, at odd sizes and non-zero mins") {
+    Var x("x"), y("y"), xo("xo"), yo("yo"), xi("xi"), yi("yi");
+    Buffer<int> in = halo_test::int_buffer_at(60, 50, -10, -8);
+    halo_test::fill_random(in, -99, 99, 9);
+    Func blur_x("blur_x"), blur_y("blur_y"), edges("edges");
+    blur_x(x, y) = in(x - 1, y) + in(x, y) + in(x + 1, y);
+    blur_y(x, y) = blur_x(x, y - 1) + blur_x(x, y) + blur_x(x, y + 1);
+    edges(x, y) = in(x, y) * 2 - in(x, y + 1);
+    blur_y.tile(x, y, xo, yo, xi, yi, 8, 4).parallel(yo).vectorize(xi, 4);
+    blur_x.compute_at(blur_y, xo).vectorize(x, 4);
+    edges.vectorize(x, 8);
+    Pipeline p({blur_y, edges});
+    Buffer<int> a = halo_test::int_buffer_at(37, 21, -5, -3);
+    Buffer<int> b = halo_test::int_buffer_at(19, 13, 2, -6);
+    p.realize(Realization(a, b));
+    check_output(blur_y, a);
+    check_output(edges, b);
+}
+
+TEST_CASE("a Tuple-valued output among several: its values are consecutive buffers") {
+    Var x("x");
+    Func minmax("minmax"), sum("sum");
+    minmax(x) = {min(x * 3 % 7, x), max(x * 3 % 7, x)};
+    sum(x) = minmax(x)[0] + minmax(x)[1];
+    Pipeline p({minmax, sum});
+    Realization r = p.realize({12});
+    REQUIRE(r.size() == 3);
+    Buffer<int> lo = r[0], hi = r[1], s = r[2];
+    for (int i = 0; i < 12; i++) {
+        CHECK(lo(i) == std::min(i * 3 % 7, i));
+        CHECK(hi(i) == std::max(i * 3 % 7, i));
+        CHECK(s(i) == lo(i) + hi(i));
+    }
+}
+
+TEST_CASE("outputs listed before what they read are still computed first") {
+    Var x("x");
+    Func f("f"), g("g"), h("h");
+    f(x) = x * x;
+    g(x) = f(x) + 1;
+    h(x) = g(x) * 2;
+    Pipeline p({h, f, g});
+    Realization r = p.realize({9});
+    Buffer<int> hb = r[0], fb = r[1], gb = r[2];
+    for (int i = 0; i < 9; i++) {
+        CHECK(fb(i) == i * i);
+        CHECK(gb(i) == i * i + 1);
+        CHECK(hb(i) == 2 * (i * i + 1));
+    }
+}
+
+TEST_CASE("a Pipeline keeps its outputs alive") {
+    Var x("x");
+    std::unique_ptr<Pipeline> p;
+    {
+        Func f("f"), g("g");
+        f(x) = x + 5;
+        g(x) = x * 7;
+        p = std::make_unique<Pipeline>(std::vector<Func>{f, g});
+    }
+    Realization r = p->realize({4});
+    Buffer<int> a = r[0], b = r[1];
+    CHECK(a(3) == 8);
+    CHECK(b(3) == 21);
+}
+
+TEST_CASE("errors: an output read beyond its buffer by a later output") {
+    Var x("x");
+    Func f("f"), g("g");
+    f(x) = x;
+    g(x) = f(x + 1) + f(x - 1);
+    Pipeline p({f, g});
+    std::string msg = runtime_error_of([&] { p.realize({8}); });
+    CHECK(contains(msg, "output 'f' covers x in [0, 7], but Func 'g' reads it in [-1, 8]"));
+    CHECK(contains(msg, "pass a larger buffer for 'f'"));
+    // With a buffer large enough it runs.
+    Buffer<int> fb = halo_test::int_buffer_at(10, 1, -1, 0).sliced(1, 0);
+    Buffer<int> gb(8);
+    p.realize(Realization(fb, gb));
+    for (int i = 0; i < 8; i++) CHECK(gb(i) == 2 * i);
+}
+
+TEST_CASE("errors: an output placed inside another Func, given twice, or realized into the wrong buffers") {
+    Var x("x");
+    Func f("f"), g("g");
+    f(x) = x;
+    g(x) = f(x) * 2;
+    f.compute_at(g, x);
+    std::string msg = compile_error_of([&] { Pipeline({f, g}).realize({4}); });
+    CHECK(contains(msg, "Func 'f' is an output of the pipeline, so it is computed at the root"));
+    CHECK(contains(msg, "remove its compute_at"));
+    f.compute_root();
+    msg = compile_error_of([&] { Pipeline({g, g}).realize({4}); });
+    CHECK(contains(msg, "Func 'g' is given twice as an output of the pipeline"));
+    Buffer<int> one(4);
+    msg = compile_error_of([&] { Pipeline({f, g}).realize(Realization(one)); });
+    CHECK(contains(msg, "the pipeline of 'f', 'g' has 2 values but is realized into 1 buffer"));
+    CHECK(contains(msg, "in the order of the outputs"));
+}
