@@ -70,6 +70,37 @@ private:
     halo::Var x{"x"}, y{"y"};
 };
 
+// Two outputs from one pass over the input (a generator with several Outputs, one of them
+// Tuple-valued): a 3x3 box blur, and per pixel the {min, max} of its 3x3 neighbourhood.
+class BlurRangeGenerator : public halo::Generator<BlurRangeGenerator> {
+public:
+    halo::Input<halo::Buffer<uint8_t>> input{"input", 2};
+    halo::Output<halo::Buffer<uint16_t>> blurred{"blurred", 2};
+    halo::Output<halo::Func> range{"range", {halo::UInt(8), halo::UInt(8)}, 2};
+
+    void generate() {
+        using namespace halo;
+        Expr lo = input(x - 1, y - 1), hi = lo, total = cast<uint16_t>(0);
+        for (int dy = -1; dy <= 1; dy++) {
+            for (int dx = -1; dx <= 1; dx++) {
+                Expr v = input(x + dx, y + dy);
+                lo = min(lo, v);
+                hi = max(hi, v);
+                total = total + cast<uint16_t>(v);
+            }
+        }
+        blurred(x, y) = total;
+        range(x, y) = {lo, hi};
+    }
+    void schedule() {
+        blurred.vectorize(x, 16).parallel(y);
+        range.vectorize(x, 32).parallel(y);
+    }
+
+private:
+    halo::Var x{"x"}, y{"y"};
+};
+
 // The seeds' CNN block (conv -> relu -> conv -> relu -> 2x2 max pool), weights compiled in.
 // The schedule and its tile sizes are generator parameters, for tile-size sweeps.
 class CnnBlockGenerator : public halo::Generator<CnnBlockGenerator> {

@@ -2,6 +2,7 @@
 
 HALO_REGISTER_GENERATOR(apps::ConvReluGenerator, "conv_relu")
 HALO_REGISTER_GENERATOR(apps::BrightenGenerator, "brighten")
+HALO_REGISTER_GENERATOR(apps::BlurRangeGenerator, "blur_range")
 HALO_REGISTER_GENERATOR(apps::CnnBlockGenerator, "cnn_block")
 HALO_REGISTER_GENERATOR(apps::BlurGenerator, "blur")
 HALO_REGISTER_GENERATOR(apps::HarrisGenerator, "harris")

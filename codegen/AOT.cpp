@@ -187,8 +187,8 @@ std::string header_text(const std::vector<AOTArgument> &inputs, const std::vecto
     for (size_t i = 0; i < outputs.size(); i++) {
         std::string n = outputs[i].name;
         std::replace(n.begin(), n.end(), '.', '_');
-        args << (i ? ", " : "") << "halo_buffer_t *" << n;
-        if (outputs.size() > 1) args << " /* value " << i << ": " << outputs[i].type.to_string() << " */";
+        args << (i ? ", " : "") << "halo_buffer_t *" << n << " /* output, " << outputs[i].type.to_string() << ", "
+             << outputs[i].dimensions << "-D */";
     }
     h << "int32_t " << name << "(" << args.str() << ");\n\n";
     h << "// The same with a context (see halo_context_t; NULL is allowed): intermediate buffers come\n"
@@ -202,11 +202,16 @@ std::string header_text(const std::vector<AOTArgument> &inputs, const std::vecto
 
 namespace {
 
-void compile_to_files_on_this_stack(const Func &output, const std::vector<AOTArgument> &inputs,
+void compile_to_files_on_this_stack(const std::vector<Func> &outputs, const std::vector<AOTArgument> &inputs,
                                     const std::string &function_name, const Target &target,
                                     const std::string &dir, const AOTEmit &emit) {
     check_function_name(function_name);
-    LoweredPipeline p = lower(output.function(), function_name + ".pipeline");
+    std::vector<std::shared_ptr<FunctionContents>> funcs;
+    for (const Func &f : outputs) {
+        user_assert(f.defined()) << "Func '" << f.name() << "' is compiled but has no definition";
+        funcs.push_back(f.function());
+    }
+    LoweredPipeline p = lower(funcs, function_name + ".pipeline");
     std::string base = dir + "/" + function_name;
     if (emit.stmt) {
         std::ostringstream s;
@@ -260,10 +265,17 @@ void compile_to_files_on_this_stack(const Func &output, const std::vector<AOTArg
 
 }  // namespace
 
+void compile_to_files(const std::vector<Func> &outputs, const std::vector<AOTArgument> &inputs,
+                      const std::string &function_name, const Target &target, const std::string &dir,
+                      const AOTEmit &emit) {
+    user_assert(!outputs.empty()) << "compile_to_files of '" << function_name << "' without outputs";
+    // Lowering and code generation walk expressions recursively: on the compiler's large stack.
+    run_with_large_stack([&] { compile_to_files_on_this_stack(outputs, inputs, function_name, target, dir, emit); });
+}
+
 void compile_to_files(const Func &output, const std::vector<AOTArgument> &inputs, const std::string &function_name,
                       const Target &target, const std::string &dir, const AOTEmit &emit) {
-    // Lowering and code generation walk expressions recursively: on the compiler's large stack.
-    run_with_large_stack([&] { compile_to_files_on_this_stack(output, inputs, function_name, target, dir, emit); });
+    compile_to_files(std::vector<Func>{output}, inputs, function_name, target, dir, emit);
 }
 
 }  // namespace halo

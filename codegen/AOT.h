@@ -37,5 +37,10 @@ struct AOTEmit {
 void compile_to_files(const Func &output, const std::vector<AOTArgument> &inputs,
                       const std::string &function_name, const Target &target, const std::string &dir,
                       const AOTEmit &emit);
+// A pipeline of several outputs: the function takes one output buffer per output (per value
+// of a Tuple-valued one, named out_0, out_1, ...), after the inputs, in this order.
+void compile_to_files(const std::vector<Func> &outputs, const std::vector<AOTArgument> &inputs,
+                      const std::string &function_name, const Target &target, const std::string &dir,
+                      const AOTEmit &emit);
 
 }  // namespace halo

@@ -198,19 +198,21 @@ int run(int argc, char **argv) {
     }
 
     auto start = std::chrono::steady_clock::now();
-    Func output = g->build();
+    std::vector<Func> outputs = g->build_outputs();
     std::vector<AOTArgument> inputs;
     for (auto *io : g->ios()) {
         if (io->io_is_output) continue;
         inputs.push_back(AOTArgument{io->io_name, io->io_is_buffer, io->io_type, io->io_dimensions});
     }
-    compile_to_files(output, inputs, function, target, o.dir, emit);
+    compile_to_files(outputs, inputs, function, target, o.dir, emit);
     if (report) {
-        RedundancyReport r = redundancy_report(output, sizes);
+        // One report per output (each as the output of its own pipeline).
+        std::string text;
+        for (const Func &output : outputs) text += redundancy_report(output, sizes).to_string();
         std::string path = o.dir + "/" + function + ".report.txt";
         std::FILE *f = std::fopen(path.c_str(), "w");
         user_assert(f) << "Cannot write the report '" << path << "': " << std::strerror(errno);
-        bool ok = std::fputs(r.to_string().c_str(), f) >= 0;
+        bool ok = std::fputs(text.c_str(), f) >= 0;
         ok = std::fclose(f) == 0 && ok;
         user_assert(ok) << "Writing the report '" << path << "' failed: " << std::strerror(errno);
     }

@@ -93,26 +93,41 @@ void GeneratorBase::set_param(const std::string &name, const std::string &value)
                << (known.empty() ? std::string("; this generator has none") : "; known parameters: " + known);
 }
 
-Func GeneratorBase::build() {
-    if (built_) return output_;
+namespace {
+std::string type_list(const std::vector<Type> &types) {
+    if (types.size() == 1) return types[0].to_string();
+    std::string s = "a Tuple of {";
+    for (size_t i = 0; i < types.size(); i++) s += (i ? ", " : "") + types[i].to_string();
+    return s + "}";
+}
+}  // namespace
+
+std::vector<Func> GeneratorBase::build_outputs() {
+    if (built_) return outputs_;
     generate();
     schedule();
-    int outputs = 0;
     for (auto *io : ios_) {
         if (!io->io_is_output) continue;
-        outputs++;
-        output_ = io->output_func();
-        user_assert(output_.defined()) << "Generator output '" << io->io_name << "' was not defined by generate()";
-        user_assert(output_.output_type() == io->io_type)
-            << "Generator output '" << io->io_name << "' is declared " << io->io_type.to_string()
-            << " but generate() defines it as " << output_.output_type().to_string();
-        user_assert(output_.dimensions() == io->io_dimensions)
+        Func out = io->output_func();
+        user_assert(out.defined()) << "Generator output '" << io->io_name << "' was not defined by generate()";
+        user_assert(out.output_types() == io->types())
+            << "Generator output '" << io->io_name << "' is declared " << type_list(io->types())
+            << " but generate() defines it as " << type_list(out.output_types());
+        user_assert(out.dimensions() == io->io_dimensions)
             << "Generator output '" << io->io_name << "' is declared with " << io->io_dimensions
-            << " dimensions but defined with " << output_.dimensions();
+            << " dimensions but defined with " << out.dimensions();
+        outputs_.push_back(out);
     }
-    user_assert(outputs == 1) << "A Halo generator needs exactly one Output (this one has " << outputs << ")";
+    user_assert(!outputs_.empty()) << "A Halo generator needs at least one Output (this one has none)";
     built_ = true;
-    return output_;
+    return outputs_;
+}
+
+Func GeneratorBase::build() {
+    std::vector<Func> outs = build_outputs();
+    user_assert(outs.size() == 1) << "This generator has " << outs.size() << " Outputs; build() returns one Func, "
+                                  << "so use build_outputs() (or a Pipeline of them)";
+    return outs[0];
 }
 
 std::map<std::string, GeneratorRegistry::Factory> &GeneratorRegistry::factories() {

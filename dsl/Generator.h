@@ -46,7 +46,10 @@ struct GeneratorIOBase {
     bool io_is_buffer = false;
     bool io_is_output = false;
     Type io_type;
+    // An output's value types (several for a Tuple-valued one); empty: io_type alone.
+    std::vector<Type> io_types;
     int io_dimensions = 0;
+    std::vector<Type> types() const { return io_types.empty() ? std::vector<Type>{io_type} : io_types; }
     virtual ~GeneratorIOBase() = default;
     virtual Func output_func() const { return Func(); }
 };
@@ -75,8 +78,11 @@ public:
     const std::vector<internal::GeneratorIOBase *> &ios() const { return ios_; }
     // Sets a GeneratorParam from text; throws CompileError for unknown names or bad values.
     void set_param(const std::string &name, const std::string &value);
-    // Runs generate() and schedule() once and returns the output Func.
+    // Runs generate() and schedule() once and returns the output Func (of a generator with
+    // one Output).
     Func build();
+    // The same for any number of Outputs: their Funcs in declaration order.
+    std::vector<Func> build_outputs();
 
 protected:
     GeneratorBase() { internal::constructing_generator() = this; }
@@ -87,7 +93,7 @@ private:
     std::vector<internal::GeneratorParamBase *> params_;
     std::vector<internal::GeneratorIOBase *> ios_;
     bool built_ = false;
-    Func output_;
+    std::vector<Func> outputs_;
 };
 
 template <typename T>
@@ -317,6 +323,27 @@ public:
     Func output_func() const override { return *this; }
     using Func::operator();
     // Halide's output.dim(d): the output buffer's dimension, to read or constrain.
+    Dimension dim(int d) const { return output_buffer().dim(d); }
+};
+
+// An output declared by its value type(s) and dimensions (Halide's Output<Func>):
+// Output<Func> out{"out", Float(32), 2}, or {"out", {Int(32), Float(32)}, 1} for a Tuple.
+template <>
+class Output<Func> : public Func, public internal::GeneratorIOBase {
+public:
+    Output(const std::string &n, Type t, int dims) : Output(n, std::vector<Type>{t}, dims) {}
+    Output(const std::string &n, const std::vector<Type> &types, int dims) : Func(n) {
+        user_assert(!types.empty()) << "Output '" << n << "' declared with no types";
+        io_name = n;
+        io_is_buffer = true;
+        io_is_output = true;
+        io_type = types[0];
+        io_types = types;
+        io_dimensions = dims;
+        internal::register_io(this);
+    }
+    Func output_func() const override { return *this; }
+    using Func::operator();
     Dimension dim(int d) const { return output_buffer().dim(d); }
 };
 

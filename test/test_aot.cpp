@@ -11,6 +11,7 @@
 #include "brighten_x86_64_avx2.h"
 #include "brighten_x86_64_avx512.h"
 #include "brighten_x86_64_sse41.h"
+#include "blur_range.h"
 #include "cnn_block_blocked.h"
 #include "cnn_block_breadth_first.h"
 #include "cnn_block_fused.h"
@@ -94,6 +95,54 @@ TEST_CASE("AOT brighten with scalar inputs equals the JIT bit for bit, with non-
         REQUIRE(v.brighten(ai, 1.7f, -20, ao) == 0);
         CHECK(halo_test::compare(aot, jit).empty());
     }
+}
+
+TEST_CASE("AOT of a generator with two Outputs, one Tuple-valued: one buffer per value, equal to the JIT") {
+    Buffer<uint8_t> in(std::vector<int>{45, 31}, "in");
+    in.set_min(-3, 2);
+    halo_test::fill_random(in, 0, 255, 14);
+    apps::BlurRangeGenerator g;
+    std::vector<Func> outs = g.build_outputs();
+    REQUIRE(outs.size() == 2);
+    g.input.set(in);
+    Pipeline jit_pipeline(outs);
+    Buffer<uint16_t> blurred(40, 27), aot_blurred(40, 27);
+    Buffer<uint8_t> lo(40, 27), hi(40, 27), aot_lo(40, 27), aot_hi(40, 27);
+    for (auto *b : {&blurred, &aot_blurred}) b->set_min(-1, 4);
+    for (auto *b : {&lo, &hi, &aot_lo, &aot_hi}) b->set_min(-1, 4);
+    jit_pipeline.realize(Realization(blurred, lo, hi));
+    aot::BufferRef ai(in), ab(aot_blurred), al(aot_lo), ah(aot_hi);
+    // The header names the Tuple's buffers range_0 and range_1, after the blurred output.
+    REQUIRE(blur_range(ai, ab, al, ah) == 0);
+    CHECK(halo_test::compare(aot_blurred, blurred).empty());
+    CHECK(halo_test::compare(aot_lo, lo).empty());
+    CHECK(halo_test::compare(aot_hi, hi).empty());
+    // And both against plain C++.
+    int bad = 0;
+    for (int y = 4; y < 31; y++) {
+        for (int x = -1; x < 39; x++) {
+            int total = 0, mn = 255, mx = 0;
+            for (int dy = -1; dy <= 1; dy++) {
+                for (int dx = -1; dx <= 1; dx++) {
+                    int v = in(x + dx, y + dy);
+                    total += v;
+                    mn = std::min(mn, v);
+                    mx = std::max(mx, v);
+                }
+            }
+            bad += aot_blurred(x, y) != total || aot_lo(x, y) != mn || aot_hi(x, y) != mx;
+        }
+    }
+    CHECK(bad == 0);
+    // A Tuple's buffers of different shapes are an error, named.
+    Buffer<uint8_t> short_hi(39, 27);
+    short_hi.set_min(-1, 4);
+    aot::BufferRef sh(short_hi);
+    last_error.clear();
+    halo_error_handler_t previous = halo_set_error_handler(capture);
+    CHECK(blur_range(ai, ab, al, sh) == halo_error_code_access_out_of_bounds);
+    halo_set_error_handler(previous);
+    CHECK(halo_test::contains(last_error, "the output buffers of Tuple-valued Func 'range' must cover the same region"));
 }
 
 TEST_CASE("AOT cnn_block equals the JIT bit for bit under each schedule") {
