@@ -116,7 +116,7 @@ LoweredPipeline lower_on_this_stack(const std::vector<std::shared_ptr<FunctionCo
     if (options.breadth_first) make_breadth_first(env, output->name);
     add_outermost_loops(env);
     resolve_default_placements(env, order, output->name);
-    check_specialization_conditions(env, output->name);
+    check_specialization_conditions(env, output_names);
     timer.lap("find_and_place_funcs");
 
     Stmt s = step("schedule_functions", schedule_functions(env, order, output->name, other_outputs));

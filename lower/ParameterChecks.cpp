@@ -52,38 +52,45 @@ void add_schedule_checks(const Definition &def, const std::string &func, int k, 
 
 namespace {
 
-void check_conditions(const Definition &def, const std::string &func, int k, const FunctionContents &out) {
+// outs: the pipeline's outputs, whose buffers' fields conditions may read.
+void check_conditions(const Definition &def, const std::string &func, int k,
+                      const std::vector<const FunctionContents *> &outs) {
     for (const Specialization &spec : def.specializations) {
         struct Unknown : IRVisitor {
-            const FunctionContents &out;
+            const std::vector<const FunctionContents *> &outs;
             std::string found;
-            explicit Unknown(const FunctionContents &o) : out(o) {}
+            explicit Unknown(const std::vector<const FunctionContents *> &o) : outs(o) {}
             void visit(const Variable *v) override {
                 if (v->param || !found.empty()) return;
-                for (int d = 0; d < out.dimensions(); d++) {
-                    for (const char *field : {".min.", ".extent.", ".stride."}) {
-                        if (v->name == out.name + field + std::to_string(d)) return;
+                for (const FunctionContents *out : outs) {
+                    for (int d = 0; d < out->dimensions(); d++) {
+                        for (const char *field : {".min.", ".extent.", ".stride."}) {
+                            if (v->name == out->name + field + std::to_string(d)) return;
+                        }
                     }
                 }
                 found = v->name;
             }
-        } unknown(out);
+        } unknown(outs);
         spec.condition.accept(&unknown);
+        std::string names;
+        for (const FunctionContents *out : outs) names += (names.empty() ? "'" : ", '") + out->name + "'";
         user_assert(unknown.found.empty())
             << describe_stage(func, k) << ": specialize(" << spec.condition << ") reads '" << unknown.found
-            << "', which this pipeline (with output '" << out.name << "') does not have: a condition may use "
-            << "Params, the fields of input buffers, and those of the output's own buffer "
-            << "(" << out.name << ".output_buffer()), not another Func's output_buffer()";
-        check_conditions(*spec.definition, func, k, out);
+            << "', which this pipeline (with output" << (outs.size() > 1 ? "s " : " ") << names
+            << ") does not have: a condition may use Params, the fields of input buffers, and those of the "
+            << "outputs' own buffers (" << outs[0]->name << ".output_buffer()), not another Func's output_buffer()";
+        check_conditions(*spec.definition, func, k, outs);
     }
 }
 
 }  // namespace
 
-void check_specialization_conditions(const Environment &env, const std::string &output) {
-    const FunctionContents &out = *env.at(output);
+void check_specialization_conditions(const Environment &env, const std::vector<std::string> &outputs) {
+    std::vector<const FunctionContents *> outs;
+    for (auto &o : outputs) outs.push_back(env.at(o).get());
     for (auto &[name, f] : env) {
-        for (int k = 0; k < f->stages(); k++) check_conditions(f->stage(k), name, k, out);
+        for (int k = 0; k < f->stages(); k++) check_conditions(f->stage(k), name, k, outs);
     }
 }
 

@@ -15,7 +15,7 @@ namespace halo {
 Stmt add_parameter_checks(const Stmt &s, const Environment &env);
 
 // At compile time: every specialization condition reads only what a call provides (Params,
-// input buffer fields, the output's own buffer fields), else a CompileError naming it.
-void check_specialization_conditions(const Environment &env, const std::string &output);
+// input buffer fields, the fields of the outputs' own buffers), else a CompileError naming it.
+void check_specialization_conditions(const Environment &env, const std::vector<std::string> &outputs);
 
 }  // namespace halo

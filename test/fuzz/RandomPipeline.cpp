@@ -28,7 +28,8 @@ void RandomPipeline::build(int n) {
     for (int i = 1; i <= n; i++) {
         int a = rand(i), b = rand(i);
         PipelineStage st{Func("s" + std::to_string(i)), {}, {}, true};
-        switch (rand(10)) {
+        switch (rand(11)) {
+        case 10: add_tuple_stage(st, a, b); break;
         case 0:
         case 1:
         case 2:
@@ -59,8 +60,9 @@ void RandomPipeline::build(int n) {
         stages_.push_back(st);
     }
     // An output whose updates write outside the requested region is an error (as in Halide):
-    // such a stage gets a pointwise consumer as the output.
-    if (!stages_.back().output_safe_updates) {
+    // such a stage gets a pointwise consumer as the output (as does a Tuple-valued one: the
+    // harness compares one buffer).
+    if (!stages_.back().output_safe_updates || stages_.back().is_tuple) {
         int last = int(stages_.size()) - 1;
         PipelineStage st{Func("out"), {last}, {}, true};
         st.f(x_, y_) = read(last, x_, y_) + 1;
@@ -180,6 +182,37 @@ void RandomPipeline::add_update_stage(PipelineStage &st, int a, int b) {
     }
     st.update_has_x = {false};
     st.output_safe_updates = false;
+}
+
+// A Tuple-valued stage (two int32 values computed together), with updates that read both
+// old values before writing either.
+void RandomPipeline::add_tuple_stage(PipelineStage &st, int a, int b) {
+    Func f = st.f;
+    Var x = x_, y = y_;
+    std::string F = f.name(), A = stages_[a].f.name(), B = stages_[b].f.name();
+    st.is_tuple = true;
+    f(x, y) = {read(a, x, y) + 1, read(b, x - 1, y) * 2};
+    log_ << F << "(x, y) = {" << A << "(x, y) + 1, " << B << "(x-1, y) * 2}\n";
+    switch (rand(3)) {
+    case 0:  // a swap with arithmetic: both values read before either is written
+        f(x, y) = {f(x, y)[1] % 97, f(x, y)[0] - read(a, x, y + 1)};
+        log_ << F << "(x, y) = {" << F << "[1] % 97, " << F << "[0] - " << A << "(x, y+1)}\n";
+        st.update_has_x = {true};
+        break;
+    case 1: {  // an argmax-like scan along x
+        int lo = rand(5) - 3, n = 1 + rand(8);
+        RDom r(lo, n, "r" + F);
+        f(r, y) = {select(f(r - 1, y)[1] > f(r, y)[1], f(r - 1, y)[0], f(r, y)[0]),
+                   max(f(r - 1, y)[1], f(r, y)[1])};
+        log_ << F << "(r, y) = {select(" << F << "(r-1)[1] > " << F << "(r)[1], " << F << "(r-1)[0], " << F
+             << "(r)[0]), max(" << F << "(r-1)[1], " << F << "(r)[1])}, r in [" << lo << ", " << lo + n - 1 << "]\n";
+        st.update_has_x = {false};
+        st.output_safe_updates = false;
+        break;
+    }
+    default:
+        break;  // no update
+    }
 }
 
 void RandomPipeline::add_typed_arithmetic(PipelineStage &st, int a, int b) {

@@ -37,6 +37,8 @@ struct PipelineStage {
     // point would need a box spanning both coordinates (seed 547: 10^10 points, 90 s), so it
     // is computed at the root instead.
     bool read_transposed = false;
+    // Tuple-valued (two int32 values): consumers read value 0 - value 1.
+    bool is_tuple = false;
 };
 
 // What the run of a generated case is expected to do.
@@ -81,10 +83,14 @@ private:
     std::vector<halo::Param<bool>> bool_params_;
     Expectation expect_;
 
-    halo::Expr read(int s, halo::Expr xx, halo::Expr yy) { return stages_[s].f(xx, yy); }
+    halo::Expr read(int s, halo::Expr xx, halo::Expr yy) {
+        if (stages_[s].is_tuple) return stages_[s].f(xx, yy)[0] - stages_[s].f(xx, yy)[1];
+        return stages_[s].f(xx, yy);
+    }
     void add_pointwise_or_stencil(PipelineStage &st, int a, int b);
     void add_update_stage(PipelineStage &st, int a, int b);
     void add_typed_arithmetic(PipelineStage &st, int a, int b);
+    void add_tuple_stage(PipelineStage &st, int a, int b);
     halo::Expr edge_arithmetic(halo::Expr A, halo::Expr B, std::string &text);
     halo::Expr narrow_arithmetic(halo::Expr A, halo::Expr B, std::string &text);
 

@@ -1,0 +1,122 @@
+// Halide-style Tuples and pipelines of several outputs (the idioms of Halide's tutorial 13 and
+// its tuple and multiple-output tests): a Func returning two values, Tuple updates, argmax by a
+// Tuple reduction, complex arithmetic, Realization, and Pipeline({f, g}).realize.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <string>
+
+#include "dsl/Halo.h"
+namespace Halide = halo;
+
+using namespace Halide;
+
+TEST_CASE("a Func that returns a Tuple, realized into a Realization") {
+    Func multi_valued;
+    Var x, y;
+    multi_valued(x, y) = Tuple(x + y, sin(x * y));
+    Realization r = multi_valued.realize({80, 60});
+    REQUIRE(r.size() == 2);
+    Buffer<int> im0 = r[0];
+    Buffer<float> im1 = r[1];
+    CHECK(im0(30, 40) == 30 + 40);
+    CHECK(im1(30, 40) == doctest::Approx(std::sin(30.0f * 40.0f)).epsilon(1e-4));
+}
+
+TEST_CASE("braces define a Tuple; f(x)[i] reads one value") {
+    Func multi_valued_2;
+    Var x, y;
+    multi_valued_2(x, y) = {x + y, sin(x * y)};
+    Func consumer;
+    consumer(x, y) = multi_valued_2(x, y)[0] + multi_valued_2(x, y)[1];
+    Buffer<float> out = consumer.realize({10, 10});
+    for (int j = 0; j < 10; j++) {
+        for (int i = 0; i < 10; i++) {
+            CHECK(out(i, j) == doctest::Approx(float(i + j) + std::sin(float(i * j))).epsilon(1e-4));
+        }
+    }
+}
+
+TEST_CASE("argmax as a Tuple reduction (tutorial 13)") {
+    Func input_func;
+    Var x;
+    input_func(x) = sin(x);
+    input_func.compute_root();
+    Func arg_max;
+    arg_max() = {0, input_func(0)};
+    RDom r(1, 99);
+    Expr old_index = arg_max()[0];
+    Expr old_max = arg_max()[1];
+    Expr new_index = select(old_max < input_func(r), r, old_index);
+    Expr new_max = max(input_func(r), old_max);
+    arg_max() = {new_index, new_max};
+    Realization result = arg_max.realize({});
+    Buffer<int> index = result[0];
+    Buffer<float> value = result[1];
+    int want = 0;
+    for (int i = 1; i < 100; i++) {
+        if (std::sin(float(i)) > std::sin(float(want))) want = i;
+    }
+    CHECK(index() == want);
+    CHECK(value() == doctest::Approx(std::sin(float(want))));
+}
+
+TEST_CASE("complex numbers as Tuples: a Mandelbrot iteration along a third dimension") {
+    Var x, y, z;
+    Func mandel;
+    Expr cr = x / 8.0f - 2.0f, ci = y / 8.0f - 1.0f;
+    mandel(x, y, z) = {0.0f, 0.0f};
+    RDom t(1, 20);
+    Expr re = mandel(x, y, t - 1)[0], im = mandel(x, y, t - 1)[1];
+    Expr escaped = re * re + im * im > 4.0f;
+    mandel(x, y, t) = {select(escaped, re, re * re - im * im + cr), select(escaped, im, 2.0f * re * im + ci)};
+    Func count;
+    RDom k(0, 21);
+    Expr zr = mandel(x, y, k)[0], zi = mandel(x, y, k)[1];
+    count(x, y) = sum(select(zr * zr + zi * zi <= 4.0f, 1, 0));
+    mandel.compute_at(count, x);
+    Buffer<int> out = count.realize({24, 16});
+    int bad = 0;
+    for (int j = 0; j < 16; j++) {
+        for (int i = 0; i < 24; i++) {
+            float zr = 0, zi = 0, c_r = i / 8.0f - 2.0f, c_i = j / 8.0f - 1.0f;
+            int n = 1;  // z_0 = 0 is inside
+            for (int step = 1; step <= 20; step++) {
+                if (!(zr * zr + zi * zi > 4.0f)) {
+                    float nr = zr * zr - zi * zi + c_r, ni = 2.0f * zr * zi + c_i;
+                    zr = nr, zi = ni;
+                }
+                n += zr * zr + zi * zi <= 4.0f;
+            }
+            // (fused multiply-adds may move a point on the escape boundary by a step)
+            bad += std::abs(out(i, j) - n) > 1;
+        }
+    }
+    CHECK(bad == 0);
+}
+
+TEST_CASE("Pipeline({f, g}) computes both outputs in one call") {
+    Func f, g;
+    Var x;
+    f(x) = x * x;
+    g(x) = f(x) + 100;
+    Pipeline p({f, g});
+    Realization r = p.realize({10});
+    Buffer<int> fb = r[0], gb = r[1];
+    for (int i = 0; i < 10; i++) {
+        CHECK(fb(i) == i * i);
+        CHECK(gb(i) == i * i + 100);
+    }
+}
+
+TEST_CASE("realizing into buffers the caller owns") {
+    Func f;
+    Var x, y;
+    f(x, y) = {x + y, x - y};
+    Buffer<int> a(8, 4), b(8, 4);
+    f.realize({a, b});
+    CHECK(a(5, 3) == 8);
+    CHECK(b(5, 3) == 2);
+}
