@@ -530,13 +530,14 @@ Expr reduce_call(const Expr &e, const std::string &name, Expr init, Expr (*combi
     for (auto &v : n.vars) args.push_back(Var(v));
     return f(args);
 }
+}  // namespace
+
 Expr lowest(Type t) { return t.is_float() ? make_const(t, -INFINITY) : make_const(t, t.min_int()); }
 Expr highest(Type t) {
     if (t.is_float()) return make_const(t, INFINITY);
     if (t.is_uint() && t.bits == 64) return UIntImm::make(t, UINT64_MAX);
     return make_const(t, t.max_int());
 }
-}  // namespace
 
 Expr product(Expr e, const std::string &name) {
     user_assert(e.defined()) << name << "() of an undefined Expr";

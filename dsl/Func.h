@@ -73,6 +73,15 @@ public:
     // this message (an error code at run time) instead of running the general schedule.
     void specialize_fail(const std::string &message);
 
+    // Halide's rfactor: splits an associative reduction (f(...) = f(...) op e, with op one of
+    // +, *, min, max) in two. The returned Func, f_intm(f's Vars..., v...), reduces over the
+    // RVar loops not named here, with each named RVar loop r replaced by its Var v; this
+    // update then reduces f_intm over the named loops only. The named loops may be RVars of
+    // the RDom or loops made by splitting them (split(r.x, rxo, rxi, 16); rfactor(rxo, u)),
+    // so that f_intm can be scheduled, e.g. parallel over u. This update's schedule is reset.
+    Func rfactor(const std::vector<std::pair<RVar, Var>> &preserved);
+    Func rfactor(const RVar &r, const Var &v);
+
     const std::string &func_name() const { return f_->name; }
     int index() const { return index_; }
 
@@ -281,6 +290,10 @@ T evaluate(const Expr &e) {
     Buffer<T> out = f.realize(std::vector<int>{});
     return out();
 }
+
+// The identities of max and min: the lowest and highest values of t (-inf and inf for floats).
+Expr lowest(Type t);
+Expr highest(Type t);
 
 // Inline reductions over the RDom(s) in e (Halide's names).
 Expr sum(Expr e, const std::string &name = "sum");

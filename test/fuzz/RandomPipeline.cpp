@@ -133,6 +133,7 @@ void RandomPipeline::add_update_stage(PipelineStage &st, int a, int b) {
         f(x, y) += read(a, x + k.x, y) * (k.x + 3);
         log_ << F << "(x, y) += " << A << "(x + k, y) * (k + 3), k in [-2, 2] where (k + y) % 2 == 0\n";
         st.update_has_x = {true};
+        maybe_rfactor(f, k);
         return;
     }
     case 7:  // a diagonal update: loops over x only, writes (x, x)
@@ -147,6 +148,7 @@ void RandomPipeline::add_update_stage(PipelineStage &st, int a, int b) {
         f(x, y) += read(a, x + k.x, y) * (k.x + 2);
         log_ << F << "(x, y) += " << A << "(x + k, y) * (k + 2), k in [-1, 1]\n";
         st.update_has_x = {true};
+        maybe_rfactor(f, k);
         return;
     }
     case 1:
@@ -213,6 +215,28 @@ void RandomPipeline::add_tuple_stage(PipelineStage &st, int a, int b) {
     default:
         break;  // no update
     }
+}
+
+// Sometimes splits the reduction over k and rfactors its outer loop into an intermediate Func
+// (default placement, or at the root with its update parallel over the new Var).
+void RandomPipeline::maybe_rfactor(Func f, const RDom &k) {
+    if (rand(3) != 0) return;
+    std::string F = f.name();
+    Var u("u" + F);
+    RVar ko("ko" + F), ki("ki" + F);
+    int factor = 1 + rand(3);
+    f.update(0).split(k.x, ko, ki, factor);
+    Func intm = f.update(0).rfactor(ko, u);
+    log_ << "  " << F << ".update(0).split(" << k.x.name() << ", ko, ki, " << factor << ").rfactor(ko, u)";
+    if (coin()) {
+        intm.compute_root();
+        log_ << "; " << intm.name() << ".compute_root()";
+        if (coin()) {
+            intm.update(0).parallel(u);
+            log_ << ".update(0).parallel(u)";
+        }
+    }
+    log_ << "\n";
 }
 
 void RandomPipeline::add_typed_arithmetic(PipelineStage &st, int a, int b) {

@@ -91,6 +91,7 @@ private:
     void add_update_stage(PipelineStage &st, int a, int b);
     void add_typed_arithmetic(PipelineStage &st, int a, int b);
     void add_tuple_stage(PipelineStage &st, int a, int b);
+    void maybe_rfactor(halo::Func f, const halo::RDom &k);
     halo::Expr edge_arithmetic(halo::Expr A, halo::Expr B, std::string &text);
     halo::Expr narrow_arithmetic(halo::Expr A, halo::Expr B, std::string &text);
 

@@ -1,0 +1,237 @@
+// Stage::rfactor (Halide's): an associative reduction split into an intermediate Func that
+// reduces over some RVar loops for each value of the others (made pure Vars), and the
+// original update reducing the intermediate over those others.
+#include <map>
+
+#include "Func.h"
+#include "lower/IREquality.h"
+#include "lower/Substitute.h"
+
+namespace halo {
+
+namespace {
+
+// f(args) = f(args) op e, recognised.
+struct AssociativeUpdate {
+    enum Op { Add, Mul, Min, Max } op;
+    Expr other;  // e
+
+    Expr identity(Type t) const {
+        switch (op) {
+        case Add: return make_zero(t);
+        case Mul: return make_one(t);
+        case Min: return highest(t);
+        default: return lowest(t);
+        }
+    }
+    Expr combine(const Expr &a, const Expr &b) const {
+        switch (op) {
+        case Add: return a + b;
+        case Mul: return a * b;
+        case Min: return min(a, b);
+        default: return max(a, b);
+        }
+    }
+};
+
+bool calls_func(const Expr &e, const std::string &name) {
+    struct Finder : IRVisitor {
+        const std::string &name;
+        bool found = false;
+        explicit Finder(const std::string &n) : name(n) {}
+        void visit(const Call *op) override {
+            found |= op->call_type == Call::Halo && op->name == name;
+            IRVisitor::visit(op);
+        }
+    } finder(name);
+    e.accept(&finder);
+    return finder.found;
+}
+
+// Whether e is f(args) at exactly the update's own left side.
+bool is_self_read(const Expr &e, const std::string &f, const std::vector<Expr> &args) {
+    const Call *c = e.as<Call>();
+    if (!c || c->call_type != Call::Halo || c->name != f || c->args.size() != args.size()) return false;
+    for (size_t i = 0; i < args.size(); i++) {
+        if (compare_expr(c->args[i], args[i]) != 0) return false;
+    }
+    return true;
+}
+
+bool match_associative(const Expr &value, const std::string &f, const std::vector<Expr> &args, AssociativeUpdate &out) {
+    Expr v = value;
+    if (const Cast *c = v.as<Cast>(); c && c->value.type() == c->type) v = c->value;
+    auto try_pair = [&](AssociativeUpdate::Op op, const Expr &a, const Expr &b) {
+        for (auto [self, other] : {std::pair{a, b}, std::pair{b, a}}) {
+            if (is_self_read(self, f, args) && !calls_func(other, f)) {
+                out = {op, other};
+                return true;
+            }
+        }
+        return false;
+    };
+    if (auto *n = v.as<Add>()) return try_pair(AssociativeUpdate::Add, n->a, n->b);
+    if (auto *n = v.as<Mul>()) return try_pair(AssociativeUpdate::Mul, n->a, n->b);
+    if (auto *n = v.as<Min>()) return try_pair(AssociativeUpdate::Min, n->a, n->b);
+    if (auto *n = v.as<Max>()) return try_pair(AssociativeUpdate::Max, n->a, n->b);
+    return false;
+}
+
+// The update's RVar loops after its splits, each with its bounds, and the original RVars (and
+// the splits' guards) as expressions of them. Loops are named by internal ids while splits
+// are replayed (a split may give its outer loop the old loop's name).
+struct RVarLoops {
+    std::map<std::string, std::string> id_of;  // current loop name -> id
+    std::map<std::string, std::pair<Expr, Expr>> bounds;  // id -> (min, extent)
+    std::map<std::string, Expr> original;  // original RVar name -> expression of ids
+    std::vector<Expr> guards;  // of splits whose factor may not divide the extent
+    int next = 0;
+
+    std::string fresh() { return "rfactor$" + std::to_string(next++); }
+    void replace(const std::string &id, const Expr &by) {
+        for (auto &[n, e] : original) e = substitute(id, by, e);
+        for (Expr &g : guards) g = substitute(id, by, g);
+    }
+};
+
+RVarLoops rvar_loops(const Definition &def, const std::string &stage) {
+    RVarLoops loops;
+    for (auto &rv : def.rdom->vars) {
+        std::string id = loops.fresh();
+        loops.id_of[rv.name] = id;
+        loops.bounds[id] = {rv.min, rv.extent};
+        loops.original[rv.name] = Variable::make(Int(32), id);
+    }
+    for (const Split &s : def.schedule.splits) {
+        auto old = loops.id_of.find(s.old_var);
+        bool touches_rvar = old != loops.id_of.end() || loops.id_of.count(s.outer) || loops.id_of.count(s.inner);
+        if (!touches_rvar) continue;  // a split of a pure Var
+        user_assert(s.kind != Split::FuseVars)
+            << stage << ": rfactor of an update whose RVar loops are fused (" << s.old_var
+            << "); rfactor before fusing them";
+        if (s.kind == Split::RenameVar) {
+            std::string id = old->second;
+            loops.id_of.erase(old);
+            loops.id_of[s.outer] = id;
+            continue;
+        }
+        std::string id = old->second;
+        auto [mn, extent] = loops.bounds.at(id);
+        std::string outer = loops.fresh(), inner = loops.fresh();
+        Expr vo = Variable::make(Int(32), outer), vi = Variable::make(Int(32), inner);
+        loops.bounds[outer] = {Expr(0), (extent + s.factor - 1) / s.factor};
+        loops.bounds[inner] = {Expr(0), s.factor};
+        // The guard keeps the points past the end out of the reduction; the clamp tells bounds
+        // inference (which does not look at guards) that reads stay inside the old range.
+        loops.replace(id, min(mn + vo * s.factor + vi, mn + extent - 1));
+        loops.guards.push_back(vo * s.factor + vi < extent);
+        loops.id_of.erase(old);
+        loops.id_of[s.outer] = outer;
+        loops.id_of[s.inner] = inner;
+    }
+    return loops;
+}
+
+std::string loop_names(const RVarLoops &loops) {
+    std::string s;
+    for (auto &[name, id] : loops.id_of) s += (s.empty() ? "" : ", ") + name;
+    return s;
+}
+
+}  // namespace
+
+Func Stage::rfactor(const RVar &r, const Var &v) { return rfactor({{r, v}}); }
+
+Func Stage::rfactor(const std::vector<std::pair<RVar, Var>> &preserved) {
+    const std::string stage = describe();
+    user_assert(index_ > 0 && path_.empty()) << stage << ": rfactor applies to an update definition (f.update(i).rfactor(...))";
+    Definition &def = this->def();
+    user_assert(def.rdom) << stage << " has no RDom: there is nothing to rfactor";
+    user_assert(def.specializations.empty() && !def.fails_unspecialized)
+        << stage << " is specialized; rfactor it before specializing it";
+    user_assert(def.values.size() == 1) << stage << " is Tuple-valued; rfactor supports updates of one value";
+    user_assert(!preserved.empty()) << stage << ": rfactor needs at least one (RVar, Var) pair";
+    AssociativeUpdate assoc;
+    user_assert(match_associative(def.values[0], f_->name, def.args, assoc))
+        << stage << ": rfactor needs an associative update of the form " << f_->name << "(...) = " << f_->name
+        << "(...) op e, with op one of +, *, min and max and e not reading " << f_->name << " (this one is "
+        << def.values[0] << ")";
+
+    RVarLoops loops = rvar_loops(def, stage);
+    // The RVar loops in loop order (innermost first), split into those the intermediate keeps
+    // as RVars and those that become its pure Vars.
+    std::map<std::string, std::string> preserved_var;  // loop name -> Var name
+    for (auto &[rv, v] : preserved) {
+        user_assert(loops.id_of.count(rv.name()))
+            << stage << ": rfactor(" << rv.name() << ", " << v.name() << "): '" << rv.name()
+            << "' is not one of its RVar loops (" << loop_names(loops) << ")";
+        user_assert(std::find(f_->args.begin(), f_->args.end(), v.name()) == f_->args.end())
+            << stage << ": rfactor(" << rv.name() << ", " << v.name() << "): '" << v.name() << "' is already a Var of "
+            << f_->name << "; use a new Var";
+        user_assert(preserved_var.emplace(rv.name(), v.name()).second)
+            << stage << ": rfactor names the RVar loop '" << rv.name() << "' twice";
+    }
+    std::vector<std::string> kept, moved;  // loop names, innermost first
+    for (const Dim &d : def.schedule.dims) {
+        if (!d.is_rvar) continue;
+        (preserved_var.count(d.var) ? moved : kept).push_back(d.var);
+    }
+    user_assert(!kept.empty()) << stage << ": rfactor of every RVar loop (" << loop_names(loops)
+                               << ") leaves the intermediate nothing to reduce; keep at least one";
+
+    // The intermediate's RDom: the kept loops with their bounds, and the guards of the splits
+    // and the original predicates (RDom::where) as its predicates.
+    auto intm_dom = std::make_shared<ReductionDomainContents>();
+    intm_dom->name = f_->name + "_intm_r";
+    std::map<std::string, Expr> id_to_intm;
+    for (auto &name : kept) {
+        const std::string &id = loops.id_of.at(name);
+        auto [mn, extent] = loops.bounds.at(id);
+        intm_dom->vars.push_back({name, mn, extent});
+        id_to_intm[id] = Variable::make(Int(32), name, nullptr, intm_dom);
+    }
+    std::vector<Expr> new_vars;
+    for (auto &name : moved) {
+        Expr v = Var(preserved_var.at(name));
+        id_to_intm[loops.id_of.at(name)] = v;
+        new_vars.push_back(v);
+    }
+    std::map<std::string, Expr> original_in_intm;
+    for (auto &[name, e] : loops.original) original_in_intm[name] = substitute(id_to_intm, e);
+    for (Expr g : loops.guards) intm_dom->predicates.push_back(substitute(id_to_intm, g));
+    for (auto &p : def.rdom->predicates) intm_dom->predicates.push_back(substitute(original_in_intm, p));
+
+    Func intm(f_->name + "_intm");
+    std::vector<Expr> pure_args;
+    for (auto &a : f_->args) pure_args.push_back(Var(a));
+    std::vector<Expr> intm_pure = pure_args;
+    for (auto &name : moved) intm_pure.push_back(Var(preserved_var.at(name)));
+    Type t = def.values[0].type();
+    intm(intm_pure) = assoc.identity(t);
+    std::vector<Expr> intm_lhs;
+    for (auto &a : def.args) intm_lhs.push_back(substitute(original_in_intm, a));
+    for (auto &name : moved) intm_lhs.push_back(Var(preserved_var.at(name)));
+    intm(intm_lhs) = assoc.combine(intm(intm_lhs), substitute(original_in_intm, assoc.other));
+
+    // This update now reduces the intermediate over the moved loops, at every point of f.
+    auto dom = std::make_shared<ReductionDomainContents>();
+    dom->name = f_->name + "_rfactor_r";
+    std::vector<Expr> intm_args = pure_args;
+    for (auto &name : moved) {
+        auto [mn, extent] = loops.bounds.at(loops.id_of.at(name));
+        dom->vars.push_back({name, mn, extent});
+        intm_args.push_back(Variable::make(Int(32), name, nullptr, dom));
+    }
+    dom->used = true;
+    Expr self = Call::make(t, f_->name, pure_args, Call::Halo, FunctionPtr::weak(f_));
+    def.args = pure_args;
+    def.values = {assoc.combine(self, intm(intm_args))};
+    def.rdom = dom;
+    def.schedule = StageSchedule();
+    for (auto &rv : dom->vars) def.schedule.dims.push_back(Dim{rv.name, ForType::Serial, true});
+    for (auto &a : f_->args) def.schedule.dims.push_back(Dim{a, ForType::Serial, false});
+    f_->changed();
+    return intm;
+}
+
+}  // namespace halo

@@ -1,0 +1,134 @@
+// Stage::rfactor (Halide's): an associative reduction split into an intermediate Func over
+// some RVar loops and the update over the rest; every result checked against the reference
+// evaluator of the same algorithm (rfactor changes the order of the reduction only).
+#include "TestUtil.h"
+
+using namespace halo;
+using halo_test::compile_error_of;
+using halo_test::contains;
+
+TEST_CASE("a 2-D sum rfactored on r.y: the intermediate computes a column sum per y, in parallel") {
+    Buffer<int> in = halo_test::random_image<int>({37, 23}, 21, -99, 99);
+    Var x("x"), u("u");
+    RDom r(0, 37, 0, 23, "r");
+    Func total("total"), ref("ref");
+    total(x) = 0;
+    total(x) += in(r.x, r.y) * (x + 1);
+    ref(x) = 0;
+    ref(x) += in(r.x, r.y) * (x + 1);
+    Func intm = total.update().rfactor(r.y, u);
+    CHECK(intm.name() == "total_intm");
+    CHECK(intm.dimensions() == 2);
+    intm.compute_root().update().parallel(u);
+    Buffer<int> got = total.realize({5}), want = reference_realize(ref, {5});
+    for (int i = 0; i < 5; i++) CHECK(got(i) == want(i));
+    // The update now reduces the intermediate over r.y only.
+    CHECK(contains(total.lowered_stmt(), "produce total_intm"));
+}
+
+TEST_CASE("the parallel-reduction idiom: split an RVar, rfactor its outer loop, vectorize the inner one") {
+    Buffer<float> in = halo_test::random_image<float>({1000}, 22, -1, 1);
+    Var u("u");
+    RVar rxo("rxo"), rxi("rxi");
+    for (int factor : {16, 7, 1000, 1001}) {
+        INFO("factor " << factor);
+        RDom r(0, 1000, "r");
+        Func sum_f("sum_f"), ref("ref");
+        sum_f() = 0.0f;
+        sum_f() += in(r) * 2.0f;
+        ref() = 0.0f;
+        ref() += in(r) * 2.0f;
+        sum_f.update().split(r.x, rxo, rxi, factor);
+        Func intm = sum_f.update().rfactor(rxo, u);
+        intm.compute_root().vectorize(u, 8).update().parallel(u);
+        Buffer<float> got = sum_f.realize(std::vector<int>{}), want = reference_realize(ref, std::vector<int>{});
+        // (the order of the additions differs: a float sum agrees to rounding)
+        CHECK(got() == doctest::Approx(want()).epsilon(1e-4));
+    }
+}
+
+TEST_CASE("integer reductions give exactly the reference's result, at sizes the splits do not divide") {
+    Buffer<int> in = halo_test::int_buffer_at(50, 30, -7, 4);
+    halo_test::fill_random(in, -1000, 1000, 23);
+    Var x("x"), y("y"), u("u"), v("v");
+    RVar ro("ro"), ri("ri");
+    struct Case {
+        const char *name;
+        Expr (*make)(Func &f, const Expr &e);
+    } cases[] = {
+        {"+", [](Func &f, const Expr &e) { return Expr(f()) + e; }},
+        {"min", [](Func &f, const Expr &e) { return min(f(), e); }},
+        {"max", [](Func &f, const Expr &e) { return max(e, f()); }},
+        {"*", [](Func &f, const Expr &e) { return Expr(f()) * select(e % 2 == 0, 1, -1); }},
+    };
+    for (auto &c : cases) {
+        INFO("op " << std::string(c.name));
+        RDom r(-7, 50, 4, 30, "r");
+        Func f("f"), ref("ref");
+        f() = c.name[0] == '*' ? 1 : 0;
+        ref() = c.name[0] == '*' ? 1 : 0;
+        Expr e = in(r.x, r.y) - r.x;
+        f() = c.make(f, e);
+        ref() = c.make(ref, e);
+        f.update().split(r.y, ro, ri, 8);
+        Func intm = f.update().rfactor({{ro, u}, {r.x, v}});
+        intm.compute_root().update().parallel(u);
+        Buffer<int> got = f.realize(std::vector<int>{}), want = reference_realize(ref, std::vector<int>{});
+        CHECK(got() == want());
+    }
+}
+
+TEST_CASE("a histogram rfactored over rows, with RDom::where kept in the intermediate") {
+    Buffer<uint8_t> in = halo_test::random_image<uint8_t>({40, 30}, 24, 0, 255);
+    Var x("x"), u("u");
+    RDom r(0, 40, 0, 30, "r");
+    r.where((r.x + r.y) % 3 != 0);
+    Func hist("hist"), ref("ref");
+    hist(x) = 0;
+    hist(cast<int>(in(r.x, r.y)) / 16) += 1;
+    RDom r2(0, 40, 0, 30, "r2");
+    r2.where((r2.x + r2.y) % 3 != 0);
+    ref(x) = 0;
+    ref(cast<int>(in(r2.x, r2.y)) / 16) += 1;
+    Func intm = hist.update().rfactor(r.y, u);
+    intm.compute_root().update().parallel(u);
+    Buffer<int> got = hist.realize({16}), want = reference_realize(ref, {16});
+    for (int i = 0; i < 16; i++) CHECK(got(i) == want(i));
+}
+
+TEST_CASE("rfactor keeps the reference evaluator's answer for the rfactored Func itself") {
+    Buffer<int> in = halo_test::random_image<int>({20, 12}, 25, -50, 50);
+    Var x("x"), y("y"), u("u");
+    RDom r(0, 20, "r");
+    Func g("g");
+    g(y) = 0;
+    g(y) += in(r, y) * in(r, (y + 1) % 12);
+    RVar ro("ro"), ri("ri");
+    g.update().split(r.x, ro, ri, 6);
+    g.update().rfactor(ro, u).compute_at(g, y);
+    halo_test::check_against_reference(g, Buffer<int>(12));
+}
+
+TEST_CASE("errors: rfactor names the stage and what it needs") {
+    Buffer<int> in = halo_test::random_image<int>({10}, 26, -5, 5);
+    Var x("x"), u("u");
+    RDom r(0, 10, "r");
+    Func f("f");
+    f(x) = 0;
+    f(x) = f(x) * 2 - in(r);
+    std::string msg = compile_error_of([&] { f.update().rfactor(r, u); });
+    CHECK(contains(msg, "Func 'f' update 0: rfactor needs an associative update of the form f(...) = f(...) op e"));
+    Func g("g");
+    g(x) = 0;
+    g(x) += in(r);
+    msg = compile_error_of([&] { g.update().rfactor(RVar("nope"), u); });
+    CHECK(contains(msg, "rfactor(nope, u): 'nope' is not one of its RVar loops (r.x)"));
+    msg = compile_error_of([&] { g.update().rfactor(r, x); });
+    CHECK(contains(msg, "'x' is already a Var of g; use a new Var"));
+    msg = compile_error_of([&] { g.update().rfactor(r, u); });
+    CHECK(contains(msg, "rfactor of every RVar loop (r.x) leaves the intermediate nothing to reduce"));
+    Func h("h");
+    h(x) = x;
+    msg = compile_error_of([&] { Stage(h.function(), 0).rfactor(r, u); });
+    CHECK(contains(msg, "rfactor applies to an update definition"));
+}
