@@ -643,11 +643,47 @@ std::vector<std::pair<Expr, Expr>> RDom::ranges_of(const std::shared_ptr<BufferC
 }
 
 ImageParam::ImageParam(Type t, int dimensions, const std::string &name)
-    : p_(std::make_shared<ParameterContents>()) {
+    : p_(std::make_shared<ParameterContents>()), wrappers_(std::make_shared<ImageParamWrappers>()) {
     p_->name = name.empty() ? unique_name('i') : name;
     p_->type = t;
     p_->is_buffer = true;
     p_->dimensions = dimensions;
+    p_->wrappers = wrappers_;
+}
+
+Func ImageParam::in(const Func &consumer) { return in(std::vector<Func>{consumer}); }
+
+Func ImageParam::in(const std::vector<Func> &consumers) {
+    user_assert(p_) << "in() of an undefined ImageParam";
+    user_assert(!consumers.empty()) << "ImageParam '" << name() << "': in() of an empty list of consumers";
+    auto existing = wrappers_->by_consumer.find(consumers[0].name());
+    if (existing != wrappers_->by_consumer.end()) return Func(existing->second);
+    std::string wname = name() + "_in";
+    for (const Func &c : consumers) wname += "_" + c.name();
+    Func w = image_wrapper(wname);
+    for (const Func &c : consumers) wrappers_->by_consumer[c.name()] = w.function();
+    return w;
+}
+
+Func ImageParam::in() {
+    user_assert(p_) << "in() of an undefined ImageParam";
+    auto existing = wrappers_->by_consumer.find("");
+    if (existing != wrappers_->by_consumer.end()) return Func(existing->second);
+    Func w = image_wrapper(name() + "_global_wrapper");
+    wrappers_->by_consumer[""] = w.function();
+    return w;
+}
+
+Func ImageParam::image_wrapper(const std::string &wname) {
+    Func w(wname);
+    std::vector<Expr> args;
+    for (int d = 0; d < dimensions(); d++) args.push_back(Var("_" + std::to_string(d)));
+    w(args) = (*this)(args);
+    // Pipelines compiled before read the image directly: they recompile (as for a new
+    // constraint) to read the wrapper.
+    std::lock_guard<std::mutex> lock(p_->mutex);
+    p_->constraints_version++;
+    return w;
 }
 
 void check_image_param_buffer(const ParameterContents &p, const Buffer<> &b, const char *how) {

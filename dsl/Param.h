@@ -11,6 +11,8 @@
 
 namespace halo {
 
+class Func;
+
 template <typename T>
 class Param {
 public:
@@ -54,8 +56,18 @@ public:
     Expr channels() const { return dim(2).extent(); }
     const std::shared_ptr<ParameterContents> &parameter() const { return p_; }
 
+    // Wrappers (Halide's ImageParam::in): an identity Func that the consumer reads instead of
+    // the image, to schedule on its own (e.g. im.in().compute_root() copies the needed part of
+    // the input into a buffer of the pipeline's). Asking again returns the same wrapper.
+    Func in(const Func &consumer);
+    Func in(const std::vector<Func> &consumers);
+    // The global wrapper: every consumer reads it (but the image's other wrappers).
+    Func in();
+
 private:
+    Func image_wrapper(const std::string &name);
     std::shared_ptr<ParameterContents> p_;
+    std::shared_ptr<ImageParamWrappers> wrappers_;
 };
 
 // Checks that b can be bound to the ImageParam p (defined, its type and dimensions); `how` says

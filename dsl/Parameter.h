@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstring>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -13,6 +14,14 @@
 namespace halo {
 
 struct BufferContents;
+struct FunctionContents;
+
+// An ImageParam's wrappers (ImageParam::in): identity Funcs that consumers read instead of the
+// image, by consumer name ("" for the global wrapper). Held by the ImageParam handles: the
+// wrappers' definitions read the image, so the image's own contents refer to them weakly.
+struct ImageParamWrappers {
+    std::map<std::string, std::shared_ptr<FunctionContents>> by_consumer;
+};
 
 // What a pipeline requires of one dimension of a buffer it reads or writes, set with
 // ImageParam::dim(d).set_min(...) or Func::output_buffer().dim(d).set_...: checked when the
@@ -37,6 +46,8 @@ struct ParameterContents {
     // (a compiled pipeline that used older ones recompiles).
     std::vector<BufferDimConstraint> constraints;
     uint64_t constraints_version = 0;
+    // ImageParam::in wrappers (alive while a handle of the ImageParam is).
+    std::weak_ptr<ImageParamWrappers> wrappers;
 
     // The value and the bound buffer change under this lock, and a realization reads them
     // under it once at its start: setting an input while another thread realizes is safe (that

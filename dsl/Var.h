@@ -27,6 +27,10 @@ private:
     std::string name_;
 };
 
+// The Vars of an ImageParam's wrappers (ImageParam::in), as Halide names them: schedule a
+// wrapper of a 2-D image with im.in().compute_root().vectorize(_0, 8).
+inline const Var _0("_0"), _1("_1"), _2("_2"), _3("_3");
+
 class RDom;
 
 // One dimension of an RDom.

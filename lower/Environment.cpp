@@ -108,6 +108,12 @@ Environment find_functions(const std::shared_ptr<FunctionContents> &output) {
         CallCollector c;
         for_each_expr(*f, [&](const Expr &e) { e.accept(&c); });
         for (auto *call : c.calls) {
+            // An input image's wrappers (ImageParam::in), which lowering redirects reads to.
+            if (call->call_type == Call::Image && call->param) {
+                if (auto w = call->param->wrappers.lock()) {
+                    for (auto &[consumer, wrapper] : w->by_consumer) stack.push_back(wrapper);
+                }
+            }
             if (call->call_type != Call::Halo || call->func == f) continue;
             auto callee = call->func.lock();
             user_assert(callee) << "Func '" << f->name << "' reads Func '" << call->name << "', which no longer "

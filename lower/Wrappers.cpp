@@ -17,15 +17,13 @@ public:
 
     Expr visit(const Call *op) override {
         Expr e = IRMutator::visit(op);
-        if (op->call_type != Call::Halo) return e;
-        auto f = env_.find(op->name);
-        if (f == env_.end() || f->second->wrappers.empty()) return e;
-        const auto &wrappers = f->second->wrappers;
-        auto w = wrappers.find(consumer_);
-        if (w == wrappers.end()) {
-            w = wrappers.find("");
-            // The global wrapper is not used inside the wrapped Func's own wrappers.
-            if (w == wrappers.end() || is_wrapper_of(*f->second)) return e;
+        const WrapperMap *wrappers = wrappers_of(op);
+        if (!wrappers || wrappers->empty()) return e;
+        auto w = wrappers->find(consumer_);
+        if (w == wrappers->end()) {
+            w = wrappers->find("");
+            // The global wrapper is not used inside the wrapped Func's (or image's) own wrappers.
+            if (w == wrappers->end() || is_wrapper_of(*wrappers)) return e;
         }
         if (w->second->name == consumer_) return e;  // a wrapper reads the Func it wraps
         const Call *c = e.as<Call>();
@@ -33,12 +31,26 @@ public:
     }
 
 private:
-    bool is_wrapper_of(const FunctionContents &f) const {
-        for (auto &[c, w] : f.wrappers) {
+    using WrapperMap = std::map<std::string, std::shared_ptr<FunctionContents>>;
+    // A Func's wrappers (Func::in) or an input image's (ImageParam::in).
+    const WrapperMap *wrappers_of(const Call *op) {
+        if (op->call_type == Call::Halo) {
+            auto f = env_.find(op->name);
+            return f == env_.end() ? nullptr : &f->second->wrappers;
+        }
+        if (op->call_type != Call::Image || !op->param) return nullptr;
+        std::shared_ptr<ImageParamWrappers> w = op->param->wrappers.lock();
+        if (!w) return nullptr;
+        image_wrappers_.push_back(w);  // alive while this pass runs
+        return &w->by_consumer;
+    }
+    bool is_wrapper_of(const WrapperMap &wrappers) const {
+        for (auto &[c, w] : wrappers) {
             if (w->name == consumer_) return true;
         }
         return false;
     }
+    std::vector<std::shared_ptr<ImageParamWrappers>> image_wrappers_;
     const Environment &env_;
     const std::string &consumer_;
 };
@@ -52,9 +64,6 @@ void redirect(Definition &d, RedirectCalls &r) {
 }  // namespace
 
 void apply_wrappers(Environment &env, const std::vector<std::string> &outputs) {
-    bool any = false;
-    for (auto &[name, f] : env) any |= !f->wrappers.empty();
-    if (!any) return;
     for (auto &[name, f] : env) {
         RedirectCalls r(env, name);
         for (int k = 0; k < f->stages(); k++) redirect(f->stage(k), r);

@@ -85,3 +85,40 @@ TEST_CASE("wrapping for itself is an error") {
     err = compile_error_of([&] { u.in(); });
     CHECK(contains(err, "before it has a definition"));
 }
+
+TEST_CASE("ImageParam::in(): a consumer reads a staged copy of the input, computed at its tiles") {
+    Var x("x"), y("y"), xo("xo"), yo("yo"), xi("xi"), yi("yi");
+    ImageParam im(Int(32), 2, "im");
+    Buffer<int> in = halo_test::int_buffer_at(60, 50, -6, -4);
+    halo_test::fill_random(in, -99, 99, 31);
+    im.set(in);
+    Func blur("blur"), other("other"), out("out");
+    blur(x, y) = im(x - 1, y) + im(x, y) + im(x + 1, y + 1);
+    other(x, y) = im(x, y) * 3;
+    out(x, y) = blur(x, y) - other(x, y);
+    out.tile(x, y, xo, yo, xi, yi, 8, 8);
+    blur.compute_at(out, xo);
+    Func staged = im.in(blur);
+    CHECK(staged.name() == "im_in_blur");
+    staged.compute_at(out, xo).vectorize(_0, 4);
+    std::string nest = out.loop_nest();
+    CHECK(contains(nest, "produce im_in_blur"));
+    halo_test::check_against_reference(out, halo_test::int_buffer_at(41, 27, -5, -3));
+    // Asking again gives the same wrapper; the global one is another.
+    CHECK(im.in(blur).function() == staged.function());
+    CHECK(im.in().function() != staged.function());
+}
+
+TEST_CASE("ImageParam::in() made after a compile recompiles the pipeline to read it") {
+    Var x("x");
+    ImageParam im(Float(32), 1, "im");
+    Buffer<float> in = halo_test::random_image<float>({40}, 32, -1, 1);
+    im.set(in);
+    Func f("f");
+    f(x) = im(x) * 2.0f + im(x + 1);
+    f.realize({30});
+    CHECK(!contains(f.lowered_stmt(), "im_global_wrapper"));
+    im.in().compute_root();
+    CHECK(contains(f.lowered_stmt(), "produce im_global_wrapper"));
+    halo_test::check_against_reference(f, Buffer<float>(30));
+}

@@ -80,3 +80,23 @@ TEST_CASE("repeat_image and mirror_interior") {
     });
     CHECK(bad == 0);
 }
+
+TEST_CASE("staging loads from an ImageParam with ImageParam::in (tutorial 19)") {
+    ImageParam img(Int(32), 2);
+    Buffer<int> input(20, 16);
+    for (int y = 0; y < 16; y++) {
+        for (int x = 0; x < 20; x++) input(x, y) = x * 3 + y * 7;
+    }
+    img.set(input);
+    Func f;
+    Var x, y, xo, yo, xi, yi;
+    f(x, y) = img(x, y) + img(x + 1, y + 1);
+    f.tile(x, y, xo, yo, xi, yi, 4, 4);
+    img.in().compute_at(f, xo).vectorize(_0, 4);
+    Buffer<int> out = f.realize({16, 12});
+    int bad = 0;
+    for (int y = 0; y < 12; y++) {
+        for (int x = 0; x < 16; x++) bad += out(x, y) != input(x, y) + input(x + 1, y + 1);
+    }
+    CHECK(bad == 0);
+}
