@@ -135,9 +135,10 @@ std::string Pipeline::lowered_stmt() {
     // The compiled pipeline's loop nest if it is current; otherwise lower afresh (without
     // compiling, and without marking anything as compiled).
     std::lock_guard<std::mutex> lock(mutex_);
-    Stmt body = is_current_locked() ? lowered_.body : lower(outputs(), "halo_pipeline_" + std::to_string(pipeline_counter++)).body;
+    LoweredPipeline p = is_current_locked() ? lowered_ : lower(outputs(), "halo_pipeline_" + std::to_string(pipeline_counter++));
     std::ostringstream s;
-    s << body;
+    for (auto &note : p.notes) s << "// " << note << "\n";
+    s << p.body;
     return s.str();
 }
 

@@ -16,6 +16,7 @@
 #include "PartitionLoops.h"
 #include "RemovePromises.h"
 #include "ScheduleFunctions.h"
+#include "SlidingWindow.h"
 #include "Simplify.h"
 #include "ParameterChecks.h"
 #include "PassTiming.h"
@@ -125,6 +126,8 @@ LoweredPipeline lower_on_this_stack(const std::vector<std::shared_ptr<FunctionCo
     check_placement(s, env, other_outputs);
     timer.lap("check_placement");
     s = step("bounds_inference", bounds_inference(s, env, output->name, other_outputs));
+    std::vector<std::string> notes;
+    s = step("sliding_window", sliding_window(s, env, &notes));
     auto params = find_parameters(env, order);
     std::vector<const FunctionContents *> output_funcs{output.get()};
     for (auto &n : other_outputs) output_funcs.push_back(env.at(n).get());
@@ -145,6 +148,7 @@ LoweredPipeline lower_on_this_stack(const std::vector<std::shared_ptr<FunctionCo
             }
         }
         p.params = params;
+        p.notes = notes;
         return p;
     };
     if (options.stop_before_flattening) return result(s);

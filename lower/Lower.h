@@ -27,6 +27,8 @@ struct LoweredPipeline {
     // Scalar Params and input buffers, in the order the compiled function takes them
     // (after the output buffers).
     std::vector<std::shared_ptr<ParameterContents>> params;
+    // What lowering decided that the loop nest does not show by itself (sliding windows).
+    std::vector<std::string> notes;
 };
 
 struct LowerOptions {

@@ -1,0 +1,224 @@
+#include "SlidingWindow.h"
+
+#include <set>
+
+#include "ScheduleFunctions.h"
+#include "Simplify.h"
+#include "Substitute.h"
+#include "dsl/IROperator.h"
+
+namespace halo {
+
+namespace {
+
+// How an expression changes as one variable grows (the others fixed).
+enum class Monotonic { Constant, Increasing, Decreasing, Unknown };
+
+Monotonic flip(Monotonic m) {
+    if (m == Monotonic::Increasing) return Monotonic::Decreasing;
+    if (m == Monotonic::Decreasing) return Monotonic::Increasing;
+    return m;
+}
+
+Monotonic combine(Monotonic a, Monotonic b) {
+    if (a == Monotonic::Constant) return b;
+    if (b == Monotonic::Constant) return a;
+    return a == b ? a : Monotonic::Unknown;
+}
+
+bool depends_on(const Expr &e, const std::string &var) {
+    struct Finder : IRVisitor {
+        const std::string &var;
+        bool found = false;
+        explicit Finder(const std::string &v) : var(v) {}
+        void visit(const Variable *op) override { found |= op->name == var; }
+    } finder(var);
+    e.accept(&finder);
+    return finder.found;
+}
+
+Monotonic monotonic_in(const Expr &e, const std::string &var) {
+    if (!depends_on(e, var)) return Monotonic::Constant;
+    if (auto v = e.as<Variable>()) return v->name == var ? Monotonic::Increasing : Monotonic::Constant;
+    if (auto n = e.as<Add>()) return combine(monotonic_in(n->a, var), monotonic_in(n->b, var));
+    if (auto n = e.as<Sub>()) return combine(monotonic_in(n->a, var), flip(monotonic_in(n->b, var)));
+    if (auto n = e.as<Min>()) return combine(monotonic_in(n->a, var), monotonic_in(n->b, var));
+    if (auto n = e.as<Max>()) return combine(monotonic_in(n->a, var), monotonic_in(n->b, var));
+    if (auto n = e.as<Mul>()) {
+        // By a constant only: its sign decides.
+        for (auto [c, other] : {std::pair{n->a, n->b}, std::pair{n->b, n->a}}) {
+            if (const int64_t *k = as_const_int(c)) {
+                Monotonic m = monotonic_in(other, var);
+                return *k > 0 ? m : *k < 0 ? flip(m) : Monotonic::Constant;
+            }
+        }
+        return Monotonic::Unknown;
+    }
+    if (auto n = e.as<Div>()) {
+        // Rounding division by a positive constant keeps the order.
+        const int64_t *k = as_const_int(n->b);
+        return k && *k > 0 ? monotonic_in(n->a, var) : Monotonic::Unknown;
+    }
+    if (auto n = e.as<Cast>()) {
+        bool widening_int = n->type.is_int() && n->value.type().is_int() && n->type.bits >= n->value.type().bits;
+        return widening_int ? monotonic_in(n->value, var) : Monotonic::Unknown;
+    }
+    return Monotonic::Unknown;
+}
+
+class Slide : public IRMutator {
+public:
+    Slide(const FunctionContents &f, std::vector<std::string> &report) : f_(f), report_(report) {}
+    using IRMutator::mutate;
+    using IRMutator::visit;
+
+    Stmt visit(const For *op) override {
+        loops_.push_back(op);
+        std::vector<std::pair<std::string, Expr>> saved;
+        saved.swap(lets_);  // lets inside an inner loop are new for each of its iterations
+        Stmt s = IRMutator::visit(op);
+        lets_.swap(saved);
+        loops_.pop_back();
+        return s;
+    }
+
+    Stmt visit(const LetStmt *op) override {
+        const std::string first = stage_prefix(f_.name, 0) + f_.args[0] + ".min";
+        if (op->name == first && !loops_.empty()) return slide(op);
+        lets_.push_back({op->name, op->value});
+        Stmt s = IRMutator::visit(op);
+        lets_.pop_back();
+        return s;
+    }
+
+private:
+    // The chain of f's stage-0 bounds lets starting at op, rewritten so that each iteration of
+    // the innermost enclosing loop computes only what the iterations before it did not.
+    Stmt slide(const LetStmt *op) {
+        std::vector<std::pair<std::string, Expr>> chain;
+        Stmt body(IRMutator::self(op));
+        while (const LetStmt *l = body.as<LetStmt>()) {
+            if (l->name.rfind(stage_prefix(f_.name, 0), 0) != 0) break;
+            chain.push_back({l->name, l->value});
+            body = l->body;
+        }
+        Stmt rest = mutate(body);
+        auto rebuild = [&](const std::vector<std::pair<std::string, Expr>> &lets) {
+            Stmt s = rest;
+            for (auto it = lets.rbegin(); it != lets.rend(); ++it) s = LetStmt::make(it->first, it->second, s);
+            return s;
+        };
+        const For *loop = loops_.back();
+        std::string why = reason_not_to_slide(loop);
+        if (!why.empty()) {
+            report_.push_back(f_.name + ": no sliding window over " + loop->name + " (" + why + ")");
+            return rebuild(chain);
+        }
+        // Each bound in terms of the loop variable: the lets inside the loop expanded.
+        std::map<std::string, Expr> inner;
+        for (auto &[n, v] : lets_) inner[n] = substitute(inner, v);
+        auto expanded = [&](const std::string &name) {
+            for (auto &[n, v] : chain) {
+                if (n == name) return simplify(substitute(inner, v));
+            }
+            return Expr();
+        };
+        const std::string &c = loop->name;
+        int sliding = -1;
+        for (int d = 0; d < f_.dimensions(); d++) {
+            std::string p = stage_prefix(f_.name, 0) + f_.args[d];
+            Expr mn = expanded(p + ".min"), mx = expanded(p + ".max");
+            if (!mn.defined() || !mx.defined()) return rebuild(chain);
+            if (!depends_on(mn, c) && !depends_on(mx, c)) continue;
+            Monotonic a = monotonic_in(mn, c), b = monotonic_in(mx, c);
+            bool grows = (a == Monotonic::Increasing || a == Monotonic::Constant) &&
+                         (b == Monotonic::Increasing || b == Monotonic::Constant);
+            if (sliding >= 0 || !grows) {
+                report_.push_back(f_.name + ": no sliding window over " + c + " (" +
+                                  (sliding >= 0 ? "its region moves in two dimensions" : "its region does not only grow") + ")");
+                return rebuild(chain);
+            }
+            sliding = d;
+        }
+        // Slide dimension `sliding` (or, if nothing moves, compute everything in the first
+        // iteration only): from the second iteration on, start after what the previous one
+        // computed.
+        int d = sliding >= 0 ? sliding : f_.dimensions() - 1;
+        if (d < 0) return rebuild(chain);
+        // The bounds lets stay what the iteration needs (its producers' regions are made from
+        // them); only f's own loops start later, from a let of their own around its produce.
+        std::string p = stage_prefix(f_.name, 0) + f_.args[d];
+        Expr prev_max = substitute(c, Variable::make(Int(32), c) - 1, expanded(p + ".max"));
+        Expr here = Variable::make(Int(32), c), needed_min = Variable::make(Int(32), p + ".min");
+        Expr new_min = sliding >= 0 ? max(needed_min, prev_max + 1) : Variable::make(Int(32), p + ".max") + 1;
+        rest = StartLater(f_.name, p + ".min", select(here > loop->min, new_min, needed_min)).mutate(rest);
+        report_.push_back(f_.name + ": sliding window over " + c + " in dimension " + f_.args[d]);
+        return rebuild(chain);
+    }
+
+    // Makes the loops of f's produce start at `min` instead of the bounds let `min_name`.
+    class StartLater : public IRMutator {
+    public:
+        StartLater(const std::string &f, const std::string &min_name, Expr min) : f_(f), name_(min_name), min_(std::move(min)) {}
+        using IRMutator::mutate;
+        using IRMutator::visit;
+        Stmt visit(const ProducerConsumer *op) override {
+            if (!op->is_producer || op->name != f_) return IRMutator::visit(op);
+            std::string slid = name_ + ".slid";
+            Stmt body = substitute(name_, Variable::make(Int(32), slid), op->body);
+            return LetStmt::make(slid, min_, ProducerConsumer::make(op->name, true, body));
+        }
+
+    private:
+        std::string f_, name_;
+        Expr min_;
+    };
+
+    std::string reason_not_to_slide(const For *loop) const {
+        if (loop->for_type != ForType::Serial) return "the loop is not serial";
+        if (f_.stages() > 1) return "it has update definitions";
+        if (!f_.pure.specializations.empty()) return "it is specialized";
+        // RoundUp would compute past what the iteration needs, from where sliding starts it:
+        // outside the realization.
+        for (const Split &s : f_.pure.schedule.splits) {
+            if (s.kind == Split::SplitVar && s.tail == TailStrategy::RoundUp) return "a split of it rounds up";
+        }
+        return "";
+    }
+
+    const FunctionContents &f_;
+    std::vector<std::string> &report_;
+    std::vector<const For *> loops_;  // inside the realization, outermost first
+    std::vector<std::pair<std::string, Expr>> lets_;  // inside the innermost loop
+};
+
+class FindRealizations : public IRMutator {
+public:
+    FindRealizations(const Environment &env, std::vector<std::string> &report) : env_(env), report_(report) {}
+    using IRMutator::mutate;
+    using IRMutator::visit;
+
+    Stmt visit(const Realize *op) override {
+        Stmt body = mutate(op->body);
+        auto f = env_.find(op->name);
+        if (f != env_.end() && !(f->second->schedule.store_level == f->second->schedule.compute_level)) {
+            body = Slide(*f->second, report_).mutate(body);
+        }
+        return Realize::make(op->name, op->types, op->bounds, body);
+    }
+
+private:
+    const Environment &env_;
+    std::vector<std::string> &report_;
+};
+
+}  // namespace
+
+Stmt sliding_window(const Stmt &s, const Environment &env, std::vector<std::string> *report) {
+    std::vector<std::string> lines;
+    Stmt r = FindRealizations(env, lines).mutate(s);
+    if (report) *report = lines;
+    return r;
+}
+
+}  // namespace halo

@@ -1,0 +1,19 @@
+// Sliding windows (Halide's): a Func stored outside the loop it is computed in, whose region
+// moves monotonically with that serial loop, computes in each iteration only what the earlier
+// iterations of the loop did not (the first computes all of it). A Func whose region does not
+// move at all is computed in the first iteration only.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "Environment.h"
+#include "dsl/IR.h"
+
+namespace halo {
+
+// After bounds inference. report (if given) gets one line per Func considered: where it
+// slides, or why it does not.
+Stmt sliding_window(const Stmt &s, const Environment &env, std::vector<std::string> *report = nullptr);
+
+}  // namespace halo

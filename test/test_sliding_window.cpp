@@ -1,0 +1,208 @@
+// Sliding windows: a producer stored outside the serial loop it is computed in computes only
+// the part of its region that is new in each iteration. Every schedule is checked against the
+// reference evaluator, at sizes the loops do not divide and at non-zero mins, and the
+// redundancy report's counts are asserted exactly.
+#include "TestUtil.h"
+
+using namespace halo;
+using halo_test::contains;
+
+namespace {
+
+const RedundancyRow &row_of(const RedundancyReport &r, const std::string &func) {
+    for (auto &row : r.rows) {
+        if (row.func == func) return row;
+    }
+    FAIL("no row for " << func);
+    return r.rows.front();
+}
+
+}  // namespace
+
+TEST_CASE("a blur's horizontal pass slides down the rows: each row computed once") {
+    Var x("x"), y("y");
+    Buffer<uint16_t> in = halo_test::random_image<uint16_t>({80, 70}, 41, 0, 60000);
+    Func bx("bx"), by("by");
+    bx(x, y) = (in(x, y) + in(x + 1, y) + in(x + 2, y)) / 3;
+    by(x, y) = (bx(x, y) + bx(x, y + 1) + bx(x, y + 2)) / 3;
+    bx.store_root().compute_at(by, y).vectorize(x, 8);
+    by.vectorize(x, 8);
+    CHECK(contains(by.lowered_stmt(), "// bx: sliding window over by.s0.y in dimension y"));
+    Buffer<uint16_t> out(61, 43);
+    out.set_min(3, 5);
+    halo_test::check_against_reference(by, out);
+    // 61 x 45 rows of bx are needed; with the window each is computed once (vectorized by 8:
+    // 64 columns computed per row, as without it).
+    RedundancyReport r = redundancy_report(by, {61, 43});
+    const RedundancyRow &b = row_of(r, "bx");
+    CHECK(b.required == 61 * 45);
+    CHECK(b.computed == 64 * 45);
+}
+
+TEST_CASE("a 5-stage stencil chain, every stage sliding under the output's rows") {
+    Var x("x"), y("y");
+    Buffer<int> in = halo_test::int_buffer_at(60, 80, -4, -9);
+    halo_test::fill_random(in, -100, 100, 42);
+    std::vector<Func> s;
+    Func prev("s0");
+    prev(x, y) = in(x, y) + in(x + 1, y);
+    s.push_back(prev);
+    for (int i = 1; i < 5; i++) {
+        Func f("s" + std::to_string(i));
+        f(x, y) = s.back()(x, y - 1) * 2 + s.back()(x, y + 1) - s.back()(x + 1, y);
+        s.push_back(f);
+    }
+    Func out = s.back();
+    for (int i = 0; i < 4; i++) s[i].store_root().compute_at(out, y);
+    std::string stmt = out.lowered_stmt();
+    for (int i = 0; i < 4; i++) CHECK(contains(stmt, "// s" + std::to_string(i) + ": sliding window over s4.s0.y"));
+    halo_test::check_against_reference(out, halo_test::int_buffer_at(37, 29, -3, -1));
+    RedundancyReport r = redundancy_report(out, {37, 29});
+    for (int i = 0; i < 4; i++) {
+        const RedundancyRow &row = row_of(r, "s" + std::to_string(i));
+        CHECK(row.computed == row.required);
+        CHECK(row.factor == 1.0);
+    }
+}
+
+TEST_CASE("Harris-style float stages slide under tiles stored per tile row") {
+    Var x("x"), y("y"), xo("xo"), yo("yo"), xi("xi"), yi("yi");
+    Buffer<float> in = halo_test::random_image<float>({90, 70}, 43, -1, 1);
+    Func gx("gx"), gy("gy"), gxy("gxy"), sxy("sxy"), out("out");
+    gx(x, y) = in(x + 1, y) - in(x, y);
+    gy(x, y) = in(x, y + 1) - in(x, y);
+    gxy(x, y) = gx(x, y) * gy(x, y);
+    sxy(x, y) = gxy(x, y - 1) + gxy(x, y) + gxy(x, y + 1);
+    out(x, y) = sxy(x, y) - 0.04f * gx(x, y) * gx(x, y);
+    out.tile(x, y, xo, yo, xi, yi, 32, 8).parallel(yo);
+    for (Func f : {gx, gy, gxy}) f.store_at(out, yo).compute_at(out, yi);
+    sxy.compute_at(out, yi);
+    std::string stmt = out.lowered_stmt();
+    CHECK(contains(stmt, "// gxy: sliding window over out.s0.yi in dimension y"));
+    INFO(stmt);
+    Buffer<float> dst(83, 61);
+    dst.set_min(2, 2);
+    halo_test::check_against_reference(out, dst, 1e-5);
+}
+
+TEST_CASE("a producer slides along x when computed at the consumer's x loop") {
+    Var x("x"), y("y");
+    Buffer<int> in = halo_test::random_image<int>({50, 20}, 44, -50, 50);
+    Func f("f"), g("g");
+    f(x, y) = in(x, y) * 3 + in(x, y + 1);
+    g(x, y) = f(x - 1, y) + f(x, y) + f(x + 1, y + 2);
+    f.store_at(g, y).compute_at(g, x);
+    CHECK(contains(g.lowered_stmt(), "// f: sliding window over g.s0.x in dimension x"));
+    halo_test::check_against_reference(g, halo_test::int_buffer_at(31, 11, 1, 2));
+}
+
+TEST_CASE("a producer slides under a scan's RVar loop") {
+    Var x("x"), y("y");
+    Buffer<int> in = halo_test::random_image<int>({30, 40}, 45, -9, 9);
+    Func p("p"), scan("scan");
+    p(x, y) = in(x, y) + in(x, y + 1);
+    RDom r(1, 30, "r");
+    scan(x, y) = x;
+    scan(x, r) = scan(x, r - 1) + p(x, r) * 2;
+    p.store_root().compute_at(scan, r);
+    CHECK(contains(scan.lowered_stmt(), "sliding window over scan.s1.r.x in dimension y"));
+    halo_test::check_against_reference(scan, Buffer<int>(20, 31));
+}
+
+TEST_CASE("no sliding window where it would be wrong; the lowered stmt says why") {
+    Var x("x"), y("y"), yo("yo"), yi("yi");
+    Buffer<int> in = halo_test::random_image<int>({40, 40}, 46, -9, 9);
+    {
+        // An update: its later stage reads the rows the first one computes.
+        Func f("f"), g("g");
+        f(x, y) = in(x, y);
+        f(x, y) += 1;
+        g(x, y) = f(x, y) + f(x, y + 1);
+        f.store_root().compute_at(g, y);
+        CHECK(contains(g.lowered_stmt(), "// f: no sliding window over g.s0.y (it has update definitions)"));
+        halo_test::check_against_reference(g, Buffer<int>(30, 30));
+    }
+    {
+        // A split of the producer that rounds up would compute past the realization.
+        Func f("f"), g("g");
+        f(x, y) = in(x, y) * 2;
+        g(x, y) = f(x, y) + f(x, y + 1);
+        f.store_root().compute_at(g, y).split(y, yo, yi, 2, TailStrategy::RoundUp);
+        CHECK(contains(g.lowered_stmt(), "(a split of it rounds up)"));
+        halo_test::check_against_reference(g, Buffer<int>(30, 30));
+    }
+    {
+        // Reads whose rows go up and down with the loop (y and -y): no window.
+        Func f("f"), g("g");
+        f(x, y) = in(x, y) - 1;
+        g(x, y) = f(x, y) + f(x, 30 - y);
+        f.store_root().compute_at(g, y);
+        CHECK(contains(g.lowered_stmt(), "(its region does not only grow)"));
+        halo_test::check_against_reference(g, Buffer<int>(30, 30));
+    }
+}
+
+TEST_CASE("a producer whose region does not move is computed in the first iteration only") {
+    Var x("x"), y("y");
+    Buffer<int> in = halo_test::random_image<int>({16, 4}, 47, -9, 9);
+    Func lut("lut"), g("g");
+    lut(x) = in(x, 0) * in(x, 1);
+    g(x, y) = lut(clamp(x, 0, 15)) + y;
+    lut.store_root().compute_at(g, y);
+    halo_test::check_against_reference(g, Buffer<int>(16, 9));
+    RedundancyReport r = redundancy_report(g, {16, 9});
+    CHECK(row_of(r, "lut").computed == 16);
+}
+
+TEST_CASE("random stencil chains sliding under random loops match the reference evaluator") {
+    Buffer<int> in = halo_test::int_buffer_at(120, 120, -30, -30);
+    halo_test::fill_random(in, -20, 20, 48);
+    for (unsigned seed = 1; seed <= 60; seed++) {
+        std::mt19937 rng(seed);
+        auto pick = [&](int n) { return int(rng() % unsigned(n)); };
+        Var x("x"), y("y"), xo("xo"), yo("yo"), xi("xi"), yi("yi");
+        std::vector<Func> s;
+        std::ostringstream log;
+        int stages = 2 + pick(5);
+        for (int i = 0; i < stages; i++) {
+            Func f("s" + std::to_string(i));
+            int dy = pick(3) - 1, dx = pick(3) - 1, dy2 = pick(4) - 1;
+            if (i == 0) {
+                f(x, y) = in(x + dx, y + dy) + in(x, y + dy2) * 2;
+            } else {
+                Func p = s[size_t(pick(i))], q = s.back();
+                f(x, y) = p(x + dx, y + dy) - q(x, y + dy2) / 2 + q(x - 1, y);
+            }
+            log << f.name() << " reads at dy " << dy << ", " << dy2 << "\n";
+            s.push_back(f);
+        }
+        Func out = s.back();
+        bool tiled = pick(2) == 0;
+        if (tiled) out.tile(x, y, xo, yo, xi, yi, 8 + pick(8), 2 + pick(6), TailStrategy::GuardWithIf);
+        if (pick(2) == 0) out.vectorize(tiled ? xi : x, 4, TailStrategy::GuardWithIf);
+        // Producers at their consumers' loop or outside it: from the last stage back, the depth
+        // only shrinks (tiled: 1 = xo, 2 = yi; else 1 = y).
+        int depth = 2;
+        for (int i = stages - 2; i >= 0; i--) {
+            Func f = s[size_t(i)];
+            int choice = pick(4);
+            if (choice == 3) {
+                log << f.name() << " inline\n";
+                continue;
+            }
+            if (!tiled) choice = choice == 2 ? 0 : choice;
+            int want = tiled ? (choice == 2 ? 1 : 2) : 1;
+            if (want > depth) choice = 2, want = 1;
+            depth = want;
+            if (choice == 0) f.store_root().compute_at(out, tiled ? yi : y);
+            else if (choice == 1) f.store_at(out, tiled ? yo : y).compute_at(out, tiled ? yi : y);
+            else f.compute_at(out, xo);
+            if (pick(3) == 0) f.vectorize(x, 4);
+            log << f.name() << " placement " << choice << "\n";
+        }
+        int w = 1 + pick(40), h = 1 + pick(40);
+        Buffer<int> dst = halo_test::int_buffer_at(w, h, pick(20) - 10, pick(20) - 10);
+        INFO("seed " << seed << "\n" << log.str());
+        halo_test::check_against_reference(out, dst);
+    }
+}
