@@ -35,6 +35,14 @@ struct Blur {
         blur_x.compute_at(blur_y, xo).vectorize(x, vec);
     }
 
+    // Strips of rows in parallel; in each strip blur_x slides down the rows (each row computed
+    // once) in a buffer folded to 4 rows (Halide's apps/blur schedule).
+    void schedule_sliding(int strip_h = 32, int vec = 16) {
+        halo::Var yi("yi");
+        blur_y.split(y, y, yi, strip_h).parallel(y).vectorize(x, vec);
+        blur_x.store_at(blur_y, y).compute_at(blur_y, yi).vectorize(x, vec);
+    }
+
     // Plain C++ loops over dense buffers with mins 0 (one thread): the reference.
     static void plain(const halo::Buffer<uint16_t> &in, halo::Buffer<uint16_t> &out) {
         const int W = out.width(), H = out.height(), IW = in.width();

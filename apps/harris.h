@@ -58,6 +58,15 @@ struct Harris {
         Iy.compute_at(output, xo).vectorize(x, vec);
     }
 
+    // Strips of rows in parallel; the derivatives slide down the rows of each strip (each row
+    // computed once, buffers folded to a few rows), the rest inlined (Halide's apps/harris).
+    void schedule_sliding(int strip_h = 32, int vec = 16) {
+        halo::Var yi("yi");
+        output.split(y, y, yi, strip_h).parallel(y).vectorize(x, vec);
+        Ix.store_at(output, y).compute_at(output, yi).vectorize(x, vec);
+        Iy.store_at(output, y).compute_at(output, yi).vectorize(x, vec);
+    }
+
     // Plain C++ loops over dense buffers with mins 0 (one thread, full-size intermediates).
     static void plain(const halo::Buffer<float> &in, halo::Buffer<float> &out) {
         const int W = out.width(), H = out.height(), IW = in.width();

@@ -172,15 +172,17 @@ int main(int argc, char **argv) {
         if (want("blur")) {
             const int W = quick ? 512 : 6400, H = quick ? 256 : 4800;
             Buffer<uint16_t> in = bench::blur_input(W, H);
-            apps::Blur tiled, strips, bf;
+            apps::Blur tiled, strips, bf, sliding;
             tiled.schedule_tiled(256, 32, 16);
             strips.schedule_tiled(W, 32, 16);  // the sweep's best: tiles as wide as the image
             bf.schedule_breadth_first(16);
-            for (auto *a : {&tiled, &strips, &bf}) a->input.set(in);
-            Buffer<> o1(UInt(16), {W, H}), o2(UInt(16), {W, H}), o4(UInt(16), {W, H});
+            sliding.schedule_sliding(32, 16);
+            for (auto *a : {&tiled, &strips, &bf, &sliding}) a->input.set(in);
+            Buffer<> o1(UInt(16), {W, H}), o2(UInt(16), {W, H}), o4(UInt(16), {W, H}), o5(UInt(16), {W, H});
             Buffer<uint16_t> o3(W, H);
             std::vector<Row> rows = {halo_row("halo: tiled 256x32", tiled.blur_y, o1),
                                      halo_row("halo: tiled " + std::to_string(W) + "x32 (sweep's best)", strips.blur_y, o4),
+                                     halo_row("halo: sliding window (Halide's app)", sliding.blur_y, o5),
                                      halo_row("halo: breadth-first", bf.blur_y, o2)};
             rows.push_back(plain_row([&] { apps::Blur::plain(in, o3); }, o3));
             std::string size = std::to_string(W) + " " + std::to_string(H);
@@ -192,14 +194,15 @@ int main(int argc, char **argv) {
         if (want("harris")) {
             const int W = quick ? 512 : 2560, H = quick ? 256 : 1920;
             Buffer<float> in = bench::harris_input(W, H);
-            apps::Harris tiled, bf;
+            apps::Harris tiled, bf, sliding;
             tiled.schedule_tiled(256, 32, 16);
             bf.schedule_breadth_first(16);
-            tiled.input.set(in);
-            bf.input.set(in);
-            Buffer<> o1(Float(32), {W, H}), o2(Float(32), {W, H});
+            sliding.schedule_sliding(32, 16);
+            for (auto *a : {&tiled, &bf, &sliding}) a->input.set(in);
+            Buffer<> o1(Float(32), {W, H}), o2(Float(32), {W, H}), o5(Float(32), {W, H});
             Buffer<float> o3(W, H);
             std::vector<Row> rows = {halo_row("halo: tiled 256x32", tiled.output, o1),
+                                     halo_row("halo: sliding window (Halide's app)", sliding.output, o5),
                                      halo_row("halo: breadth-first", bf.output, o2)};
             rows.push_back(plain_row([&] { apps::Harris::plain(in, o3); }, o3));
             std::string size = std::to_string(W) + " " + std::to_string(H);

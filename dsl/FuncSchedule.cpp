@@ -406,6 +406,23 @@ Func &Func::store_in(MemoryType memory_type) {
     return *this;
 }
 
+Func &Func::fold_storage(const Var &dim, Expr extent) {
+    f_->changed();
+    std::string dims;
+    for (auto &a : f_->args) dims += (dims.empty() ? "" : ", ") + a;
+    user_assert(std::find(f_->args.begin(), f_->args.end(), dim.name()) != f_->args.end())
+        << "Func '" << name() << "': fold_storage(" << dim.name() << ", ...) names no dimension of it (" << dims << ")";
+    const int64_t *k = as_const_int(extent);
+    user_assert(k && *k > 0) << "Func '" << name() << "': fold_storage(" << dim.name() << ", " << extent
+                             << ") needs a positive constant extent";
+    for (auto &f : f_->schedule.folds) {
+        user_assert(f.var != dim.name()) << "Func '" << name() << "': fold_storage(" << dim.name()
+                                         << ") given twice";
+    }
+    f_->schedule.folds.push_back({dim.name(), cast(Int(32), extent), true});
+    return *this;
+}
+
 Func &Func::align_storage(int elements) {
     f_->changed();
     user_assert(elements > 0) << "Func '" << name() << "': align_storage(" << elements

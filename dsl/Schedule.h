@@ -63,6 +63,14 @@ struct Bound {
     Expr min, extent;
 };
 
+// Storage folding (Func::fold_storage, or chosen by the sliding window pass): dimension `var`
+// of the buffer is stored modulo `factor`.
+struct StorageFold {
+    std::string var;
+    Expr factor;
+    bool explicit_fold = true;  // fold_storage: checked at run time against what is live
+};
+
 struct FuncSchedule {
     LoopLevel compute_level, store_level;
     bool store_level_set = false;  // store_at given explicitly
@@ -73,6 +81,7 @@ struct FuncSchedule {
     // Pad the innermost storage dimension to a multiple of this many elements (0: none).
     int align_storage = 0;
     MemoryType memory_type = MemoryType::Auto;  // store_in
+    std::vector<StorageFold> folds;
 };
 
 }  // namespace halo

@@ -5,7 +5,9 @@
 #include "ScheduleFunctions.h"
 #include "Simplify.h"
 #include "Substitute.h"
+#include "dsl/Error.h"
 #include "dsl/IROperator.h"
+#include "dsl/IRPrinter.h"
 
 namespace halo {
 
@@ -69,6 +71,16 @@ Monotonic monotonic_in(const Expr &e, const std::string &var) {
 class Slide : public IRMutator {
 public:
     Slide(const FunctionContents &f, std::vector<std::string> &report) : f_(f), report_(report) {}
+
+    // Where f slid (one entry per place its bounds lets are): the dimension and how many of
+    // its rows one iteration needs (in terms of the loop variable).
+    struct Slid {
+        int dim;
+        Expr window;
+    };
+    std::vector<Slid> slid;
+    // Why it did not slide somewhere ("" if it did everywhere).
+    std::string why_not;
     using IRMutator::mutate;
     using IRMutator::visit;
 
@@ -112,6 +124,7 @@ private:
         std::string why = reason_not_to_slide(loop);
         if (!why.empty()) {
             report_.push_back(f_.name + ": no sliding window over " + loop->name + " (" + why + ")");
+            why_not = why;
             return rebuild(chain);
         }
         // Each bound in terms of the loop variable: the lets inside the loop expanded.
@@ -134,8 +147,8 @@ private:
             bool grows = (a == Monotonic::Increasing || a == Monotonic::Constant) &&
                          (b == Monotonic::Increasing || b == Monotonic::Constant);
             if (sliding >= 0 || !grows) {
-                report_.push_back(f_.name + ": no sliding window over " + c + " (" +
-                                  (sliding >= 0 ? "its region moves in two dimensions" : "its region does not only grow") + ")");
+                why_not = sliding >= 0 ? "its region moves in two dimensions" : "its region does not only grow";
+                report_.push_back(f_.name + ": no sliding window over " + c + " (" + why_not + ")");
                 return rebuild(chain);
             }
             sliding = d;
@@ -145,13 +158,27 @@ private:
         // computed.
         int d = sliding >= 0 ? sliding : f_.dimensions() - 1;
         if (d < 0) return rebuild(chain);
+        if (sliding < 0) why_not = "its region does not move";
         // The bounds lets stay what the iteration needs (its producers' regions are made from
         // them); only f's own loops start later, from a let of their own around its produce.
         std::string p = stage_prefix(f_.name, 0) + f_.args[d];
         Expr prev_max = substitute(c, Variable::make(Int(32), c) - 1, expanded(p + ".max"));
         Expr here = Variable::make(Int(32), c), needed_min = Variable::make(Int(32), p + ".min");
         Expr new_min = sliding >= 0 ? max(needed_min, prev_max + 1) : Variable::make(Int(32), p + ".max") + 1;
+        Expr window = simplify(expanded(p + ".max") - expanded(p + ".min") + 1);
+        Stmt check;
+        for (const StorageFold &fold : f_.schedule.folds) {
+            if (fold.var != f_.args[d] || !fold.explicit_fold) continue;
+            // fold_storage: what one iteration needs must fit in the fold.
+            Expr needed = Variable::make(Int(32), p + ".max") - needed_min + 1;
+            Expr msg = Call::make(Int(32), "halo_error_fold_storage",
+                                  {StringImm::make(f_.name), StringImm::make(f_.args[d]), needed, fold.factor},
+                                  Call::Extern);
+            check = AssertStmt::make(needed <= fold.factor, msg);
+        }
         rest = StartLater(f_.name, p + ".min", select(here > loop->min, new_min, needed_min)).mutate(rest);
+        if (check.defined()) rest = Block::make(check, rest);
+        if (sliding >= 0) slid.push_back({d, window});
         report_.push_back(f_.name + ": sliding window over " + c + " in dimension " + f_.args[d]);
         return rebuild(chain);
     }
@@ -192,29 +219,70 @@ private:
     std::vector<std::pair<std::string, Expr>> lets_;  // inside the innermost loop
 };
 
+int64_t next_power_of_two(int64_t n) {
+    int64_t p = 1;
+    while (p < n) p *= 2;
+    return p;
+}
+
 class FindRealizations : public IRMutator {
 public:
-    FindRealizations(const Environment &env, std::vector<std::string> &report) : env_(env), report_(report) {}
+    FindRealizations(Environment &env, std::vector<std::string> &report) : env_(env), report_(report) {}
     using IRMutator::mutate;
     using IRMutator::visit;
 
     Stmt visit(const Realize *op) override {
         Stmt body = mutate(op->body);
-        auto f = env_.find(op->name);
-        if (f != env_.end() && !(f->second->schedule.store_level == f->second->schedule.compute_level)) {
-            body = Slide(*f->second, report_).mutate(body);
-        }
-        return Realize::make(op->name, op->types, op->bounds, body);
+        auto it = env_.find(op->name);
+        if (it == env_.end()) return Realize::make(op->name, op->types, op->bounds, body);
+        FunctionContents &f = *it->second;
+        Slide slide(f, report_);
+        if (!(f.schedule.store_level == f.schedule.compute_level)) body = slide.mutate(body);
+        std::vector<Range> bounds = op->bounds;
+        fold(f, slide, bounds);
+        return Realize::make(op->name, op->types, bounds, body);
     }
 
 private:
-    const Environment &env_;
+    // Storage folding: a Func sliding along one dimension (in one place) keeps only the rows
+    // an iteration needs, stored modulo a power of two (or the fold_storage extent).
+    void fold(FunctionContents &f, const Slide &slide, std::vector<Range> &bounds) {
+        std::vector<StorageFold> folds;
+        for (const StorageFold &fold : f.schedule.folds) {
+            bool slides_there = !slide.slid.empty();
+            for (auto &s : slide.slid) slides_there &= f.args[size_t(s.dim)] == fold.var;
+            user_assert(slides_there)
+                << "Func '" << f.name << "': fold_storage(" << fold.var << ", " << fold.factor << ") needs it computed in a "
+                << "sliding window along " << fold.var << " (stored outside a serial loop it is computed in, its region "
+                << "moving with that loop along " << fold.var << "); "
+                << (slide.why_not.empty() ? std::string("it is not") : "here " + slide.why_not);
+        }
+        if (slide.slid.size() == 1) {
+            int d = slide.slid[0].dim;
+            Expr factor;
+            bool explicit_fold = false;
+            for (const StorageFold &fold : f.schedule.folds) {
+                if (fold.var == f.args[size_t(d)]) factor = fold.factor, explicit_fold = true;
+            }
+            const int64_t *window = as_const_int(slide.slid[0].window);
+            if (!factor.defined() && window && *window > 0) factor = Expr(int32_t(next_power_of_two(*window)));
+            if (factor.defined()) {
+                bounds[size_t(d)].extent = min(bounds[size_t(d)].extent, factor);
+                folds.push_back({f.args[size_t(d)], factor, explicit_fold});
+                report_.push_back(f.name + ": storage folded modulo " + to_string(factor) + " in dimension " +
+                                  f.args[size_t(d)]);
+            }
+        }
+        f.schedule.folds = folds;  // what storage flattening folds
+    }
+
+    Environment &env_;
     std::vector<std::string> &report_;
 };
 
 }  // namespace
 
-Stmt sliding_window(const Stmt &s, const Environment &env, std::vector<std::string> *report) {
+Stmt sliding_window(const Stmt &s, Environment &env, std::vector<std::string> *report) {
     std::vector<std::string> lines;
     Stmt r = FindRealizations(env, lines).mutate(s);
     if (report) *report = lines;

@@ -13,7 +13,8 @@
 namespace halo {
 
 // After bounds inference. report (if given) gets one line per Func considered: where it
-// slides, or why it does not.
-Stmt sliding_window(const Stmt &s, const Environment &env, std::vector<std::string> *report = nullptr);
+// slides, or why it does not, and where its storage is folded. The storage folds chosen (and
+// those of fold_storage that apply) are recorded in env's schedules for storage flattening.
+Stmt sliding_window(const Stmt &s, Environment &env, std::vector<std::string> *report = nullptr);
 
 }  // namespace halo

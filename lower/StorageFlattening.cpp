@@ -22,11 +22,14 @@ Expr field(const std::string &buffer, const char *name, int d, Type t = Int(32))
 // which is what lets vector loads and stores be contiguous.
 // The values of a Tuple-valued Func f live in buffers f.0, f.1, ...: internal ones share f's
 // mins and strides; an output's have strides of their own (its mins are checked equal).
+// folds: per dimension, the factor it is stored modulo (undefined: not folded).
 Expr flat_index(const std::string &name, const std::string &stride_name, const std::vector<Expr> &args,
-                bool external) {
+                bool external, const std::vector<Expr> &folds = {}) {
     Expr idx;
     for (size_t d = 0; d < args.size(); d++) {
-        Expr offset = Cast::make(Int(64), args[d] - field(name, "min", int(d)));
+        Expr from_min = args[d] - field(name, "min", int(d));
+        if (d < folds.size() && folds[d].defined()) from_min = from_min % folds[d];
+        Expr offset = Cast::make(Int(64), from_min);
         Expr stride = external ? Cast::make(Int(64), field(stride_name, "stride", int(d)))
                                : field(stride_name, "stride", int(d), Int(64));
         Expr term = d == 0 && external ? offset : offset * stride;
@@ -90,12 +93,16 @@ public:
         for (auto &a : op->args) args.push_back(mutate(a));
         bool external = !internal_.count(op->name);
         int n = int(op->values.size());
-        if (n == 1) return Store::make(op->name, mutate(op->values[0]), flat_index(op->name, op->name, args, external));
+        if (n == 1) {
+            return Store::make(op->name, mutate(op->values[0]),
+                               flat_index(op->name, op->name, args, external, folds_of(op->name)));
+        }
         // Every value is computed before any is stored: an update's values read the old ones.
         std::vector<Stmt> stores;
         for (int i = 0; i < n; i++) {
             std::string b = tuple_buffer_name(op->name, i, n);
-            stores.push_back(Store::make(b, value_var(op, i), flat_index(op->name, external ? b : op->name, args, external)));
+            stores.push_back(Store::make(b, value_var(op, i),
+                                         flat_index(op->name, external ? b : op->name, args, external, folds_of(op->name))));
         }
         Stmt s = Block::make(stores);
         for (int i = n; i-- > 0;) s = LetStmt::make(value_var(op, i).as<Variable>()->name, mutate(op->values[i]), s);
@@ -108,8 +115,23 @@ public:
         bool external = !internal_.count(op->name);
         int n = op->call_type == Call::Halo ? env_.at(op->name)->outputs() : 1;
         std::string b = tuple_buffer_name(op->name, op->value_index, n);
-        return Load::make(op->type, b, flat_index(op->name, external ? b : op->name, args, external));
+        return Load::make(op->type, b, flat_index(op->name, external ? b : op->name, args, external, folds_of(op->name)));
     }
+
+    // The storage folds of an internal buffer (sliding windows, fold_storage), per dimension.
+    std::vector<Expr> folds_of(const std::string &name) const {
+        std::vector<Expr> folds;
+        if (op_is_input(name) || !internal_.count(name)) return folds;
+        const FunctionContents &f = *env_.at(name);
+        folds.resize(f.args.size());
+        for (const StorageFold &fold : f.schedule.folds) {
+            for (size_t d = 0; d < f.args.size(); d++) {
+                if (f.args[d] == fold.var) folds[d] = fold.factor;
+            }
+        }
+        return folds;
+    }
+    bool op_is_input(const std::string &name) const { return !env_.count(name); }
 
 private:
     const Environment &env_;

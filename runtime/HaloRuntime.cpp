@@ -207,6 +207,17 @@ int32_t halo_error_output_bounds(void *user_context, const char *output_name, co
     return halo_error_code_access_out_of_bounds;
 }
 
+int32_t halo_error_fold_storage(void *user_context, const char *func_name, const char *dim_name, int32_t needed,
+                                int32_t fold) {
+    char msg[512];
+    std::snprintf(msg, sizeof msg,
+                  "Func '%s' is stored folded modulo %d in %s (fold_storage), but one iteration needs %d of it at "
+                  "once: fold by at least %d",
+                  func_name, (int)fold, dim_name, (int)needed, (int)needed);
+    halo_error(user_context, msg);
+    return halo_error_code_access_out_of_bounds;
+}
+
 int32_t halo_error_output_read(void *user_context, const char *output_name, const char *reader,
                                const char *dim_name, int64_t have_min, int64_t have_max, int64_t need_min,
                                int64_t need_max) {

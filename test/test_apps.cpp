@@ -60,6 +60,33 @@ TEST_CASE("blur: a tiled realization at a non-zero origin matches the reference 
     halo_test::check_against_reference(app.blur_y, out);
 }
 
+TEST_CASE("blur and harris: Halide's sliding-window schedules match, at strips the height does not divide") {
+    {
+        const int W = 77, H = 45;
+        Buffer<uint16_t> in = halo_test::random_image<uint16_t>({W + 2, H + 2}, 3, 0, 65535);
+        Buffer<uint16_t> expected(W, H), out(W, H);
+        apps::Blur::plain(in, expected);
+        apps::Blur app;
+        app.schedule_sliding(8, 16);
+        app.input.set(in);
+        app.blur_y.realize(out);
+        CHECK(halo_test::compare(out, expected) == "");
+        CHECK(halo_test::contains(app.blur_y.lowered_stmt(), "// blur_x: storage folded modulo 4 in dimension y"));
+    }
+    {
+        const int W = 70, H = 37;
+        Buffer<float> in = halo_test::random_image<float>({W + 4, H + 4}, 11, 0, 1);
+        Buffer<float> expected(W, H), out(W, H);
+        apps::Harris::plain(in, expected);
+        apps::Harris app;
+        app.schedule_sliding(8, 16);
+        app.input.set(in);
+        app.output.realize(out);
+        CHECK(max_difference(out, expected) < 1e-5);
+        CHECK(halo_test::contains(app.output.lowered_stmt(), "// Ix: sliding window over"));
+    }
+}
+
 TEST_CASE("harris: every schedule matches the plain C++ loops") {
     const int W = 70, H = 37;
     Buffer<float> in = halo_test::random_image<float>({W + 4, H + 4}, 11, 0, 1);

@@ -206,3 +206,40 @@ TEST_CASE("random stencil chains sliding under random loops match the reference 
         halo_test::check_against_reference(out, dst);
     }
 }
+
+TEST_CASE("storage folding: a sliding Func keeps only the rows an iteration needs") {
+    Var x("x"), y("y");
+    Buffer<int> in = halo_test::random_image<int>({70, 90}, 49, -50, 50);
+    Func bx("bx"), by("by");
+    bx(x, y) = in(x, y) + in(x + 1, y) * 2;
+    by(x, y) = bx(x, y) + bx(x, y + 1) + bx(x, y + 2);
+    bx.store_root().compute_at(by, y);
+    CHECK(contains(by.lowered_stmt(), "// bx: storage folded modulo 4 in dimension y"));
+    halo_test::check_against_reference(by, halo_test::int_buffer_at(60, 77, 3, 2));
+    // 4 rows of 60 instead of 79.
+    RedundancyReport r = redundancy_report(by, {60, 77});
+    CHECK(row_of(r, "bx").buffer_bytes == 4 * 60 * 4);
+}
+
+TEST_CASE("fold_storage: an explicit fold, and one too small for an iteration") {
+    Var x("x"), y("y");
+    Buffer<int> in = halo_test::random_image<int>({40, 50}, 50, -50, 50);
+    Func bx("bx"), by("by");
+    bx(x, y) = in(x, y) - in(x + 1, y);
+    by(x, y) = bx(x, y) * bx(x, y + 2);
+    bx.store_root().compute_at(by, y).fold_storage(y, 3);
+    CHECK(contains(by.lowered_stmt(), "// bx: storage folded modulo 3 in dimension y"));
+    halo_test::check_against_reference(by, halo_test::int_buffer_at(30, 41, 2, 1));
+    Func cx("cx"), cy("cy");
+    cx(x, y) = in(x, y) + 1;
+    cy(x, y) = cx(x, y) + cx(x, y + 3);
+    cx.store_root().compute_at(cy, y).fold_storage(y, 2);
+    std::string msg = halo_test::runtime_error_of([&] { cy.realize({10, 10}); });
+    CHECK(contains(msg, "Func 'cx' is stored folded modulo 2 in y (fold_storage), but one iteration needs 4 of it at once"));
+    Func dx("dx"), dy("dy");
+    dx(x, y) = in(x, y);
+    dy(x, y) = dx(x, y) + dx(x + 1, y);
+    dx.compute_root().fold_storage(y, 4);
+    msg = halo_test::compile_error_of([&] { dy.realize({10, 10}); });
+    CHECK(contains(msg, "Func 'dx': fold_storage(y, 4) needs it computed in a sliding window along y"));
+}
