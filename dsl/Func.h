@@ -218,8 +218,9 @@ public:
     Func &align_storage(int elements);
     // Stores dimension `dim` modulo `extent` (Halide's fold_storage): for a Func computed in a
     // sliding window along dim, only the rows still needed are kept. A fold smaller than what
-    // one iteration needs is a run-time error. (Sliding windows fold by themselves, to the
-    // next power of two, when what an iteration needs has a constant size.)
+    // is needed at once (by one iteration of the window, or else by the whole realization) is
+    // a run-time error. (Sliding windows fold by themselves, to the next power of two, when
+    // what an iteration needs has a constant size.)
     Func &fold_storage(const Var &dim, Expr extent);
     // Where its buffer lives (see MemoryType in IR.h): Func::store_in(MemoryType::Stack) keeps a
     // per-tile buffer of known size on the stack however large, Heap always uses the heap.

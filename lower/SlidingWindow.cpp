@@ -1,5 +1,6 @@
 #include "SlidingWindow.h"
 
+#include <algorithm>
 #include <set>
 
 #include "ScheduleFunctions.h"
@@ -239,41 +240,44 @@ public:
         Slide slide(f, report_);
         if (!(f.schedule.store_level == f.schedule.compute_level)) body = slide.mutate(body);
         std::vector<Range> bounds = op->bounds;
-        fold(f, slide, bounds);
-        return Realize::make(op->name, op->types, bounds, body);
+        std::vector<Stmt> checks = fold(f, slide, bounds);
+        checks.push_back(body);
+        return Realize::make(op->name, op->types, bounds, Block::make(checks));
     }
 
 private:
     // Storage folding: a Func sliding along one dimension (in one place) keeps only the rows
-    // an iteration needs, stored modulo a power of two (or the fold_storage extent).
-    void fold(FunctionContents &f, const Slide &slide, std::vector<Range> &bounds) {
+    // an iteration needs, stored modulo a power of two. fold_storage folds by its extent
+    // anywhere: along the dimension the Func slides in, what each iteration needs must fit
+    // (checked where it is computed); along another, what the realization covers (checked
+    // here). Returns the checks to run first in the realization.
+    std::vector<Stmt> fold(FunctionContents &f, const Slide &slide, std::vector<Range> &bounds) {
         std::vector<StorageFold> folds;
+        std::vector<Stmt> checks;
+        auto add = [&](int d, const Expr &factor, bool explicit_fold) {
+            bounds[size_t(d)].extent = min(bounds[size_t(d)].extent, factor);
+            folds.push_back({f.args[size_t(d)], factor, explicit_fold});
+            report_.push_back(f.name + ": storage folded modulo " + to_string(factor) + " in dimension " + f.args[size_t(d)]);
+        };
         for (const StorageFold &fold : f.schedule.folds) {
-            bool slides_there = !slide.slid.empty();
-            for (auto &s : slide.slid) slides_there &= f.args[size_t(s.dim)] == fold.var;
-            user_assert(slides_there)
-                << "Func '" << f.name << "': fold_storage(" << fold.var << ", " << fold.factor << ") needs it computed in a "
-                << "sliding window along " << fold.var << " (stored outside a serial loop it is computed in, its region "
-                << "moving with that loop along " << fold.var << "); "
-                << (slide.why_not.empty() ? std::string("it is not") : "here " + slide.why_not);
+            int d = int(std::find(f.args.begin(), f.args.end(), fold.var) - f.args.begin());
+            bool sliding_here = !slide.slid.empty();
+            for (auto &s : slide.slid) sliding_here &= s.dim == d;
+            if (!sliding_here) {
+                Expr needed = bounds[size_t(d)].extent;
+                Expr msg = Call::make(Int(32), "halo_error_fold_storage",
+                                      {StringImm::make(f.name), StringImm::make(fold.var), needed, fold.factor},
+                                      Call::Extern);
+                checks.push_back(AssertStmt::make(needed <= fold.factor, msg));
+            }
+            add(d, fold.factor, true);
         }
-        if (slide.slid.size() == 1) {
-            int d = slide.slid[0].dim;
-            Expr factor;
-            bool explicit_fold = false;
-            for (const StorageFold &fold : f.schedule.folds) {
-                if (fold.var == f.args[size_t(d)]) factor = fold.factor, explicit_fold = true;
-            }
+        if (folds.empty() && slide.slid.size() == 1) {
             const int64_t *window = as_const_int(slide.slid[0].window);
-            if (!factor.defined() && window && *window > 0) factor = Expr(int32_t(next_power_of_two(*window)));
-            if (factor.defined()) {
-                bounds[size_t(d)].extent = min(bounds[size_t(d)].extent, factor);
-                folds.push_back({f.args[size_t(d)], factor, explicit_fold});
-                report_.push_back(f.name + ": storage folded modulo " + to_string(factor) + " in dimension " +
-                                  f.args[size_t(d)]);
-            }
+            if (window && *window > 0) add(slide.slid[0].dim, Expr(int32_t(next_power_of_two(*window))), false);
         }
         f.schedule.folds = folds;  // what storage flattening folds
+        return checks;
     }
 
     Environment &env_;

@@ -211,8 +211,8 @@ int32_t halo_error_fold_storage(void *user_context, const char *func_name, const
                                 int32_t fold) {
     char msg[512];
     std::snprintf(msg, sizeof msg,
-                  "Func '%s' is stored folded modulo %d in %s (fold_storage), but one iteration needs %d of it at "
-                  "once: fold by at least %d",
+                  "Func '%s' is stored folded modulo %d in %s (fold_storage), but %d of it are needed at once: fold "
+                  "by at least %d",
                   func_name, (int)fold, dim_name, (int)needed, (int)needed);
     halo_error(user_context, msg);
     return halo_error_code_access_out_of_bounds;

@@ -121,8 +121,9 @@ int32_t halo_error_output_bound(void *user_context, const char *output_name, con
 int32_t halo_error_output_read(void *user_context, const char *output_name, const char *reader,
                                const char *dim_name, int64_t have_min, int64_t have_max, int64_t need_min,
                                int64_t need_max);
-// Func::fold_storage: one iteration needs `needed` rows of dimension dim, more than the fold
-// keeps. Returns halo_error_code_access_out_of_bounds.
+// Func::fold_storage: `needed` rows of dimension dim are needed at once (by one iteration of a
+// sliding window, or by the whole realization), more than the fold keeps. Returns
+// halo_error_code_access_out_of_bounds.
 int32_t halo_error_fold_storage(void *user_context, const char *func_name, const char *dim_name, int32_t needed,
                                 int32_t fold);
 // The buffers of a Tuple-valued output (one per value) must cover the same region: buffer
