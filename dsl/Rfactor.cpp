@@ -5,6 +5,7 @@
 
 #include "Func.h"
 #include "lower/IREquality.h"
+#include "lower/ScheduleFunctions.h"
 #include "lower/Substitute.h"
 
 namespace halo {
@@ -34,19 +35,7 @@ struct AssociativeUpdate {
     }
 };
 
-bool calls_func(const Expr &e, const std::string &name) {
-    struct Finder : IRVisitor {
-        const std::string &name;
-        bool found = false;
-        explicit Finder(const std::string &n) : name(n) {}
-        void visit(const Call *op) override {
-            found |= op->call_type == Call::Halo && op->name == name;
-            IRVisitor::visit(op);
-        }
-    } finder(name);
-    e.accept(&finder);
-    return finder.found;
-}
+bool calls_func(const Expr &e, const std::string &name) { return stmt_calls(Evaluate::make(e), name); }
 
 // Whether e is f(args) at exactly the update's own left side.
 bool is_self_read(const Expr &e, const std::string &f, const std::vector<Expr> &args) {

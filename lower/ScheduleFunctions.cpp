@@ -299,7 +299,8 @@ Stmt build_produce(const FunctionContents &f) {
     return ProducerConsumer::make(f.name, true, Block::make(stages));
 }
 
-// Does s call Func name?
+}  // namespace
+
 bool stmt_calls(const Stmt &s, const std::string &name) {
     struct Finder : IRVisitor {
         const std::string &name;
@@ -313,6 +314,8 @@ bool stmt_calls(const Stmt &s, const std::string &name) {
     s.accept(&f);
     return f.found;
 }
+
+namespace {
 
 // Wraps the body of the loop at `level` (or everything, at the root) for Func f.
 class InjectRealization : public IRMutator {

@@ -11,6 +11,9 @@ namespace halo {
 // The loop nest of one stage of f, with loop variables named "<f>.s<stage>.<var>".
 Stmt build_stage(const FunctionContents &f, int stage);
 
+// Does s call Func name?
+bool stmt_calls(const Stmt &s, const std::string &name);
+
 // The whole pipeline's loop nest: the output's stages, with every non-inlined Func placed.
 // other_outputs (computed at the root) write buffers of the caller's, not realizations.
 Stmt schedule_functions(const Environment &env, const std::vector<std::string> &order,
