@@ -172,23 +172,28 @@ Func Stage::rfactor(const std::vector<std::pair<RVar, Var>> &preserved) {
     // and the original predicates (RDom::where) as its predicates.
     auto intm_dom = std::make_shared<ReductionDomainContents>();
     intm_dom->name = f_->name + "_intm_r";
-    std::map<std::string, Expr> id_to_intm;
+    // (The predicates name the RDom's RVars without pointing back to it, as RDom::where does: a
+    // reference from the RDom to itself would never be freed.)
+    std::map<std::string, Expr> id_to_intm, id_to_named;
     for (auto &name : kept) {
         const std::string &id = loops.id_of.at(name);
         auto [mn, extent] = loops.bounds.at(id);
         intm_dom->vars.push_back({name, mn, extent});
         id_to_intm[id] = Variable::make(Int(32), name, nullptr, intm_dom);
+        id_to_named[id] = Variable::make(Int(32), name);
     }
-    std::vector<Expr> new_vars;
     for (auto &name : moved) {
         Expr v = Var(preserved_var.at(name));
         id_to_intm[loops.id_of.at(name)] = v;
-        new_vars.push_back(v);
+        id_to_named[loops.id_of.at(name)] = v;
     }
-    std::map<std::string, Expr> original_in_intm;
-    for (auto &[name, e] : loops.original) original_in_intm[name] = substitute(id_to_intm, e);
-    for (Expr g : loops.guards) intm_dom->predicates.push_back(substitute(id_to_intm, g));
-    for (auto &p : def.rdom->predicates) intm_dom->predicates.push_back(substitute(original_in_intm, p));
+    std::map<std::string, Expr> original_in_intm, original_named;
+    for (auto &[name, e] : loops.original) {
+        original_in_intm[name] = substitute(id_to_intm, e);
+        original_named[name] = substitute(id_to_named, e);
+    }
+    for (Expr g : loops.guards) intm_dom->predicates.push_back(substitute(id_to_named, g));
+    for (auto &p : def.rdom->predicates) intm_dom->predicates.push_back(substitute(original_named, p));
 
     Func intm(f_->name + "_intm");
     std::vector<Expr> pure_args;
