@@ -134,10 +134,6 @@ public:
     Stmt define_output_bounds(const Stmt &s) { return define_stage_bounds(*env_.at(output_), output_region(*env_.at(output_)), s, {}); }
 
 private:
-    const Environment &env_;
-    const std::string &output_;
-    const std::vector<std::string> &other_outputs_;
-
     // What an output's loops cover: its buffer (or its bound(), which the output write check
     // verifies against the buffer).
     Box output_region(const FunctionContents &f) {
@@ -180,7 +176,6 @@ private:
         return checks;
     }
 
-public:
     // bound() promises the consumers never need more of f than the bound: checked at run
     // time, where f is computed (the region may differ per tile).
     std::vector<Stmt> check_explicit_bounds(const FunctionContents &f, const Box &required, const LetValues &known) {
@@ -265,6 +260,10 @@ public:
         }
         return wrap_lets(body, lets);
     }
+
+    const Environment &env_;
+    const std::string &output_;
+    const std::vector<std::string> &other_outputs_;
 };
 
 }  // namespace

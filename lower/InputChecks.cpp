@@ -121,10 +121,12 @@ Stmt add_input_checks(const Stmt &whole, const std::vector<std::shared_ptr<Param
     return wrap_lets(Block::make(checks), lets);
 }
 
+namespace {
+
 // A Tuple-valued output has a buffer per value (f.0, f.1, ...) and the pipeline's region is
 // theirs: f.min.d and f.extent.d (and f.stride.d, for constraints) stand for value 0's fields,
 // and the other buffers must cover the same region.
-Stmt define_tuple_output_fields(const Stmt &body, const FunctionContents &output) {
+Stmt tuple_output_fields_of(const Stmt &body, const FunctionContents &output) {
     int n = output.outputs();
     if (n == 1) return body;
     std::vector<Stmt> checks;
@@ -147,6 +149,14 @@ Stmt define_tuple_output_fields(const Stmt &body, const FunctionContents &output
                               field(tuple_buffer_name(output.name, 0, n), f, d), s);
         }
     }
+    return s;
+}
+
+}  // namespace
+
+Stmt define_tuple_output_fields(const Stmt &body, const std::vector<const FunctionContents *> &outputs) {
+    Stmt s = body;
+    for (const FunctionContents *o : outputs) s = tuple_output_fields_of(s, *o);
     return s;
 }
 

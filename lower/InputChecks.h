@@ -16,9 +16,9 @@ namespace halo {
 Stmt add_input_checks(const Stmt &s, const std::vector<std::shared_ptr<ParameterContents>> &params,
                       const std::vector<const FunctionContents *> &outputs);
 
-// A Tuple-valued output has a buffer per value (f.0, f.1, ...): defines f.min.d, f.extent.d and
+// Every Tuple-valued output has a buffer per value (f.0, f.1, ...): defines f.min.d, f.extent.d and
 // f.stride.d (which the lowered code uses for the output's region) from value 0's buffer, and
 // checks that the other buffers cover the same region. The last pass, outside everything.
-Stmt define_tuple_output_fields(const Stmt &s, const FunctionContents &output);
+Stmt define_tuple_output_fields(const Stmt &s, const std::vector<const FunctionContents *> &outputs);
 
 }  // namespace halo

@@ -159,9 +159,7 @@ LoweredPipeline lower_on_this_stack(const std::vector<std::shared_ptr<FunctionCo
     s = step("unroll_loops", unroll_loops(s));
     s = step("vectorize_loops", vectorize_loops(s));
     s = step("simplify", simplify(s));
-    for (const FunctionContents *o : output_funcs) {
-        s = step("define_tuple_output_fields", define_tuple_output_fields(s, *o));
-    }
+    s = step("define_tuple_output_fields", define_tuple_output_fields(s, output_funcs));
     return result(s);
 }
 

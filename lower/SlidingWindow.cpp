@@ -238,7 +238,8 @@ public:
         if (it == env_.end()) return Realize::make(op->name, op->types, op->bounds, body);
         FunctionContents &f = *it->second;
         Slide slide(f, report_);
-        if (!(f.schedule.store_level == f.schedule.compute_level)) body = slide.mutate(body);
+        // (A Func of no dimensions has nothing to slide along.)
+        if (f.dimensions() > 0 && !(f.schedule.store_level == f.schedule.compute_level)) body = slide.mutate(body);
         std::vector<Range> bounds = op->bounds;
         std::vector<Stmt> checks = fold(f, slide, bounds);
         checks.push_back(body);

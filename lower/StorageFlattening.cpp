@@ -38,9 +38,8 @@ Expr flat_index(const std::string &name, const std::string &stride_name, const s
     return idx.defined() ? idx : Expr(int64_t(0));
 }
 
-Expr value_var(const Provide *op, int i) {
-    return Variable::make(op->values[size_t(i)].type(), op->name + ".value." + std::to_string(i));
-}
+// The let holding value i of a Tuple Provide until every value is computed.
+std::string value_name(const Provide *op, int i) { return op->name + ".value." + std::to_string(i); }
 
 class Flatten : public IRMutator {
 public:
@@ -101,11 +100,11 @@ public:
         std::vector<Stmt> stores;
         for (int i = 0; i < n; i++) {
             std::string b = tuple_buffer_name(op->name, i, n);
-            stores.push_back(Store::make(b, value_var(op, i),
+            stores.push_back(Store::make(b, Variable::make(op->values[size_t(i)].type(), value_name(op, i)),
                                          flat_index(op->name, external ? b : op->name, args, external, folds_of(op->name))));
         }
         Stmt s = Block::make(stores);
-        for (int i = n; i-- > 0;) s = LetStmt::make(value_var(op, i).as<Variable>()->name, mutate(op->values[i]), s);
+        for (int i = n; i-- > 0;) s = LetStmt::make(value_name(op, i), mutate(op->values[i]), s);
         return s;
     }
     Expr visit(const Call *op) override {
@@ -121,7 +120,7 @@ public:
     // The storage folds of an internal buffer (sliding windows, fold_storage), per dimension.
     std::vector<Expr> folds_of(const std::string &name) const {
         std::vector<Expr> folds;
-        if (op_is_input(name) || !internal_.count(name)) return folds;
+        if (!internal_.count(name)) return folds;  // inputs and outputs are not folded
         const FunctionContents &f = *env_.at(name);
         folds.resize(f.args.size());
         for (const StorageFold &fold : f.schedule.folds) {
@@ -131,7 +130,6 @@ public:
         }
         return folds;
     }
-    bool op_is_input(const std::string &name) const { return !env_.count(name); }
 
 private:
     const Environment &env_;

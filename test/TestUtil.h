@@ -36,17 +36,22 @@ inline std::string compare(const halo::Buffer<> &a, const halo::Buffer<> &b, dou
     return err;
 }
 
-// Realizes f over dst's region both compiled and with the reference evaluator; checks equal.
-inline void check_against_reference(halo::Func f, halo::Buffer<> dst, double tol = 0) {
-    halo::Buffer<> expected(dst.type(), [&] {
-        std::vector<int> s;
-        for (int d = 0; d < dst.dimensions(); d++) s.push_back(dst.dim(d).extent());
-        return s;
-    }());
-    std::vector<int> mins;
-    for (int d = 0; d < dst.dimensions(); d++) mins.push_back(dst.dim(d).min());
+// The reference evaluator's f over the region of `like` (same type, extents and mins).
+inline halo::Buffer<> reference_over(const halo::Func &f, const halo::Buffer<> &like) {
+    std::vector<int> sizes, mins;
+    for (int d = 0; d < like.dimensions(); d++) {
+        sizes.push_back(like.dim(d).extent());
+        mins.push_back(like.dim(d).min());
+    }
+    halo::Buffer<> expected(like.type(), sizes);
     expected.set_min(mins);
     halo::reference_realize(f, expected);
+    return expected;
+}
+
+// Realizes f over dst's region both compiled and with the reference evaluator; checks equal.
+inline void check_against_reference(halo::Func f, halo::Buffer<> dst, double tol = 0) {
+    halo::Buffer<> expected = reference_over(f, dst);
     f.realize(dst);
     std::string err = compare(dst, expected, tol);
     INFO("Func " << f.name());

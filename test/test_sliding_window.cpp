@@ -270,3 +270,13 @@ TEST_CASE("fold_storage: an explicit fold, and one too small for an iteration") 
     msg = halo_test::runtime_error_of([&] { dy.realize({10, 10}); });
     CHECK(contains(msg, "Func 'dx' is stored folded modulo 1 in y (fold_storage), but 10 of it are needed at once"));
 }
+
+TEST_CASE("a Func of no dimensions stored outside its compute loop has nothing to slide") {
+    Var x("x"), y("y");
+    Buffer<int> in = halo_test::random_image<int>({8, 8}, 51, -9, 9);
+    Func scale("scale"), g("g");
+    scale() = in(0, 0) * 3 + 1;
+    g(x, y) = in(x, y) * scale() + y;
+    scale.store_root().compute_at(g, y);
+    halo_test::check_against_reference(g, Buffer<int>(8, 8));
+}
