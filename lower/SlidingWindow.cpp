@@ -80,6 +80,17 @@ public:
         Expr window;
     };
     std::vector<Slid> slid;
+    // How many places f's bounds lets are in (one per specialization branch it is computed in).
+    int places = 0;
+    // Whether f slides along dimension d in every place it is computed: only then can its
+    // buffer, which all the places share, be folded along d.
+    bool slides_everywhere_along(int d) const {
+        if (places == 0 || int(slid.size()) != places) return false;
+        for (auto &s : slid) {
+            if (s.dim != d) return false;
+        }
+        return true;
+    }
     // Why it did not slide somewhere ("" if it did everywhere).
     std::string why_not;
     using IRMutator::mutate;
@@ -108,6 +119,7 @@ private:
     // The chain of f's stage-0 bounds lets starting at op, rewritten so that each iteration of
     // the innermost enclosing loop computes only what the iterations before it did not.
     Stmt slide(const LetStmt *op) {
+        places++;
         std::vector<std::pair<std::string, Expr>> chain;
         Stmt body(IRMutator::self(op));
         while (const LetStmt *l = body.as<LetStmt>()) {
@@ -262,9 +274,7 @@ private:
         };
         for (const StorageFold &fold : f.schedule.folds) {
             int d = int(std::find(f.args.begin(), f.args.end(), fold.var) - f.args.begin());
-            bool sliding_here = !slide.slid.empty();
-            for (auto &s : slide.slid) sliding_here &= s.dim == d;
-            if (!sliding_here) {
+            if (!slide.slides_everywhere_along(d)) {
                 Expr needed = bounds[size_t(d)].extent;
                 Expr msg = Call::make(Int(32), "halo_error_fold_storage",
                                       {StringImm::make(f.name), StringImm::make(fold.var), needed, fold.factor},
@@ -273,7 +283,7 @@ private:
             }
             add(d, fold.factor, true);
         }
-        if (folds.empty() && slide.slid.size() == 1) {
+        if (folds.empty() && slide.slid.size() == 1 && slide.slides_everywhere_along(slide.slid[0].dim)) {
             const int64_t *window = as_const_int(slide.slid[0].window);
             if (window && *window > 0) add(slide.slid[0].dim, Expr(int32_t(next_power_of_two(*window))), false);
         }

@@ -280,3 +280,22 @@ TEST_CASE("a Func of no dimensions stored outside its compute loop has nothing t
     scale.store_root().compute_at(g, y);
     halo_test::check_against_reference(g, Buffer<int>(8, 8));
 }
+
+TEST_CASE("a Func computed in two specialization branches, sliding in one only, is not folded") {
+    // Seed 9000123 of the differential test: the serial branch slides and folded the shared
+    // buffer to one row, which the vectorized branch (two rows at once) then overwrote.
+    Var x("x"), y("y");
+    Buffer<int> in = halo_test::random_image<int>({30, 20}, 52, -50, 50);
+    Func f("f"), g("g");
+    f(x, y) = in(x, y) * 2 + in(x + 1, y);
+    g(x, y) = f(x, y) - y;
+    g.specialize(g.output_buffer().width() >= 9).vectorize(x, 8, TailStrategy::GuardWithIf).vectorize(y, 2,
+                                                                                                      TailStrategy::GuardWithIf);
+    g.reorder(y, x);
+    f.store_root().compute_at(g, y);
+    std::string stmt = g.lowered_stmt();
+    CHECK(contains(stmt, "// f: sliding window over"));
+    CHECK(!contains(stmt, "storage folded"));
+    halo_test::check_against_reference(g, halo_test::int_buffer_at(21, 7, 4, 3));
+    halo_test::check_against_reference(g, halo_test::int_buffer_at(5, 7, 4, 3));
+}
