@@ -12,6 +12,7 @@
 #include "dsl/Func.h"
 #include "dsl/IRPrinter.h"
 #include "lower/Environment.h"
+#include "lower/InferInputBounds.h"
 #include "lower/LargeStack.h"
 #include "lower/LoopNest.h"
 
@@ -241,6 +242,23 @@ Realization Pipeline::realize(const std::vector<int> &sizes, const ParamMap &par
     return result;
 }
 
+void Pipeline::infer_input_bounds(const std::vector<int> &sizes) {
+    for (auto &[name, region] : infer_input_regions(outputs(), sizes)) {
+        if (region.param->buffer) continue;
+        std::vector<int> extents, mins;
+        for (size_t d = 0; d < region.min.size(); d++) {
+            user_assert(region.extent[d] <= INT32_MAX && region.min[d] >= INT32_MIN && region.min[d] <= INT32_MAX)
+                << "infer_input_bounds: input '" << name << "' would need " << region.extent[d] << " points from "
+                << region.min[d] << " in dimension " << d << ", more than a buffer can hold; realize a smaller size";
+            extents.push_back(int(region.extent[d]));
+            mins.push_back(int(region.min[d]));
+        }
+        Buffer<> b(region.param->type, extents, name);
+        b.set_min(mins);
+        region.param->set_buffer(b.contents);
+    }
+}
+
 // ---------------------------------------------------------------- Func's entry points
 
 Pipeline &Func::pipeline() {
@@ -280,6 +298,11 @@ Realization Func::realize(const std::vector<int> &sizes, const Target &target, c
 void Func::realize(Buffer<> &dst, const Target &target, const ParamMap &param_map) {
     compile_jit(complete(target));
     realize(dst, param_map);
+}
+
+void Func::infer_input_bounds(const std::vector<int> &sizes) {
+    user_assert(defined()) << "Func '" << name() << "' has no definition, so no inputs to infer the bounds of";
+    pipeline().infer_input_bounds(sizes);
 }
 
 void Func::compile_jit() {

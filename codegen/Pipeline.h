@@ -48,6 +48,11 @@ public:
     void realize(Realization &&dst, const ParamMap &param_map = ParamMap::empty_map()) { realize(dst, param_map); }
     Realization realize(const std::vector<int> &sizes, const ParamMap &param_map = ParamMap::empty_map());
 
+    // Halide's infer_input_bounds: binds every ImageParam the pipeline reads and that has no
+    // buffer yet to a new zero-filled buffer covering exactly what realizing over `sizes`
+    // reads (its mins may be negative). ImageParams already bound keep their buffers.
+    void infer_input_bounds(const std::vector<int> &sizes);
+
     std::string lowered_stmt();
     std::string llvm_ir();
     std::string assembly();

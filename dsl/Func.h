@@ -251,6 +251,9 @@ public:
         realize(d, target, param_map);
     }
     // Compiles now, so that later realizations do not.
+    // Binds every ImageParam this Func reads that has no buffer to a new zero-filled one
+    // covering exactly what realizing over `sizes` reads (Halide's infer_input_bounds).
+    void infer_input_bounds(const std::vector<int> &sizes);
     void compile_jit();
     // Frees the intermediate buffers the compiled pipeline keeps for reuse between
     // realizations. (Without it, a kept buffer is freed once 4 realizations in a row did not

@@ -8,11 +8,10 @@
 #include <set>
 #include <sstream>
 
-#include "EuclideanDivision.h"
+#include "EvaluateInt.h"
 #include "Lower.h"
 #include "Simplify.h"
 #include "Substitute.h"
-#include "dsl/Arithmetic.h"
 #include "dsl/Buffer.h"
 #include "dsl/Func.h"
 #include "dsl/IRPrinter.h"
@@ -45,38 +44,15 @@ struct Tally {
 // a loop body does not depend on the loop variable.
 class Counter {
 public:
-    std::map<std::string, int64_t> env;
+    IntEnvironment env;
     std::vector<std::string> loops;
 
     int64_t eval(const Expr &e) {
-        if (auto i = e.as<IntImm>()) return i->value;
-        if (auto u = e.as<UIntImm>()) return int64_t(u->value);
-        if (auto v = e.as<Variable>()) {
-            auto it = env.find(v->name);
-            user_assert(it != env.end()) << "redundancy_report: the loop bounds depend on '" << v->name
-                                         << "', which is not known before running (bind every input first)";
-            return it->second;
-        }
-        // Integer arithmetic as compiled code does it (wrapping to the expression's type).
-        if (auto c = e.as<Cast>(); c && !c->value.type().is_float()) return wrap_to_type(c->type, eval(c->value));
-        if (auto a = e.as<Add>()) return int_arith(e.type(), IntArith::Add, eval(a->a), eval(a->b));
-        if (auto s = e.as<Sub>()) return int_arith(e.type(), IntArith::Sub, eval(s->a), eval(s->b));
-        if (auto m = e.as<Mul>()) return int_arith(e.type(), IntArith::Mul, eval(m->a), eval(m->b));
-        if (auto d = e.as<Div>()) return wrap_to_type(e.type(), euclidean_div(eval(d->a), eval(d->b)));
-        if (auto m = e.as<Mod>()) return euclidean_mod(eval(m->a), eval(m->b));
-        if (auto m = e.as<Min>()) return std::min(eval(m->a), eval(m->b));
-        if (auto m = e.as<Max>()) return std::max(eval(m->a), eval(m->b));
-        if (auto c = e.as<EQ>()) return eval(c->a) == eval(c->b);
-        if (auto c = e.as<NE>()) return eval(c->a) != eval(c->b);
-        if (auto c = e.as<LT>()) return eval(c->a) < eval(c->b);
-        if (auto c = e.as<LE>()) return eval(c->a) <= eval(c->b);
-        if (auto c = e.as<GT>()) return eval(c->a) > eval(c->b);
-        if (auto c = e.as<GE>()) return eval(c->a) >= eval(c->b);
-        if (auto c = e.as<And>()) return eval(c->a) && eval(c->b);
-        if (auto c = e.as<Or>()) return eval(c->a) || eval(c->b);
-        if (auto n = e.as<Not>()) return !eval(n->a);
-        if (auto s = e.as<Select>()) return eval(s->condition) ? eval(s->true_value) : eval(s->false_value);
-        if (auto c = e.as<Call>(); c && c->is_intrinsic(Call::likely)) return eval(c->args[0]);
+        IntEvaluation r = evaluate_int(e, env);
+        if (r.value) return *r.value;
+        user_assert(r.unknown_variable.empty())
+            << "redundancy_report: the loop bounds depend on '" << r.unknown_variable
+            << "', which is not known before running (bind every input first)";
         user_error << "redundancy_report: cannot evaluate " << e << " before running the pipeline";
         return 0;
     }

@@ -1,0 +1,81 @@
+#include "EvaluateInt.h"
+
+#include <algorithm>
+
+#include "EuclideanDivision.h"
+#include "dsl/Arithmetic.h"
+
+namespace halo {
+
+namespace {
+
+// Evaluation stops at the first node it cannot evaluate: `failed` says why.
+class IntEvaluator {
+public:
+    explicit IntEvaluator(const IntEnvironment &env) : env_(env) {}
+    bool failed = false;
+    std::string unknown_variable;
+
+    int64_t eval(const Expr &e) {
+        if (failed) return 0;
+        if (auto i = e.as<IntImm>()) return i->value;
+        if (auto u = e.as<UIntImm>()) return int64_t(u->value);
+        if (auto v = e.as<Variable>()) {
+            auto it = env_.find(v->name);
+            if (it == env_.end()) return fail(v->name);
+            return it->second;
+        }
+        if (auto c = e.as<Cast>(); c && !c->value.type().is_float() && !c->type.is_float()) {
+            return wrap_to_type(c->type, eval(c->value));
+        }
+        if (auto a = e.as<Add>()) return int_arith(e.type(), IntArith::Add, eval(a->a), eval(a->b));
+        if (auto s = e.as<Sub>()) return int_arith(e.type(), IntArith::Sub, eval(s->a), eval(s->b));
+        if (auto m = e.as<Mul>()) return int_arith(e.type(), IntArith::Mul, eval(m->a), eval(m->b));
+        if (auto d = e.as<Div>()) {
+            int64_t a = eval(d->a), b = eval(d->b);
+            return wrap_to_type(e.type(), euclidean_div(a, b));
+        }
+        if (auto m = e.as<Mod>()) {
+            int64_t a = eval(m->a), b = eval(m->b);
+            return euclidean_mod(a, b);
+        }
+        if (auto m = e.as<Min>()) return std::min(eval(m->a), eval(m->b));
+        if (auto m = e.as<Max>()) return std::max(eval(m->a), eval(m->b));
+        if (auto c = e.as<EQ>()) return eval(c->a) == eval(c->b);
+        if (auto c = e.as<NE>()) return eval(c->a) != eval(c->b);
+        if (auto c = e.as<LT>()) return eval(c->a) < eval(c->b);
+        if (auto c = e.as<LE>()) return eval(c->a) <= eval(c->b);
+        if (auto c = e.as<GT>()) return eval(c->a) > eval(c->b);
+        if (auto c = e.as<GE>()) return eval(c->a) >= eval(c->b);
+        if (auto c = e.as<And>()) return eval(c->a) && eval(c->b);
+        if (auto c = e.as<Or>()) return eval(c->a) || eval(c->b);
+        if (auto n = e.as<Not>()) return !eval(n->a);
+        if (auto s = e.as<Select>()) {
+            int64_t c = eval(s->condition);
+            return c ? eval(s->true_value) : eval(s->false_value);
+        }
+        if (auto c = e.as<Call>(); c && c->is_intrinsic(Call::likely)) return eval(c->args[0]);
+        return fail("");
+    }
+
+private:
+    const IntEnvironment &env_;
+    int64_t fail(const std::string &variable) {
+        failed = true;
+        unknown_variable = variable;
+        return 0;
+    }
+};
+
+}  // namespace
+
+IntEvaluation evaluate_int(const Expr &e, const IntEnvironment &env) {
+    IntEvaluator ev(env);
+    int64_t v = ev.eval(e);
+    IntEvaluation r;
+    if (ev.failed) r.unknown_variable = ev.unknown_variable;
+    else r.value = v;
+    return r;
+}
+
+}  // namespace halo

@@ -1,0 +1,154 @@
+#include "InferInputBounds.h"
+
+#include "EvaluateInt.h"
+#include "Lower.h"
+#include "dsl/Buffer.h"
+#include "dsl/Error.h"
+#include "dsl/IRPrinter.h"
+
+namespace halo {
+
+namespace {
+
+std::string field(const std::string &buffer, const char *name, size_t d) {
+    return buffer + "." + name + "." + std::to_string(d);
+}
+
+// What one walk over the checks found: for each input and dimension, the needed [min, max],
+// or why it could not be computed.
+struct Needs {
+    std::map<std::string, std::vector<std::pair<int64_t, int64_t>>> ranges;
+    std::map<std::string, std::string> unknown;  // input -> the variable its need depends on
+};
+
+// The checks sit in the lets that lead the lowered pipeline, before any loop or allocation:
+// walks those lets (binding every one it can evaluate) and reads each input check's need.
+class NeedsCollector {
+public:
+    IntEnvironment env;
+    Needs needs;
+
+    void walk(const Stmt &s) {
+        if (!s.defined()) return;
+        if (auto l = s.as<LetStmt>()) {
+            IntEvaluation v = evaluate_int(l->value, env);
+            auto saved = env.find(l->name);
+            std::optional<int64_t> shadowed;
+            if (saved != env.end()) shadowed = saved->second;
+            if (v.value) env[l->name] = *v.value;
+            else env.erase(l->name);
+            walk(l->body);
+            if (shadowed) env[l->name] = *shadowed;
+            else env.erase(l->name);
+        } else if (auto b = s.as<Block>()) {
+            walk(b->first);
+            walk(b->rest);
+        } else if (auto a = s.as<AssertStmt>()) {
+            read_check(a);
+        }
+        // Anything else (loops, allocations, specializations) comes after the checks.
+    }
+
+private:
+    // halo_error_bounds(input, output, dimension, have min, have max, need min, need max)
+    void read_check(const AssertStmt *a) {
+        auto call = a->message.as<Call>();
+        if (!call || call->name != "halo_error_bounds" || call->args.size() != 7) return;
+        auto name = call->args[0].as<StringImm>();
+        auto dim = call->args[2].as<IntImm>();
+        internal_assert(name && dim) << "malformed input check " << a->message;
+        auto &ranges = needs.ranges[name->value];
+        if (ranges.size() <= size_t(dim->value)) ranges.resize(dim->value + 1, {0, -1});
+        IntEvaluation lo = evaluate_int(call->args[5], env), hi = evaluate_int(call->args[6], env);
+        if (lo.value && hi.value) {
+            ranges[dim->value] = {*lo.value, *hi.value};
+        } else {
+            needs.unknown[name->value] = lo.value ? hi.unknown_variable : lo.unknown_variable;
+        }
+    }
+};
+
+}  // namespace
+
+std::map<std::string, InputRegion> infer_input_regions(const std::vector<std::shared_ptr<FunctionContents>> &outputs,
+                                                       const std::vector<int> &sizes) {
+    LowerOptions opts;
+    opts.stop_before_flattening = true;
+    LoweredPipeline p = lower(outputs, "infer_input_bounds", opts);
+
+    IntEnvironment fixed;  // the outputs' regions, scalar Params and bound buffers
+    for (auto &out : outputs) {
+        user_assert(out->dimensions() == int(sizes.size()))
+            << "infer_input_bounds: Func '" << out->name << "' has " << out->dimensions()
+            << " dimensions but was given " << sizes.size() << " sizes";
+        int64_t stride = 1;
+        for (size_t d = 0; d < sizes.size(); d++) {
+            fixed[field(out->name, "min", d)] = 0;
+            fixed[field(out->name, "extent", d)] = sizes[d];
+            fixed[field(out->name, "stride", d)] = stride;
+            stride *= sizes[d];
+        }
+    }
+    std::map<std::string, InputRegion> regions;
+    for (auto &param : p.params) {
+        if (!param->is_buffer) {
+            fixed[param->name] = param->type.is_float() ? 0 : param->scalar_as_int();
+            continue;
+        }
+        if (param->is_fixed_buffer) continue;
+        InputRegion r;
+        r.param = param;
+        std::shared_ptr<BufferContents> bound = param->buffer;
+        for (int d = 0; d < param->dimensions; d++) {
+            if (bound) {
+                r.min.push_back(bound->dims[d].min);
+                r.extent.push_back(bound->dims[d].extent);
+            } else {
+                // The first guess, for reads clamped to the input's own bounds: the output's extent.
+                r.min.push_back(0);
+                r.extent.push_back(size_t(d) < sizes.size() ? sizes[d] : 1);
+            }
+        }
+        regions[param->name] = r;
+    }
+
+    // Reads clamped to an input's bounds depend on the input's own fields: iterate from the
+    // guess until the needs stop changing (at once for reads that do not depend on them, after
+    // one step for clamped ones).
+    for (int round = 0;; round++) {
+        NeedsCollector c;
+        c.env = fixed;
+        for (auto &[name, r] : regions) {
+            int64_t stride = 1;
+            for (size_t d = 0; d < r.min.size(); d++) {
+                c.env[field(name, "min", d)] = r.min[d];
+                c.env[field(name, "extent", d)] = r.extent[d];
+                c.env[field(name, "stride", d)] = stride;
+                stride *= r.extent[d];
+            }
+        }
+        c.walk(p.body);
+        bool changed = false;
+        for (auto &[name, r] : regions) {
+            auto why = c.needs.unknown.find(name);
+            user_assert(why == c.needs.unknown.end())
+                << "infer_input_bounds: the region read from input '" << name << "' depends on '" << why->second
+                << "', which is not known before running; bind that input or Param first";
+            auto it = c.needs.ranges.find(name);
+            if (it == c.needs.ranges.end() || r.param->buffer) continue;  // not read, or already bound
+            for (size_t d = 0; d < it->second.size() && d < r.min.size(); d++) {
+                auto [lo, hi] = it->second[d];
+                int64_t extent = std::max<int64_t>(hi - lo + 1, 1);
+                changed |= lo != r.min[d] || extent != r.extent[d];
+                r.min[d] = lo;
+                r.extent[d] = extent;
+            }
+        }
+        if (!changed) break;
+        user_assert(round < 8) << "infer_input_bounds: the regions read from the inputs do not settle (each "
+                               << "depends on the others' sizes); bind the inputs yourself";
+    }
+    return regions;
+}
+
+}  // namespace halo

@@ -1,0 +1,99 @@
+// Input bounds inference (Halide's infer_input_bounds): inputs sized from what a realization
+// reads, before anything runs.
+#include "TestUtil.h"
+
+using namespace halo;
+
+namespace {
+
+std::vector<int> mins_of(const Buffer<> &b) {
+    std::vector<int> v;
+    for (int d = 0; d < b.dimensions(); d++) v.push_back(b.dim(d).min());
+    return v;
+}
+
+std::vector<int> extents_of(const Buffer<> &b) {
+    std::vector<int> v;
+    for (int d = 0; d < b.dimensions(); d++) v.push_back(b.dim(d).extent());
+    return v;
+}
+
+}  // namespace
+
+TEST_CASE("a stencil's input covers its halo, under a tiled schedule too") {
+    ImageParam in(Float(32), 2, "in");
+    Var x("x"), y("y"), xo("xo"), yo("yo"), xi("xi"), yi("yi");
+    Func bx("bx"), by("by");
+    bx(x, y) = in(x - 1, y) + in(x, y) + in(x + 2, y);
+    by(x, y) = bx(x, y - 2) + bx(x, y + 1);
+    by.tile(x, y, xo, yo, xi, yi, 8, 8);
+    bx.compute_at(by, xo);
+    by.infer_input_bounds({20, 13});
+    Buffer<> b = in.get();
+    REQUIRE(b.defined());
+    CHECK(mins_of(b) == std::vector<int>{-1, -2});
+    // ShiftInwards tiles stay inside [0, 20) x [0, 13): the reads are [-1, 21] x [-2, 13].
+    CHECK(extents_of(b) == std::vector<int>{23, 16});
+    Buffer<float> filled(23, 16);
+    filled.set_min({-1, -2});
+    filled.for_each_value([](const std::vector<int> &p) { return float(p[0] * 3 - p[1]); });
+    in.set(filled);
+    Buffer<float> out(20, 13);
+    halo_test::check_against_reference(by, out);
+}
+
+TEST_CASE("an input read through a boundary condition is given the output's size") {
+    ImageParam in(UInt(8), 3, "in");
+    Var x("x"), y("y"), c("c");
+    Func clamped = BoundaryConditions::repeat_edge(in);
+    Func f("f");
+    f(c, x, y) = clamped(c, x - 3, y + 3) + clamped(c, x + 3, y - 3);
+    f.infer_input_bounds({3, 17, 9});
+    Buffer<> b = in.get();
+    REQUIRE(b.defined());
+    CHECK(mins_of(b) == std::vector<int>{0, 0, 0});
+    CHECK(extents_of(b) == std::vector<int>{3, 17, 9});
+    Buffer<uint8_t> out(3, 17, 9);
+    halo_test::check_against_reference(f, out);
+}
+
+TEST_CASE("inputs already bound keep their buffers; every unbound one is sized") {
+    ImageParam a(Int(16), 1, "a"), b(Int(16), 1, "b");
+    Param<int> shift("shift", 5);
+    Var x("x");
+    Func f("f");
+    f(x) = a(x * 2) + b(x + shift);
+    Buffer<int16_t> mine(100);
+    a.set(mine);
+    f.infer_input_bounds({10});
+    CHECK(a.get().dim(0).extent() == 100);  // untouched
+    REQUIRE(b.get().defined());
+    CHECK(b.get().dim(0).min() == 5);  // the Param's value is used
+    CHECK(b.get().dim(0).extent() == 10);
+    Buffer<int16_t> out(10);
+    f.realize(out);  // runs: every input covers what it reads
+}
+
+TEST_CASE("a pipeline of several outputs sizes its inputs for all of them") {
+    ImageParam in(Float(32), 1, "in");
+    Var x("x");
+    Func f("f"), g("g");
+    f(x) = in(x - 4);
+    g(x) = in(x + 7) + f(x);
+    Pipeline p({f, g});
+    p.infer_input_bounds({12});
+    Buffer<> b = in.get();
+    REQUIRE(b.defined());
+    CHECK(b.dim(0).min() == -4);
+    CHECK(b.dim(0).extent() == 12 + 11);
+}
+
+TEST_CASE("infer_input_bounds names what it cannot do") {
+    ImageParam in(Float(32), 2, "in");
+    Var x("x"), y("y");
+    Func f("f");
+    f(x, y) = in(x, y);
+    CHECK_THROWS_WITH(f.infer_input_bounds({4}), doctest::Contains("'f' has 2 dimensions but was given 1 sizes"));
+    Func g("g");
+    CHECK_THROWS_WITH(g.infer_input_bounds({4}), doctest::Contains("'g' has no definition"));
+}
