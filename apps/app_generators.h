@@ -217,6 +217,23 @@ private:
     std::unique_ptr<Unsharp> app;
 };
 
+// Depthwise 3x3 -> relu -> pointwise 1x1 -> relu on channels-innermost float images: input
+// (C, W + 2, H + 2), output (C, W, H); weights compiled in.
+class DwPwGenerator : public TiledAppGenerator<DwPwGenerator> {
+public:
+    halo::GeneratorParam<int> channels{"channels", 32, 1, 256};
+    halo::Input<halo::Buffer<float>> input{"input", 3};
+    halo::Output<halo::Buffer<float>> output{"output", 3};
+    void generate() {
+        app = std::make_unique<DepthwisePointwise>(int(channels), input);
+        output(app->c, app->x, app->y) = app->output(app->c, app->x, app->y);
+    }
+    void schedule() { schedule_app_for_output(*app, app->output, output, schedule_kind, tile_w, tile_h, vector_width); }
+
+private:
+    std::unique_ptr<DepthwisePointwise> app;
+};
+
 // Local Laplacian filter: RGB float in and out, the same size; alpha and beta set the detail
 // and the contrast.
 class LocalLaplacianGenerator : public TiledAppGenerator<LocalLaplacianGenerator> {

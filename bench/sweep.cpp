@@ -1,77 +1,146 @@
-// Tile-size sweep: compiles an app's fused schedule over a grid of tile sizes and times every
-// variant, together with the breadth-first schedule and the plain C++ loops, interleaved
-// round-robin in one run. Prints a table (median and min ms, throughput, recompute factor and
-// per-tile footprint from the redundancy report, ratio to the best), writes a CSV and a heatmap
-// PNG of time over tile width x height, and shows progress on stderr.
+// Tile-size sweep of the built-in apps: presets (sizes, tile grids, the breadth-first schedule
+// and the plain C++ loops to compare with, the work for GFLOP/s or GB/s) over the one sweep
+// implementation every generator executable has (sweep/Sweep.h, halo-sweep). The apps are the
+// registered generators of apps/generators.cpp, linked into this program.
 //
 // Usage: sweep <app> [--quick] [--rounds N] [--threads N] [--widths a,b,..] [--heights a,b,..] [--vectors a,b,..]
 //              [--csv file] [--png file] [--no-plain]
 //   apps: cnn_block (32 channels), cnn_block8 (8 channels), dw_pw (depthwise 3x3 -> pointwise
-//         1x1, 32 channels), blur, harris, unsharp
+//         1x1, 32 channels), blur, harris, unsharp, local_laplacian
+// The same sweep of any generator: halo-sweep GENERATOR_EXE -g NAME -r SIZES param=v1,v2,...
 
-#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <memory>
-#include <sstream>
+#include <iostream>
 
-#include "BenchUtil.h"
-#include "Heatmap.h"
-#include "SweepApps.h"
+#include "AppInputs.h"
+#include "app_generators.h"
+#include "sweep/Sweep.h"
 
 using namespace halo;
 
 namespace {
 
+struct Preset {
+    sweep::Options options;
+    std::vector<int> widths, heights;
+    int vector_width = 16;
+};
+
+std::vector<std::string> strings(const std::vector<int> &v) {
+    std::vector<std::string> s;
+    for (int x : v) s.push_back(std::to_string(x));
+    return s;
+}
+
 // "8,16,32" -> {8, 16, 32}; exits with a message on anything but positive integers.
-std::vector<int> parse_list(const std::string &option, const char *s) {
+std::vector<int> parse_list(const std::string &option, const char *text) {
     std::vector<int> v;
-    std::stringstream in(s);
-    std::string item;
-    while (std::getline(in, item, ',')) {
-        char *end = nullptr;
-        long n = std::strtol(item.c_str(), &end, 10);
-        if (item.empty() || *end || n <= 0 || n > 1 << 20) {
+    std::string s = text, item;
+    size_t start = 0;
+    while (true) {
+        size_t end = s.find(',', start);
+        item = s.substr(start, end == std::string::npos ? std::string::npos : end - start);
+        char *stop = nullptr;
+        long n = std::strtol(item.c_str(), &stop, 10);
+        if (item.empty() || *stop || n <= 0 || n > 1 << 20) {
             std::fprintf(stderr, "%s: '%s' is not a positive integer (give a list like 8,16,32)\n", option.c_str(), item.c_str());
             std::exit(2);
         }
         v.push_back(int(n));
+        if (end == std::string::npos) return v;
+        start = end + 1;
     }
-    return v;
 }
 
-void progress(const char *what, int done, int total) {
-    const int width = 30;
-    int filled = total ? done * width / total : width;
-    std::fprintf(stderr, "\r%-10s [%s%s] %d/%d", what, std::string(filled, '#').c_str(),
-                 std::string(width - filled, '.').c_str(), done, total);
-    if (done == total) std::fprintf(stderr, "\n");
-    std::fflush(stderr);
+// The app's preset; false for an unknown app.
+bool make_preset(const std::string &app, bool quick, bool with_plain, Preset &p) {
+    sweep::Options &o = p.options;
+    auto fixed = [&](const std::string &k, const std::string &v) { o.params.push_back({k, {v}}); };
+    if (app == "cnn_block" || app == "cnn_block8") {
+        const int C = app == "cnn_block" ? 32 : 8, W = quick ? 24 : (C == 32 ? 256 : 1024), H = W;
+        p.vector_width = C >= 16 ? 16 : 8;
+        o.generator = "cnn_block";
+        o.sizes = {C, W, H};
+        fixed("channels", std::to_string(C));
+        fixed("schedule", "blocked");
+        o.extra_variants.push_back({"breadth-first", {{"schedule", "breadth_first_blocked"}}});
+        o.report_func = "conv1";
+        o.work = 2.0 * 2 * (2.0 * W + 2) * (2.0 * H + 2) * C * C * 9;
+        o.work_unit = "GFLOP/s";
+        p.widths = {4, 8, 16, 32, 64};
+        p.heights = {4, 8, 16, 32};
+        if (with_plain) {
+            Buffer<float> in = bench::channels_innermost_input(C, 2 * W + 4, 2 * H + 4), out(C, W, H);
+            auto ref = std::make_shared<apps::CnnBlock>(C, apps::CnnBlock::Layout::ChannelsInnermost);
+            o.extra_cases.push_back({"plain C++ (one thread)", [=]() mutable { ref->plain(in, out); }});
+        }
+    } else if (app == "dw_pw") {
+        const int C = 32, W = quick ? 40 : 1024, H = W;
+        o.generator = "dw_pw";
+        o.sizes = {C, W, H};
+        fixed("schedule", "tiled");
+        o.extra_variants.push_back({"breadth-first", {{"schedule", "breadth_first"}}});
+        o.report_func = "relu1";
+        o.work = 2.0 * W * H * C * (C + 9);
+        o.work_unit = "GFLOP/s";
+        p.widths = {8, 16, 32, 64, 128};
+        p.heights = {2, 4, 8, 16};
+        if (with_plain) {
+            Buffer<float> in = bench::channels_innermost_input(C, W + 2, H + 2), out(C, W, H);
+            auto ref = std::make_shared<apps::DepthwisePointwise>(C);
+            o.extra_cases.push_back({"plain C++ (one thread)", [=]() mutable { ref->plain(in, out); }});
+        }
+    } else if (app == "blur" || app == "harris" || app == "unsharp" || app == "local_laplacian") {
+        const bool blur = app == "blur", ll = app == "local_laplacian";
+        const int W = blur ? (quick ? 600 : 6400) : ll ? (quick ? 96 : 1536) : (quick ? 300 : 2560);
+        const int H = blur ? (quick ? 200 : 4800) : ll ? (quick ? 64 : 1024) : (quick ? 100 : 1920);
+        o.generator = app;
+        o.sizes = {W, H};
+        if (app == "unsharp" || ll) o.sizes.push_back(3);
+        fixed("schedule", "tiled");
+        o.extra_variants.push_back({"breadth-first", {{"schedule", "breadth_first"}}});
+        o.report_func = blur || app == "unsharp" ? "blur_x" : app == "harris" ? "Ix" : "";
+        o.work = (blur ? 4.0 : app == "harris" ? 8.0 : ll ? 24.0 : 24.0) * W * H;
+        o.work_unit = "GB/s";
+        p.widths = blur ? std::vector<int>{128, 256, 512, 1024, W} : ll ? std::vector<int>{32, 64, 128, 256}
+                                                                        : std::vector<int>{64, 128, 256, 512, W};
+        p.heights = blur ? std::vector<int>{2, 4, 8, 16, 32} : ll ? std::vector<int>{8, 16, 32, 64}
+                                                                 : std::vector<int>{4, 8, 16, 32, 64};
+        p.vector_width = ll ? 8 : 16;
+        if (with_plain && !ll) {
+            if (blur) {
+                Buffer<uint16_t> in = bench::blur_input(W, H), out(W, H);
+                o.extra_cases.push_back({"plain C++ (one thread)", [=]() mutable { apps::Blur::plain(in, out); }});
+            } else if (app == "harris") {
+                Buffer<float> in = bench::harris_input(W, H), out(W, H);
+                o.extra_cases.push_back({"plain C++ (one thread)", [=]() mutable { apps::Harris::plain(in, out); }});
+            } else {
+                Buffer<float> in = bench::unsharp_input(W, H), out(W, H, 3);
+                o.extra_cases.push_back({"plain C++ (one thread)", [=]() mutable { apps::Unsharp::plain(in, out); }});
+            }
+        }
+    } else {
+        return false;
+    }
+    return true;
 }
-
-struct Entry {
-    std::string name;
-    int tile_w = 0, tile_h = 0, vector_width = 0;  // 0 for the reference cases
-    double compile_ms = 0, factor = NAN, footprint = NAN;
-    std::string error;  // why the variant cannot run at this size (it is then left out)
-    bench::Case c;
-};
 
 }  // namespace
 
 int main(int argc, char **argv) {
     if (argc < 2 || !std::strcmp(argv[1], "--help")) {
-        std::fprintf(stderr, "usage: %s <cnn_block|cnn_block8|dw_pw|blur|harris|unsharp> [--quick] [--rounds N] "
-                             "[--threads N] [--widths a,b] [--heights a,b] [--vectors a,b] [--csv file] [--png file] [--no-plain]\n", argv[0]);
+        std::fprintf(stderr, "usage: %s <cnn_block|cnn_block8|dw_pw|blur|harris|unsharp|local_laplacian> [--quick] "
+                             "[--rounds N] [--threads N] [--widths a,b] [--heights a,b] [--vectors a,b] [--csv file] "
+                             "[--png file] [--no-plain]\n", argv[0]);
         return 2;
     }
-    std::string app_name = argv[1];
+    std::string app = argv[1];
     bool quick = false, with_plain = true;
     int rounds = 7, threads = 0;
     std::vector<int> widths, heights, vectors;
-    std::string csv_path = "sweep_" + app_name + ".csv", png_path = "sweep_" + app_name + ".png";
+    std::string csv_path = "sweep_" + app + ".csv", png_path = "sweep_" + app + ".png";
     for (int i = 2; i < argc; i++) {
         std::string a = argv[i];
         auto next = [&]() -> const char * {
@@ -95,124 +164,30 @@ int main(int argc, char **argv) {
             return 2;
         }
     }
-    if (threads > 0) halo_set_num_threads(threads);
-    if (quick) rounds = std::min(rounds, 2);
-    std::unique_ptr<bench::SweepApp> app = bench::make_sweep_app(app_name, quick);
-    if (!app) {
-        std::fprintf(stderr, "unknown app '%s' (see --help)\n", app_name.c_str());
+    Preset p;
+    if (!make_preset(app, quick, with_plain, p)) {
+        std::fprintf(stderr, "unknown app '%s' (see --help)\n", app.c_str());
         return 2;
     }
-    if (widths.empty()) widths = quick ? std::vector<int>{8, 16} : app->default_widths;
-    if (heights.empty()) heights = quick ? std::vector<int>{4, 8} : app->default_heights;
-    if (vectors.empty()) vectors = {app->default_vector};
-
-    // Compile every variant first (compile times are reported), then time them all together.
-    std::vector<Entry> entries;
-    int total = int(widths.size() * heights.size() * vectors.size()) + 1, done = 0;
-    // A variant whose schedule or compilation fails (a tile the vector does not fit, say) is
-    // reported and left out rather than ending the sweep; so is one that fails at run time.
-    auto add = [&](const std::string &name, int tw, int th, int vw, const std::function<bench::SweepVariant()> &make) {
-        Entry e;
-        e.name = name;
-        e.tile_w = tw;
-        e.tile_h = th;
-        e.vector_width = vw;
-        e.c = {name, [] {}, {}};
-        try {
-            auto v = std::make_shared<bench::SweepVariant>(make());
-            e.compile_ms = bench::time_ms([&] { v->output_func.compile_jit(); });
-            RedundancyReport r = redundancy_report(v->output_func, app->output_sizes, 1e9);
-            if (auto row = r.find(app->key_func)) e.factor = row->factor;
-            double footprint = 0;
-            for (auto &row : r.rows)
-                if (row.allocations > 1) footprint += double(row.buffer_bytes);
-            e.footprint = footprint;
-            e.c.run = [v] { v->output_func.realize(v->output); };
-        } catch (const std::exception &ex) {
-            e.error = ex.what();
-        }
-        entries.push_back(std::move(e));
-        progress("compiling", ++done, total);
-    };
-    add("breadth-first", 0, 0, 0, app->breadth_first);
-    for (int vw : vectors)
-        for (int th : heights)
-            for (int tw : widths) {
-                std::string name = "fused " + std::to_string(tw) + "x" + std::to_string(th);
-                if (vectors.size() > 1) name += " v" + std::to_string(vw);
-                add(name, tw, th, vw, [&] { return app->fused(tw, th, vw); });
-            }
-    if (app->plain && with_plain) {
-        Entry e;
-        e.name = "plain C++ (one thread)";
-        e.c = {e.name, app->plain, {}};
-        entries.push_back(std::move(e));
+    sweep::Options &o = p.options;
+    if (widths.empty()) widths = quick ? std::vector<int>{8, 16} : p.widths;
+    if (heights.empty()) heights = quick ? std::vector<int>{4, 8} : p.heights;
+    if (vectors.empty()) vectors = {p.vector_width};
+    o.params.push_back({"tile_w", strings(widths)});
+    o.params.push_back({"tile_h", strings(heights)});
+    o.params.push_back({"vector_width", strings(vectors)});
+    o.heatmap_x = "tile_w";
+    o.heatmap_y = "tile_h";
+    o.rounds = quick ? std::min(rounds, 2) : rounds;
+    o.threads = threads;
+    o.csv_path = csv_path;
+    o.png_path = png_path;
+    try {
+        sweep::run_sweep(o, std::cout);
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "error: %s\n", e.what());
+        return 1;
     }
-    std::vector<bench::Case> cases;
-    for (auto &e : entries) cases.push_back(e.c);
-    for (size_t i = 0; i < cases.size(); i++) {  // warm-up
-        if (!entries[i].error.empty()) continue;
-        try {
-            cases[i].run();
-        } catch (const std::exception &ex) {
-            entries[i].error = ex.what();
-            cases[i].run = [] {};
-        }
-    }
-    for (int r = 0; r < rounds; r++) {
-        for (size_t i = 0; i < cases.size(); i++)
-            cases[i].ms.push_back(entries[i].error.empty() ? bench::time_ms(cases[i].run) : NAN);
-        progress("timing", r + 1, rounds);
-    }
-
-    double best = 1e300;
-    size_t best_i = 0;
-    for (size_t i = 0; i < cases.size(); i++)
-        if (entries[i].error.empty() && cases[i].median() < best) best = cases[i].median(), best_i = i;
-    std::printf("sweep %s: %s, %d threads, %d rounds (median of interleaved rounds)\n", app_name.c_str(),
-                app->description.c_str(), threads > 0 ? threads : halo_get_num_threads(), rounds);
-    std::printf("%-24s %9s %9s %9s %9s %9s %12s %8s\n", "case", "compile", "median ms", "min ms", app->unit.c_str(),
-                "recompute", "tile bytes", "vs best");
-    std::ofstream csv(csv_path);
-    csv << "case,tile_w,tile_h,vector_width,compile_ms,median_ms,min_ms," << app->unit << ",recompute_factor,tile_footprint_bytes,vs_best\n";
-    for (size_t i = 0; i < cases.size(); i++) {
-        const Entry &e = entries[i];
-        if (!e.error.empty()) {
-            std::printf("%-24s skipped: %s\n", e.name.c_str(), e.error.c_str());
-            csv << e.name << "," << e.tile_w << "," << e.tile_h << "," << e.vector_width << ",,,,,,,\n";
-            continue;
-        }
-        double med = cases[i].median(), thr = app->work / med / 1e6;
-        std::printf("%-24s %7.0fms %9.2f %9.2f %9.1f %9.3f %12.0f %7.2fx%s\n", e.name.c_str(), e.compile_ms, med,
-                    cases[i].min(), thr, e.factor, e.footprint, med / best, i == best_i ? "  <- best" : "");
-        csv << e.name << "," << e.tile_w << "," << e.tile_h << "," << e.vector_width << "," << e.compile_ms << "," << med << "," << cases[i].min()
-            << "," << thr << "," << e.factor << "," << e.footprint << "," << med / best << "\n";
-    }
-    // The heatmap: median ms of each fused variant over tile width x height (the best vector
-    // width of each cell when several were swept).
-    bench::Heatmap h;
-    h.title = "sweep " + app_name + ": " + app->description + ", median ms" +
-              (vectors.size() > 1 ? " (best vector width)" : "");
-    h.x_label = "tile width";
-    h.y_label = "tile height";
-    for (int tw : widths) h.x_ticks.push_back(std::to_string(tw));
-    for (int th : heights) h.y_ticks.push_back(std::to_string(th));
-    h.values.assign(heights.size(), std::vector<double>(widths.size(), 1e300));
-    size_t k = 1;  // entries[0] is breadth-first
-    for (size_t v = 0; v < vectors.size(); v++)
-        for (size_t r = 0; r < heights.size(); r++)
-            for (size_t c = 0; c < widths.size(); c++, k++)
-                if (entries[k].error.empty()) h.values[r][c] = std::min(h.values[r][c], cases[k].median());
-    for (auto &row : h.values)
-        for (double &v : row)
-            if (v == 1e300) v = NAN;  // no vector width could run this tile: an "n/a" cell
-    double best_fused = 1e300;
-    for (auto &row : h.values)
-        for (double v : row)
-            if (!std::isnan(v)) best_fused = std::min(best_fused, v);
-    std::printf("breadth-first / best fused: %.2fx\n", cases[0].median() / best_fused);
-    std::printf("%s", bench::render_text_art(h).c_str());
-    bench::write_heatmap_png(h, png_path);
-    std::printf("wrote %s and %s\n", csv_path.c_str(), png_path.c_str());
+    std::cout << "wrote " << csv_path << " and " << png_path << "\n";
     return 0;
 }

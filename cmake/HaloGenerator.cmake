@@ -49,3 +49,48 @@ function(halo_add_library name)
   endif()
   target_link_libraries(${name} INTERFACE ${lib} ${runtime})
 endfunction()
+
+# halo_add_sweep(<name> GENERATOR <generator> FROM <generator executable target> SIZES <WxH...>
+#                [PARAMS param=v1,v2,... ...] [INPUTS name=file.png|name=value ...] [ROUNDS n]
+#                [THREADS n] [HEATMAP x,y] [CSV file] [PNG file])
+#
+# Adds a target <name> (not built by default: `cmake --build . --target <name>`) that runs the
+# tile-size sweep of <generator> over every combination of the PARAMS values, and writes
+# <name>.csv and <name>.png in the build directory unless CSV/PNG say otherwise.
+function(halo_add_sweep name)
+  cmake_parse_arguments(ARG "" "GENERATOR;FROM;SIZES;ROUNDS;THREADS;HEATMAP;CSV;PNG" "PARAMS;INPUTS" ${ARGN})
+  foreach(required GENERATOR FROM SIZES)
+    if(NOT ARG_${required})
+      message(FATAL_ERROR "halo_add_sweep(${name}): ${required} is required")
+    endif()
+  endforeach()
+  if(NOT ARG_CSV)
+    set(ARG_CSV ${CMAKE_CURRENT_BINARY_DIR}/${name}.csv)
+  endif()
+  if(NOT ARG_PNG)
+    set(ARG_PNG ${CMAKE_CURRENT_BINARY_DIR}/${name}.png)
+  endif()
+  set(options -g ${ARG_GENERATOR} -r ${ARG_SIZES} --csv ${ARG_CSV} --png ${ARG_PNG})
+  if(ARG_ROUNDS)
+    list(APPEND options --rounds ${ARG_ROUNDS})
+  endif()
+  if(ARG_THREADS)
+    list(APPEND options --threads ${ARG_THREADS})
+  endif()
+  if(ARG_HEATMAP)
+    list(APPEND options --heatmap ${ARG_HEATMAP})
+  endif()
+  foreach(input ${ARG_INPUTS})
+    list(APPEND options --input ${input})
+  endforeach()
+  if(TARGET Halo::halo-sweep)
+    set(tool Halo::halo-sweep)
+  else()
+    set(tool halo-sweep)
+  endif()
+  add_custom_target(${name}
+    COMMAND $<TARGET_FILE:${tool}> $<TARGET_FILE:${ARG_FROM}> ${options} ${ARG_PARAMS}
+    DEPENDS ${ARG_FROM}
+    COMMENT "Sweeping Halo generator ${ARG_GENERATOR} (${ARG_SIZES})"
+    VERBATIM USES_TERMINAL)
+endfunction()

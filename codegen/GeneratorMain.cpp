@@ -13,6 +13,7 @@
 
 #include "codegen/CNames.h"
 #include "dsl/Halo.h"
+#include "sweep/Sweep.h"
 
 using namespace halo;
 
@@ -20,6 +21,7 @@ namespace {
 
 const char *usage =
     "usage: %s -g GENERATOR -o DIR [-f FUNCTION] [-e EMIT,...] [-r SIZES] [target=TARGET] [param=value ...]\n"
+    "       %s --sweep -g GENERATOR -r SIZES [param=v1,v2,... ...]  (a tile-size sweep; --sweep --help)\n"
     "       %s --help\n"
     "\n"
     "  -g GENERATOR   which registered generator to compile\n"
@@ -32,10 +34,6 @@ const char *usage =
     "                 most 2^30, at most 2^31 - 1 points)\n"
     "  target=TARGET  host, x86-64-sse41, x86-64-avx2 or x86-64-avx512 (default: host)\n"
     "  param=value    sets a GeneratorParam (--help lists them with their accepted ranges)\n";
-
-// The redundancy report's output size is bounded: its loops and buffers use 32-bit sizes.
-constexpr int64_t max_report_extent = int64_t(1) << 30;
-constexpr int64_t max_report_points = (int64_t(1) << 31) - 1;
 
 // The items between separators; an empty item (",," or a trailing ",") is kept as "".
 std::vector<std::string> split(const std::string &s, char sep) {
@@ -114,29 +112,6 @@ AOTEmit parse_emit(const std::string &list, bool &report) {
     return emit;
 }
 
-// WxH[x...]: whole numbers in [1, 2^30], at most 2^31 - 1 points in all.
-std::vector<int> parse_sizes(const std::string &text) {
-    const std::string where = "-r '" + text + "': ";
-    std::vector<int> sizes;
-    int64_t points = 1;
-    for (auto &item : split(text, 'x')) {
-        bool digits = !item.empty();
-        for (char c : item) digits = digits && std::isdigit(static_cast<unsigned char>(c));
-        user_assert(digits) << where << "'" << item << "' is not a positive whole number; give the output size as "
-                            << "WxH[x...], e.g. -r 256x256x32";
-        // More than 10 digits is out of range anyway (and would overflow the conversion).
-        int64_t v = item.size() > 10 ? max_report_extent + 1 : std::stoll(item);
-        user_assert(v >= 1 && v <= max_report_extent)
-            << where << "extent " << item << " is out of range; each extent must be in [1, " << max_report_extent
-            << "]";
-        points *= v;  // at most (2^31 - 1) * 2^30: no overflow
-        user_assert(points <= max_report_points)
-            << where << "the output would have more than " << max_report_points << " points; ask for a smaller size";
-        sizes.push_back(int(v));
-    }
-    return sizes;
-}
-
 void check_output_dir(const std::string &dir) {
     struct stat st {};
     user_assert(::stat(dir.c_str(), &st) == 0) << "Output directory '" << dir << "' (-o) does not exist";
@@ -144,7 +119,7 @@ void check_output_dir(const std::string &dir) {
 }
 
 void print_help(const char *argv0) {
-    std::printf(usage, argv0, argv0);
+    std::printf(usage, argv0, argv0, argv0);
     std::printf("\ngenerators:\n");
     for (auto &name : GeneratorRegistry::names()) {
         auto g = GeneratorRegistry::create(name);
@@ -176,7 +151,7 @@ int run(int argc, char **argv) {
     std::vector<int> sizes;
     if (report) {
         user_assert(o.sizes_given) << "-e report needs the output size: -r WxH[x...]";
-        sizes = parse_sizes(o.sizes_text);
+        sizes = internal::parse_output_sizes(o.sizes_text, "-r");
     } else {
         user_assert(!o.sizes_given) << "-r sets the size of the redundancy report, which is not asked for; "
                                     << "add report to -e or drop -r";
@@ -225,6 +200,13 @@ int run(int argc, char **argv) {
 }  // namespace
 
 int main(int argc, char **argv) {
+    // GENERATOR_EXE --sweep ...: the tile-size sweep (what halo-sweep GENERATOR_EXE ... runs).
+    if (argc >= 2 && !std::strcmp(argv[1], "--sweep")) {
+        std::string program = std::string(argv[0]) + " --sweep";
+        std::vector<char *> args{program.data()};
+        for (int i = 2; i < argc; i++) args.push_back(argv[i]);
+        return halo::sweep::run_sweep_command_line(int(args.size()), args.data());
+    }
     try {
         return run(argc, argv);
     } catch (const std::exception &e) {

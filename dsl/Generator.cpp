@@ -66,6 +66,32 @@ double parse_double(const std::string &text, const std::string &param, double mi
     return v;
 }
 
+std::vector<int> parse_output_sizes(const std::string &text, const std::string &option) {
+    constexpr int64_t max_extent = int64_t(1) << 30, max_points = (int64_t(1) << 31) - 1;
+    const std::string where = option + " '" + text + "': ";
+    std::vector<int> sizes;
+    int64_t points = 1;
+    size_t start = 0;
+    while (true) {
+        size_t end = text.find('x', start);
+        std::string item = text.substr(start, end == std::string::npos ? std::string::npos : end - start);
+        bool digits = !item.empty();
+        for (char c : item) digits = digits && std::isdigit(static_cast<unsigned char>(c));
+        user_assert(digits) << where << "'" << item << "' is not a positive whole number; give the output size as "
+                            << "WxH[x...], e.g. " << option << " 256x256x32";
+        // More than 10 digits is out of range anyway (and would overflow the conversion).
+        int64_t v = item.size() > 10 ? max_extent + 1 : std::stoll(item);
+        user_assert(v >= 1 && v <= max_extent)
+            << where << "extent " << item << " is out of range; each extent must be in [1, " << max_extent << "]";
+        points *= v;  // at most (2^31 - 1) * 2^30: no overflow
+        user_assert(points <= max_points)
+            << where << "the output would have more than " << max_points << " points; ask for a smaller size";
+        sizes.push_back(int(v));
+        if (end == std::string::npos) return sizes;
+        start = end + 1;
+    }
+}
+
 Type parse_type(const std::string &text, const std::string &param) {
     static const std::map<std::string, Type> types = {
         {"uint8", UInt(8)}, {"uint16", UInt(16)}, {"uint32", UInt(32)}, {"int8", Int(8)},

@@ -52,6 +52,9 @@ struct GeneratorIOBase {
     std::vector<Type> types() const { return io_types.empty() ? std::vector<Type>{io_type} : io_types; }
     virtual ~GeneratorIOBase() = default;
     virtual Func output_func() const { return Func(); }
+    // An Input's run-time parameter (its ImageParam's or Param's), for tools that bind inputs
+    // themselves (the tile-size sweep); null for outputs.
+    virtual std::shared_ptr<ParameterContents> input_parameter() const { return nullptr; }
 };
 
 // The generator whose members are being constructed (members register themselves with it).
@@ -65,6 +68,10 @@ bool parse_bool(const std::string &text, const std::string &param);
 int64_t parse_int(const std::string &text, const std::string &param, int64_t min, int64_t max);
 double parse_double(const std::string &text, const std::string &param, double min, double max);
 Type parse_type(const std::string &text, const std::string &param);
+// An output size as the generator driver's and the sweep's -r take it: WxH[x...], whole
+// numbers in [1, 2^30], at most 2^31 - 1 points (the redundancy report's loops use 32-bit
+// sizes). Throws CompileError quoting `option` and the text.
+std::vector<int> parse_output_sizes(const std::string &text, const std::string &option);
 
 }  // namespace internal
 
@@ -295,6 +302,7 @@ public:
         internal::register_io(this);
     }
     using ImageParam::operator();
+    std::shared_ptr<ParameterContents> input_parameter() const override { return parameter(); }
 };
 
 // A scalar input: a Param<T>.
@@ -306,6 +314,9 @@ public:
         io_type = type_of<T>();
         internal::register_io(this);
     }
+    // With a default value (Halide's Input<T>{name, value}), which stays until set.
+    Input(const std::string &n, T value) : Input(n) { this->set(value); }
+    std::shared_ptr<ParameterContents> input_parameter() const override { return this->parameter(); }
 };
 
 // The output: a Func whose values have type T.

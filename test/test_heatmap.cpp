@@ -1,4 +1,4 @@
-// The benchmark heatmap (bench/Heatmap.h): the PNG it writes (size, best-cell outline, grey
+// The benchmark heatmap (sweep/Heatmap.h): the PNG it writes (size, best-cell outline, grey
 // missing cells), input validation, and the plain-text table.
 #include "doctest/doctest.h"
 
@@ -8,10 +8,10 @@
 #include <string>
 #include <unistd.h>
 
-#include "Heatmap.h"
+#include "sweep/Heatmap.h"
 #include "dsl/ImageIO.h"
 
-using bench::Heatmap;
+using halo::sweep::Heatmap;
 
 namespace {
 
@@ -57,7 +57,7 @@ std::string invalid_argument_message(F f) {
 
 TEST_CASE("heatmap PNG: size, best-cell outline and grey missing cell") {
     TempPng tmp;
-    bench::write_heatmap_png(sample(), tmp.path);
+    halo::sweep::write_heatmap_png(sample(), tmp.path);
     halo::Buffer<uint8_t> img = halo::load_png_u8(tmp.path);
     REQUIRE(img.dimensions() == 3);
     CHECK(img.channels() == 3);
@@ -69,15 +69,15 @@ TEST_CASE("heatmap PNG: size, best-cell outline and grey missing cell") {
     CHECK(img.width() % 2 == 0);
     CHECK(img.height() % 2 == 0);
     // The outline is a few pixels thick around a whole cell: hundreds of pixels.
-    CHECK(count_colour(img, bench::best_border_rgb) > 300);
+    CHECK(count_colour(img, halo::sweep::best_border_rgb) > 300);
     // The missing cell is grey, apart from its "n/a".
-    CHECK(count_colour(img, bench::missing_cell_rgb) > 1000);
+    CHECK(count_colour(img, halo::sweep::missing_cell_rgb) > 1000);
 
     // Without the missing value there is no grey cell.
     Heatmap full = sample();
     full.values[2][1] = 5.0;
-    bench::write_heatmap_png(full, tmp.path);
-    CHECK(count_colour(halo::load_png_u8(tmp.path), bench::missing_cell_rgb) == 0);
+    halo::sweep::write_heatmap_png(full, tmp.path);
+    CHECK(count_colour(halo::load_png_u8(tmp.path), halo::sweep::missing_cell_rgb) == 0);
 }
 
 TEST_CASE("heatmap with no value at all still renders") {
@@ -85,34 +85,34 @@ TEST_CASE("heatmap with no value at all still renders") {
     Heatmap h = sample();
     for (auto &row : h.values)
         for (double &v : row) v = NAN;
-    bench::write_heatmap_png(h, tmp.path);
+    halo::sweep::write_heatmap_png(h, tmp.path);
     halo::Buffer<uint8_t> img = halo::load_png_u8(tmp.path);
-    CHECK(count_colour(img, bench::best_border_rgb) == 0);
-    CHECK(bench::render_text_art(h).find("best: n/a") != std::string::npos);
+    CHECK(count_colour(img, halo::sweep::best_border_rgb) == 0);
+    CHECK(halo::sweep::render_text_art(h).find("best: n/a") != std::string::npos);
 }
 
 TEST_CASE("heatmap sizes must match the ticks") {
     Heatmap rows = sample();
     rows.y_ticks.push_back("64");
-    std::string msg = invalid_argument_message([&] { bench::write_heatmap_png(rows, "unused.png"); });
+    std::string msg = invalid_argument_message([&] { halo::sweep::write_heatmap_png(rows, "unused.png"); });
     CHECK(msg.find("rows") != std::string::npos);
     CHECK(msg.find("y_ticks") != std::string::npos);
-    CHECK(!invalid_argument_message([&] { bench::render_text_art(rows); }).empty());
+    CHECK(!invalid_argument_message([&] { halo::sweep::render_text_art(rows); }).empty());
 
     Heatmap cols = sample();
     cols.values[1].pop_back();
-    msg = invalid_argument_message([&] { bench::write_heatmap_png(cols, "unused.png"); });
+    msg = invalid_argument_message([&] { halo::sweep::write_heatmap_png(cols, "unused.png"); });
     CHECK(msg.find("columns") != std::string::npos);
     CHECK(msg.find("x_ticks") != std::string::npos);
 
     Heatmap empty;
-    CHECK(!invalid_argument_message([&] { bench::render_text_art(empty); }).empty());
+    CHECK(!invalid_argument_message([&] { halo::sweep::render_text_art(empty); }).empty());
 }
 
 TEST_CASE("heatmap PNG that cannot be written names the path") {
     const std::string path = "no_such_directory_for_heatmaps/out.png";
     try {
-        bench::write_heatmap_png(sample(), path);
+        halo::sweep::write_heatmap_png(sample(), path);
         FAIL("expected std::runtime_error");
     } catch (const std::runtime_error &e) {
         CHECK(std::string(e.what()).find(path) != std::string::npos);
@@ -120,7 +120,7 @@ TEST_CASE("heatmap PNG that cannot be written names the path") {
 }
 
 TEST_CASE("heatmap text art marks the best cell") {
-    const std::string art = bench::render_text_art(sample());
+    const std::string art = halo::sweep::render_text_art(sample());
     INFO(art);
     CHECK(art.find("3.14*") != std::string::npos);
     int marked_rows = 0;  // grid lines (those with a " |") with a '*'
@@ -138,10 +138,10 @@ TEST_CASE("heatmap text art marks the best cell") {
     // Higher is better: the largest value is the best.
     Heatmap h = sample();
     h.lower_is_better = false;
-    CHECK(bench::render_text_art(h).find("1230*") != std::string::npos);
+    CHECK(halo::sweep::render_text_art(h).find("1230*") != std::string::npos);
     h.values = {{0.01234, 2e9, 0.0}, {-1.5, 99.96, 100.04}, {NAN, NAN, NAN}};
     h.x_ticks = {"a", "b", "c"};
-    const std::string small = bench::render_text_art(h);
+    const std::string small = halo::sweep::render_text_art(h);
     INFO(small);
     for (const char *s : {"0.0123", "2.00e+09*", " 0\n", "-1.50", " 100 "}) CHECK(small.find(s) != std::string::npos);
 }

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace bench {
+namespace halo::sweep {
 
 struct Heatmap {
     std::string title;                          // drawn at the top
@@ -36,4 +36,8 @@ std::string render_text_art(const Heatmap &h);
 // file cannot be written.
 void write_heatmap_png(const Heatmap &h, const std::string &path);
 
-}  // namespace bench
+// Several heatmaps (e.g. one per value of a third parameter) in one PNG, one under another,
+// each with its own colour scale. Throws as write_heatmap_png does, and if `panels` is empty.
+void write_heatmaps_png(const std::vector<Heatmap> &panels, const std::string &path);
+
+}  // namespace halo::sweep

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-namespace bench {
+namespace halo::sweep {
 namespace font {
 
 constexpr int glyph_w = 5, cap_h = 7, glyph_h = cap_h + 1;  // + 1: the descender row
@@ -125,4 +125,4 @@ inline const uint8_t *find_glyph(char c) {
 inline int text_width(const std::string &s) { return s.empty() ? 0 : int(s.size()) * advance - 1; }
 
 }  // namespace font
-}  // namespace bench
+}  // namespace halo::sweep

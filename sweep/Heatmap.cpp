@@ -13,7 +13,7 @@
 #include "BitmapFont.h"
 #include "dsl/ImageIO.h"
 
-namespace bench {
+namespace halo::sweep {
 namespace {
 
 constexpr int output_scale = 2;  // PNG pixels per canvas pixel
@@ -219,7 +219,9 @@ std::string render_text_art(const Heatmap &h) {
     return out.str();
 }
 
-void write_heatmap_png(const Heatmap &h, const std::string &path) {
+namespace {
+
+halo::Buffer<uint8_t> render_heatmap(const Heatmap &h) {
     validate(h);
     const Stats s = stats_of(h);
     const int rows = int(h.values.size()), cols = int(h.x_ticks.size());
@@ -296,7 +298,10 @@ void write_heatmap_png(const Heatmap &h, const std::string &path) {
     cv.text(legend_x, grid_y + grid_h - line, lo_label, ink);
     cv.text(bar_x, xtick_y, direction, ink);
 
-    const halo::Buffer<uint8_t> img = cv.enlarged(output_scale);
+    return cv.enlarged(output_scale);
+}
+
+void save(const halo::Buffer<uint8_t> &img, const std::string &path) {
     try {
         halo::save_png(img, path);
     } catch (const std::exception &e) {
@@ -304,4 +309,27 @@ void write_heatmap_png(const Heatmap &h, const std::string &path) {
     }
 }
 
-}  // namespace bench
+}  // namespace
+
+void write_heatmap_png(const Heatmap &h, const std::string &path) { save(render_heatmap(h), path); }
+
+void write_heatmaps_png(const std::vector<Heatmap> &panels, const std::string &path) {
+    if (panels.empty()) throw std::invalid_argument("write_heatmaps_png: no heatmaps to draw");
+    std::vector<halo::Buffer<uint8_t>> images;
+    int width = 0, height = 0;
+    for (auto &h : panels) {
+        images.push_back(render_heatmap(h));
+        width = std::max(width, images.back().dim(0).extent());
+        height += images.back().dim(1).extent();
+    }
+    halo::Buffer<uint8_t> out(width, height, 3);
+    out.for_each_value([](const std::vector<int> &) { return uint8_t(255); });
+    int top = 0;
+    for (auto &img : images) {
+        img.for_each_element([&](const std::vector<int> &p) { out(p[0], p[1] + top, p[2]) = img(p[0], p[1], p[2]); });
+        top += img.dim(1).extent();
+    }
+    save(out, path);
+}
+
+}  // namespace halo::sweep
