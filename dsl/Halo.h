@@ -16,6 +16,7 @@
 #include "Var.h"
 #include "codegen/Pipeline.h"
 #include "lower/ReferenceEvaluator.h"
+#include "lower/AutoSchedule.h"
 #include "lower/RedundancyReport.h"
 #include "Generator.h"
 #include "codegen/AOT.h"

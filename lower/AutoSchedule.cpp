@@ -1,0 +1,403 @@
+#include "AutoSchedule.h"
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "Environment.h"
+#include "InferInputBounds.h"
+#include "RedundancyReport.h"
+#include "codegen/Target.h"
+#include "dsl/Buffer.h"
+#include "dsl/Func.h"
+#include "dsl/IRVisitor.h"
+
+namespace halo {
+
+namespace {
+
+// How each Func is read by the others: call sites, whether any index depends on data, and who
+// reads it at scaled indices (2 * x, x / 2: pyramids), not only at shifts (x + 1, x + r.x).
+class CallSites : public IRVisitor {
+public:
+    using IRVisitor::visit;
+    std::string consumer;  // the Func whose definitions are being visited
+    std::map<std::string, int> sites;
+    std::set<std::string> data_dependent;
+    std::map<std::string, std::set<std::string>> scaled_readers;
+
+    void visit(const Call *op) override {
+        if (op->call_type == Call::Halo) {
+            sites[op->name]++;
+            for (auto &a : op->args) {
+                if (reads_data(a)) data_dependent.insert(op->name);
+                else if (!is_shift(a)) scaled_readers[op->name].insert(consumer);
+            }
+        }
+        IRVisitor::visit(op);
+    }
+
+private:
+    static bool is_shift(const Expr &e) {
+        if (e.as<Variable>() || e.as<IntImm>()) return true;
+        if (auto a = e.as<Add>()) return is_shift(a->a) && is_shift(a->b);
+        if (auto s = e.as<Sub>()) return is_shift(s->a) && s->b.as<IntImm>();
+        return false;
+    }
+
+    static bool reads_data(const Expr &e) {
+        struct Finder : IRVisitor {
+            using IRVisitor::visit;
+            bool found = false;
+            void visit(const Call *op) override {
+                found |= op->call_type == Call::Halo || op->call_type == Call::Image;
+                IRVisitor::visit(op);
+            }
+        } f;
+        e.accept(&f);
+        return f.found;
+    }
+};
+
+void visit_definition(const Definition &d, IRVisitor &v) {
+    for (auto &e : d.args) e.accept(&v);
+    for (auto &e : d.values) e.accept(&v);
+}
+
+enum class Place { Inline, Tile, Root };
+
+// The chooser's state: the pipeline's Funcs and where each goes.
+struct Chooser {
+    std::shared_ptr<FunctionContents> output;
+    std::vector<int> estimates;
+    AutoScheduleOptions options;
+    Environment env;
+    std::map<std::string, Place> place;
+    std::map<std::string, std::vector<std::string>> calls;  // Func -> the Funcs it reads
+    Target target = get_host_target();
+
+    int lanes_for(const FunctionContents &f) const {
+        int bits = 8;
+        for (auto &t : f.types()) bits = std::max(bits, int(t.bits));
+        return target.natural_vector_size(bits);
+    }
+
+    void make_root_with_producers(const std::string &name) {
+        if (place[name] == Place::Root || name == output->name) return;
+        place[name] = Place::Root;
+        for (auto &callee : calls[name]) {
+            if (place[callee] != Place::Inline) make_root_with_producers(callee);
+            else make_root_producers_of_inlined(callee);
+        }
+    }
+    // An inlined Func's body becomes part of its (root) consumer: what it reads must be root too.
+    void make_root_producers_of_inlined(const std::string &name) {
+        for (auto &callee : calls[name]) {
+            if (place[callee] != Place::Inline) make_root_with_producers(callee);
+            else make_root_producers_of_inlined(callee);
+        }
+    }
+};
+
+// The output's loops: which dimensions are tiled, which one is vectorized.
+struct OutputLoops {
+    int x = 0, y = 1, vector_dim = 0;
+    int tile_w = 1, tile_h = 1, lanes = 1;
+    std::string xo = "xo", yo = "yo", xi = "xi", yi = "yi";
+};
+
+int floor_pow2(int v) {
+    int p = 1;
+    while (p * 2 <= v) p *= 2;
+    return p;
+}
+
+OutputLoops choose_output_loops(const Chooser &c) {
+    OutputLoops l;
+    const FunctionContents &out = *c.output;
+    const std::vector<int> &est = c.estimates;
+    const int dims = out.dimensions();
+    // Channels innermost: a small first dimension of a 3-D output is vectorized, not tiled.
+    bool channels_innermost = dims >= 3 && est[0] <= 64 && est[dims - 1] > 8;
+    l.x = channels_innermost ? 1 : 0;
+    l.y = l.x + 1 < dims ? l.x + 1 : -1;
+    l.vector_dim = 0;
+    l.lanes = std::max(1, std::min(c.lanes_for(out), floor_pow2(est[0])));
+    // Bytes per output point of the Funcs computed in a tile (their dimensions beyond the
+    // tiled ones at the output's estimated extents).
+    double bytes_per_point = 0;
+    for (auto &[name, p] : c.place) {
+        if (p != Place::Tile) continue;
+        const FunctionContents &f = *c.env.at(name);
+        double bytes = 0;
+        for (auto &t : f.types()) bytes += t.bytes();
+        for (int d = 0; d < f.dimensions() && d < dims; d++) {
+            if (d != l.x && d != l.y) bytes *= est[d];
+        }
+        bytes_per_point += bytes;
+    }
+    // Tiles that the estimate does not divide overlap (ShiftInwards) by up to a tile: halve a
+    // tile that would make the last one recompute more than an eighth of the extent.
+    auto fit = [](int tile, int extent, int min_tile) {
+        auto waste = [&](int t) { return double((extent + t - 1) / t * t) / extent; };
+        while (tile > min_tile && waste(tile) > 1.125) tile /= 2;
+        return tile;
+    };
+    l.tile_h = l.y >= 0 ? fit(floor_pow2(std::min(32, est[l.y])), est[l.y], 4) : 1;
+    const int min_w = l.x == l.vector_dim ? l.lanes : 1;
+    int w = floor_pow2(std::min(512, est[l.x]));
+    while (w > min_w && bytes_per_point * w * l.tile_h > c.options.tile_bytes) w /= 2;
+    l.tile_w = fit(std::max(w, std::min(min_w, est[l.x])), est[l.x], std::min(std::max(min_w, 8), est[l.x]));
+    // Loop names that the output's own dimensions do not use.
+    auto fresh = [&](std::string n) {
+        while (std::find(out.args.begin(), out.args.end(), n) != out.args.end()) n += "_";
+        return n;
+    };
+    l.xo = fresh("xo");
+    l.yo = fresh("yo");
+    l.xi = fresh("xi");
+    l.yi = fresh("yi");
+    return l;
+}
+
+// Applies the choices, writing each directive as C++ as well.
+class Applier {
+public:
+    std::ostringstream source;
+    std::ostringstream summary;
+
+    void apply(Chooser &c, const OutputLoops &l) {
+        Func out(c.output);
+        const auto &args = c.output->args;
+        const std::string &name = c.output->name;
+        Var X(args[l.x]), xo(l.xo), xi(l.xi), yo(l.yo), yi(l.yi), V(args[l.vector_dim]);
+        source << "Var " << l.xo << "(\"" << l.xo << "\"), " << l.xi << "(\"" << l.xi << "\")";
+        if (l.y >= 0) source << ", " << l.yo << "(\"" << l.yo << "\"), " << l.yi << "(\"" << l.yi << "\")";
+        source << ";\n";
+        out.split(X, xo, xi, l.tile_w);
+        source << name << ".split(" << args[l.x] << ", " << l.xo << ", " << l.xi << ", " << l.tile_w << ")";
+        std::vector<VarOrRVar> order;
+        std::vector<std::string> order_names;
+        if (l.x != l.vector_dim) {
+            order.push_back(V);
+            order_names.push_back(args[l.vector_dim]);
+        }
+        order.push_back(xi);
+        order_names.push_back(l.xi);
+        if (l.y >= 0) {
+            Var Y(args[l.y]);
+            out.split(Y, yo, yi, l.tile_h);
+            source << ".split(" << args[l.y] << ", " << l.yo << ", " << l.yi << ", " << l.tile_h << ")";
+            order.push_back(yi);
+            order_names.push_back(l.yi);
+        }
+        order.push_back(xo);
+        order_names.push_back(l.xo);
+        if (l.y >= 0) {
+            order.push_back(yo);
+            order_names.push_back(l.yo);
+        }
+        out.reorder(order);
+        source << ".reorder(";
+        for (size_t i = 0; i < order_names.size(); i++) source << (i ? ", " : "") << order_names[i];
+        source << ")";
+        Var vectorized = l.x == l.vector_dim ? xi : V;
+        std::string vectorized_name = l.x == l.vector_dim ? l.xi : args[l.vector_dim];
+        if (l.lanes > 1) {
+            out.vectorize(vectorized, l.lanes);
+            source << ".vectorize(" << vectorized_name << ", " << l.lanes << ")";
+        }
+        Var parallel = l.y >= 0 ? yo : xo;
+        out.parallel(parallel);
+        source << ".parallel(" << (l.y >= 0 ? l.yo : l.xo) << ");\n";
+
+        std::vector<std::string> tiled, root;
+        for (auto &[fname, p] : c.place) {
+            if (fname == name || p == Place::Inline) continue;
+            FunctionContents &f = *c.env.at(fname);
+            Func func(c.env.at(fname));
+            int lanes = c.lanes_for(f);
+            if (p == Place::Tile) {
+                func.compute_at(out, xo);
+                source << fname << ".compute_at(" << name << ", " << l.xo << ")";
+                tiled.push_back(fname);
+            } else {
+                func.compute_root();
+                source << fname << ".compute_root()";
+                root.push_back(fname);
+            }
+            if (f.dimensions() >= 1 && lanes > 1) {
+                func.vectorize(Var(f.args[0]), lanes);
+                source << ".vectorize(" << f.args[0] << ", " << lanes << ")";
+            }
+            if (p == Place::Root && f.dimensions() >= 2) {
+                func.parallel(Var(f.args.back()));
+                source << ".parallel(" << f.args.back() << ")";
+            }
+            source << ";\n";
+            for (int u = 0; u < int(f.updates.size()); u++) schedule_update(func, f, u, lanes, p == Place::Root);
+        }
+        summary << "output " << name << ": tiles of " << l.tile_w << (l.y >= 0 ? "x" + std::to_string(l.tile_h) : "")
+                << " over " << args[l.x] << (l.y >= 0 ? ", " + args[l.y] : "") << ", vectorized over "
+                << args[l.vector_dim] << " by " << l.lanes << ", parallel over " << (l.y >= 0 ? l.yo : l.xo) << "\n";
+        summary << "  computed in each tile: " << join(tiled) << "\n";
+        summary << "  computed at the root: " << join(root) << "\n";
+        std::vector<std::string> inlined;
+        for (auto &[fname, p] : c.place)
+            if (p == Place::Inline && fname != name) inlined.push_back(fname);
+        summary << "  inlined: " << join(inlined) << "\n";
+    }
+
+private:
+    static std::string join(const std::vector<std::string> &v) {
+        std::string s;
+        for (auto &x : v) s += (s.empty() ? "" : ", ") + x;
+        return s.empty() ? "(none)" : s;
+    }
+
+    // An update is vectorized (and, at the root, parallel) only over dimensions it leaves
+    // pure: there every point is written by itself, in any order.
+    void schedule_update(Func &func, const FunctionContents &f, int u, int lanes, bool root) {
+        auto pure_at = [&](int d) {
+            auto v = f.updates[u].args[d].as<Variable>();
+            return v && v->name == f.args[d];
+        };
+        std::string directives;
+        if (f.dimensions() >= 1 && lanes > 1 && pure_at(0)) {
+            func.update(u).vectorize(Var(f.args[0]), lanes);
+            directives += ".vectorize(" + f.args[0] + ", " + std::to_string(lanes) + ")";
+        }
+        int last = f.dimensions() - 1;
+        if (root && last >= 1 && pure_at(last)) {
+            func.update(u).parallel(Var(f.args[last]));
+            directives += ".parallel(" + f.args[last] + ")";
+        }
+        if (!directives.empty()) source << f.name << ".update(" << u << ")" << directives << ";\n";
+    }
+};
+
+// The recompute factor of every Func under the schedule, for the estimated size. Inputs with no
+// buffer get placeholders for the report (it needs their sizes when reads are clamped to them).
+std::map<std::string, double> recompute_factors(const Chooser &c) {
+    Func out(c.output);
+    auto factors_of = [&] {
+        std::map<std::string, double> m;
+        for (auto &row : redundancy_report(out, c.estimates, 1e9).rows) m[row.func] = row.factor;
+        return m;
+    };
+    try {
+        return factors_of();
+    } catch (const CompileError &) {
+    }
+    std::vector<std::shared_ptr<ParameterContents>> bound;
+    for (auto &[name, region] : infer_input_regions({c.output}, c.estimates)) {
+        if (region.param->buffer) continue;
+        std::vector<int> extents(region.extent.begin(), region.extent.end());
+        Buffer<> b(region.param->type, extents);
+        b.set_min(std::vector<int>(region.min.begin(), region.min.end()));
+        region.param->set_buffer(b.contents);
+        bound.push_back(region.param);
+    }
+    std::map<std::string, double> m;
+    try {
+        m = factors_of();
+    } catch (...) {
+        for (auto &p : bound) p->set_buffer(nullptr);
+        throw;
+    }
+    for (auto &p : bound) p->set_buffer(nullptr);
+    return m;
+}
+
+// A copy of the Funcs' schedules, to choose on copies and apply to the real ones once.
+void restore(const Environment &env, const std::map<std::string, FunctionContents> &saved) {
+    for (auto &[name, f] : env) {
+        const FunctionContents &s = saved.at(name);
+        f->schedule = s.schedule;
+        f->pure.schedule = s.pure.schedule;
+        for (size_t u = 0; u < f->updates.size(); u++) f->updates[u].schedule = s.updates[u].schedule;
+        f->changed();
+    }
+}
+
+}  // namespace
+
+AutoScheduleResult auto_schedule(Func output, const std::vector<int> &estimates, const AutoScheduleOptions &options) {
+    auto start = std::chrono::steady_clock::now();
+    user_assert(output.defined()) << "auto_schedule: Func '" << output.name() << "' has no definition";
+    user_assert(int(estimates.size()) == output.dimensions())
+        << "auto_schedule: Func '" << output.name() << "' has " << output.dimensions() << " dimensions but was given "
+        << estimates.size() << " estimates";
+    for (int e : estimates) {
+        user_assert(e >= 1) << "auto_schedule: the estimates of Func '" << output.name() << "' must be positive";
+    }
+    Chooser c;
+    c.output = output.function();
+    c.estimates = estimates;
+    c.options = options;
+    c.env = find_functions(c.output);
+    CallSites sites;
+    for (auto &[name, f] : c.env) {
+        sites.consumer = name;
+        for (int s = 0; s < f->stages(); s++) visit_definition(f->stage(s), sites);
+        c.calls[name] = direct_calls(*f);
+    }
+    for (auto &[name, f] : c.env) {
+        bool materialize = !f->updates.empty() || sites.sites[name] > 1 || name == c.output->name;
+        c.place[name] = materialize ? Place::Tile : Place::Inline;
+    }
+    for (auto &name : sites.data_dependent) c.make_root_with_producers(name);
+    // A Func read at scaled indices inside the output's tiles (a pyramid level read by the next)
+    // would be recomputed over a region growing with every level: root. Read so by the output
+    // itself (a pooling output), it fuses.
+    for (auto &[name, readers] : sites.scaled_readers) {
+        for (auto &reader : readers) {
+            if (reader != c.output->name && c.place[name] != Place::Inline) c.make_root_with_producers(name);
+        }
+    }
+
+    // Move Funcs recomputed too often to the root, on trial schedules, until none is.
+    std::map<std::string, FunctionContents> saved;
+    for (auto &[name, f] : c.env) saved.emplace(name, *f);
+    OutputLoops loops;
+    for (int round = 0; round < 8; round++) {
+        loops = choose_output_loops(c);
+        bool any_tiled = false;
+        for (auto &[name, p] : c.place) any_tiled |= p == Place::Tile && name != c.output->name;
+        if (!any_tiled) break;
+        Applier trial;
+        trial.apply(c, loops);
+        std::map<std::string, double> factors;
+        try {
+            factors = recompute_factors(c);
+        } catch (...) {
+            restore(c.env, saved);
+            throw;
+        }
+        restore(c.env, saved);
+        bool moved = false;
+        for (auto &[name, factor] : factors) {
+            auto it = c.place.find(name);
+            if (it == c.place.end() || it->second != Place::Tile || name == c.output->name) continue;
+            if (factor > options.max_recompute) {
+                c.make_root_with_producers(name);
+                moved = true;
+            }
+        }
+        if (!moved) break;
+    }
+    Applier applier;
+    applier.apply(c, loops);
+    AutoScheduleResult r;
+    r.source = applier.source.str();
+    r.summary = applier.summary.str();
+    r.tile_w = loops.tile_w;
+    r.tile_h = loops.tile_h;
+    r.vector_width = loops.lanes;
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return r;
+}
+
+}  // namespace halo

@@ -1,0 +1,49 @@
+// An automatic schedule (schedule=auto): chooses, for every Func of a pipeline, whether it is
+// inlined, computed at the root, or computed at the tiles of the output (a fusion group with
+// overlapped tiles), the output's tile size, the vectorized dimension and width, and the
+// parallel loop; then applies the schedule to the Funcs and says what it chose as C++ source.
+//
+// The rules, in order:
+// - a Func read once (one call site) and without update definitions is inlined;
+// - the others are computed at the output's tiles, unless a consumer reads it at indices that
+//   depend on data (a lookup table: computed at the root);
+// - the redundancy report of that schedule (for the estimated output size) moves every fused
+//   Func that would be recomputed more than `max_recompute` times over to the root, with
+//   everything it reads (a root Func cannot read one computed inside the output's tiles), until
+//   no Func is;
+// - the tile is as tall as 32 rows (fewer for small outputs) and as wide as keeps the fused
+//   Funcs' per-tile buffers within `tile_bytes` (a power of two from the vector width to 512);
+//   a 3-D output whose first dimension is small (channels innermost) is tiled over its other
+//   two dimensions and vectorized over the channels;
+// - every computed Func is vectorized over its first dimension by the target's natural width for
+//   its type (at most the estimate), root Funcs run in parallel over their last dimension, and
+//   update definitions are vectorized and parallel only over dimensions they leave pure.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace halo {
+
+class Func;
+
+struct AutoScheduleOptions {
+    double max_recompute = 1.5;
+    double tile_bytes = 256 * 1024;
+};
+
+struct AutoScheduleResult {
+    std::string source;      // the chosen schedule as C++ (paste into a schedule() and edit)
+    std::string summary;     // one line per group (the output's tiles, the root Funcs)
+    double seconds = 0;      // the time taken to choose
+    int tile_w = 0, tile_h = 0, vector_width = 0;
+};
+
+// Schedules `output` and every Func it reads for an output of about `estimates` (one extent per
+// dimension). The Funcs should carry no schedule yet (directives are added to what is there).
+// The schedule is valid for any output at least one tile large (tiles are never larger than
+// the estimates); smaller outputs get the run-time error of a tile larger than the output.
+AutoScheduleResult auto_schedule(Func output, const std::vector<int> &estimates,
+                                 const AutoScheduleOptions &options = AutoScheduleOptions());
+
+}  // namespace halo

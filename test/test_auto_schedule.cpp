@@ -1,0 +1,128 @@
+// The automatic schedule (auto_schedule): on every app, at sizes the tiles do not divide, the
+// schedule it chooses computes what the plain C++ loops compute; what it chose is said as C++.
+#include "TestUtil.h"
+#include "../apps/blur.h"
+#include "../apps/cnn_block.h"
+#include "../apps/dw_pw.h"
+#include "../apps/harris.h"
+#include "../apps/local_laplacian.h"
+#include "../apps/unsharp.h"
+
+using namespace halo;
+
+namespace {
+
+template <typename T>
+double max_difference(const Buffer<T> &a, const Buffer<T> &b) {
+    double worst = 0, scale = 1;
+    b.for_each_element([&](const std::vector<int> &c) { scale = std::max(scale, std::fabs(double(b(c)))); });
+    a.for_each_element([&](const std::vector<int> &c) { worst = std::max(worst, std::fabs(double(a(c)) - double(b(c)))); });
+    return worst / scale;
+}
+
+}  // namespace
+
+TEST_CASE("auto_schedule: blur fuses blur_x into tiles and equals the plain loops") {
+    const int W = 301, H = 77;
+    apps::Blur app;
+    AutoScheduleResult r = auto_schedule(app.blur_y, {W, H});
+    INFO(r.source << r.summary);
+    CHECK(r.source.find("blur_x.compute_at(blur_y, xo)") != std::string::npos);
+    CHECK(r.summary.find("computed in each tile: blur_x") != std::string::npos);
+    CHECK(r.tile_w <= W);
+    CHECK(r.tile_h <= H);
+    Buffer<uint16_t> in = halo_test::random_image<uint16_t>({W + 2, H + 2}, 3, 0, 65535), out(W, H), expected(W, H);
+    apps::Blur::plain(in, expected);
+    app.input.set(in);
+    app.blur_y.realize(out);
+    CHECK(halo_test::compare(out, expected) == "");
+}
+
+TEST_CASE("auto_schedule: harris and unsharp equal the plain loops") {
+    {
+        const int W = 133, H = 61;
+        apps::Harris app;
+        AutoScheduleResult r = auto_schedule(app.output, {W, H});
+        INFO(r.source << r.summary);
+        Buffer<float> in = halo_test::random_image<float>({W + 4, H + 4}, 7, 0, 1), out(W, H), expected(W, H);
+        apps::Harris::plain(in, expected);
+        app.input.set(in);
+        app.output.realize(out);
+        CHECK(max_difference(out, expected) < 1e-4);
+    }
+    {
+        const int W = 97, H = 43;
+        apps::Unsharp app;
+        AutoScheduleResult r = auto_schedule(app.output, {W, H, 3});
+        INFO(r.source << r.summary);
+        Buffer<float> in = halo_test::random_image<float>({W + 4, H + 4, 3}, 9, 0, 1), out(W, H, 3), expected(W, H, 3);
+        apps::Unsharp::plain(in, expected);
+        app.input.set(in);
+        app.output.realize(out);
+        CHECK(max_difference(out, expected) < 1e-4);
+    }
+}
+
+TEST_CASE("auto_schedule: the CNN block, channels innermost, is vectorized over channels and tiled over x, y") {
+    const int C = 16, W = 27, H = 19;
+    apps::CnnBlock net(C, apps::CnnBlock::Layout::ChannelsInnermost);
+    AutoScheduleResult r = auto_schedule(net.pool, {C, W, H});
+    INFO(r.source << r.summary);
+    CHECK(r.summary.find("over x, y, vectorized over c") != std::string::npos);
+    Buffer<float> in = halo_test::random_image<float>({C, 2 * W + 4, 2 * H + 4}, 19, -1, 1), out(C, W, H), expected(C, W, H);
+    apps::CnnBlock(C, apps::CnnBlock::Layout::ChannelsInnermost).plain(in, expected);
+    net.input.set(in);
+    net.pool.realize(out);
+    CHECK(max_difference(out, expected) < 1e-5);
+}
+
+TEST_CASE("auto_schedule: depthwise -> pointwise equals the plain loops") {
+    const int C = 16, W = 29, H = 11;
+    apps::DepthwisePointwise app(C);
+    AutoScheduleResult r = auto_schedule(app.output, {C, W, H});
+    INFO(r.source << r.summary);
+    Buffer<float> in = halo_test::random_image<float>({C, W + 2, H + 2}, 23, -1, 1), out(C, W, H), expected(C, W, H);
+    apps::DepthwisePointwise(C).plain(in, expected);
+    app.input.set(in);
+    app.output.realize(out);
+    CHECK(max_difference(out, expected) < 1e-5);
+}
+
+TEST_CASE("auto_schedule: the local Laplacian's pyramids go to the root and the result is right") {
+    const int W = 45, H = 38;
+    apps::LocalLaplacian app(6, 3, 1.5f, 0.8f);
+    AutoScheduleResult r = auto_schedule(app.output, {W, H, 3});
+    INFO(r.source << r.summary);
+    CHECK(r.summary.find("computed at the root: ") != std::string::npos);
+    Buffer<float> in = halo_test::random_image<float>({W, H, 3}, 17, 0, 1), out(W, H, 3), expected(W, H, 3);
+    app.plain(in, expected);
+    app.input.set(in);
+    app.output.realize(out);
+    CHECK(max_difference(out, expected) < 1e-4);
+}
+
+TEST_CASE("auto_schedule: a reduction and a lookup table, against the reference evaluator") {
+    ImageParam in(UInt(8), 2, "in");
+    Var x("x"), y("y"), i("i");
+    Func lut("lut"), hist("hist"), cdf("cdf"), eq("eq");
+    lut(i) = cast<float>(i) * 0.5f;
+    RDom r(0, 31, 0, 17, "r");
+    hist(i) = 0;
+    hist(clamp(cast<int>(in(r.x, r.y)), 0, 255)) += 1;
+    cdf(i) = hist(i) + lut(i);
+    eq(x, y) = cdf(clamp(cast<int>(in(x, y)), 0, 255)) + lut(clamp(cast<int>(in(x + 1, y)), 0, 255));
+    AutoScheduleResult s = auto_schedule(eq, {30, 17});
+    INFO(s.source << s.summary);
+    CHECK(s.source.find("hist.compute_root()") != std::string::npos);
+    in.set(halo_test::random_image<uint8_t>({31, 17}, 5, 0, 255));
+    Buffer<float> out(30, 17);
+    halo_test::check_against_reference(eq, out);
+}
+
+TEST_CASE("auto_schedule: wrong estimates are errors naming the Func") {
+    Func f("f");
+    Var x("x"), y("y");
+    f(x, y) = x + y;
+    CHECK_THROWS_WITH(auto_schedule(f, {8}), doctest::Contains("Func 'f' has 2 dimensions but was given 1 estimates"));
+    CHECK_THROWS_WITH(auto_schedule(f, {8, 0}), doctest::Contains("estimates of Func 'f' must be positive"));
+}
