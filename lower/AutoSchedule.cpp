@@ -24,13 +24,21 @@ class CallSites : public IRVisitor {
 public:
     using IRVisitor::visit;
     std::string consumer;  // the Func whose definitions are being visited
+    bool in_reduction = false;  // visiting an update over an RDom
     std::map<std::string, int> sites;
+    std::map<std::string, std::set<std::string>> distinct_reads;  // Func -> its distinct index tuples
+    std::set<std::string> read_in_reductions;
     std::set<std::string> data_dependent;
     std::map<std::string, std::set<std::string>> scaled_readers;
 
     void visit(const Call *op) override {
         if (op->call_type == Call::Halo) {
             sites[op->name]++;
+            std::ostringstream key;
+            key << consumer << "(";
+            for (auto &a : op->args) key << a << ",";
+            distinct_reads[op->name].insert(key.str());
+            if (in_reduction) read_in_reductions.insert(op->name);
             for (auto &a : op->args) {
                 if (reads_data(a)) data_dependent.insert(op->name);
                 else if (!is_shift(a)) scaled_readers[op->name].insert(consumer);
@@ -61,9 +69,43 @@ private:
     }
 };
 
-void visit_definition(const Definition &d, IRVisitor &v) {
+void visit_definition(const Definition &d, CallSites &v) {
+    v.in_reduction = d.rdom != nullptr;
     for (auto &e : d.args) e.accept(&v);
     for (auto &e : d.values) e.accept(&v);
+    v.in_reduction = false;
+}
+
+// The operations a pointwise Func costs at every point it is read (-1 if it is not pointwise:
+// it reads other Funcs away from its own point; reads of input images may be anywhere).
+int pointwise_cost(const FunctionContents &f) {
+    if (!f.updates.empty()) return -1;
+    struct Counter : IRVisitor {
+        using IRVisitor::visit;
+        const FunctionContents *f = nullptr;
+        int ops = 0;
+        bool pointwise = true;
+        void visit(const Add *op) override { ops++; IRVisitor::visit(op); }
+        void visit(const Sub *op) override { ops++; IRVisitor::visit(op); }
+        void visit(const Mul *op) override { ops++; IRVisitor::visit(op); }
+        void visit(const Div *op) override { ops += 4; IRVisitor::visit(op); }
+        void visit(const Call *op) override {
+            if (op->call_type == Call::Halo) {
+                bool same_point = op->args.size() == f->args.size();
+                for (size_t i = 0; same_point && i < op->args.size(); i++) {
+                    auto v = op->args[i].as<Variable>();
+                    same_point = v && v->name == f->args[i];
+                }
+                pointwise = pointwise && same_point;
+            } else if (op->call_type == Call::Intrinsic) {
+                ops += 4;  // math functions
+            }
+            IRVisitor::visit(op);
+        }
+    } c;
+    c.f = &f;
+    for (auto &v : f.pure.values) v.accept(&c);
+    return c.pointwise ? c.ops : -1;
 }
 
 enum class Place { Inline, Tile, Root };
@@ -344,9 +386,24 @@ AutoScheduleResult auto_schedule(Func output, const std::vector<int> &estimates,
         for (int s = 0; s < f->stages(); s++) visit_definition(f->stage(s), sites);
         c.calls[name] = direct_calls(*f);
     }
-    for (auto &[name, f] : c.env) {
-        bool materialize = !f->updates.empty() || sites.sites[name] > 1 || name == c.output->name;
-        c.place[name] = materialize ? Place::Tile : Place::Inline;
+    // Inlined: Funcs read at one point per consumer point (several reads of the same point
+    // are one after CSE), or pointwise ones cheap enough to recompute at every point read,
+    // unless a reduction reads them (it would recompute them at every step).
+    // Producers first: an inlined Func brings the cost (and the reads) of what it inlines.
+    std::map<std::string, int> cost_with_inlined;
+    for (auto &name : realization_order(c.env, {c.output->name})) {
+        const FunctionContents &f = *c.env.at(name);
+        int cost = pointwise_cost(f);
+        for (auto &callee : c.calls[name]) {
+            if (cost < 0 || c.place[callee] != Place::Inline) continue;
+            int callee_cost = cost_with_inlined[callee];
+            cost = callee_cost < 0 ? -1 : cost + callee_cost;
+        }
+        cost_with_inlined[name] = cost;
+        const int reads = int(sites.distinct_reads[name].size());
+        bool inline_it = f.updates.empty() && !sites.read_in_reductions.count(name) &&
+                         (reads <= 1 || (cost >= 0 && cost * reads <= 16));
+        c.place[name] = inline_it && name != c.output->name ? Place::Inline : Place::Tile;
     }
     for (auto &name : sites.data_dependent) c.make_root_with_producers(name);
     // A Func read at scaled indices inside the output's tiles (a pyramid level read by the next)
