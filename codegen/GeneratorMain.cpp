@@ -35,18 +35,6 @@ const char *usage =
     "  target=TARGET  host, x86-64-sse41, x86-64-avx2 or x86-64-avx512 (default: host)\n"
     "  param=value    sets a GeneratorParam (--help lists them with their accepted ranges)\n";
 
-// The items between separators; an empty item (",," or a trailing ",") is kept as "".
-std::vector<std::string> split(const std::string &s, char sep) {
-    std::vector<std::string> out;
-    size_t start = 0;
-    while (true) {
-        size_t end = s.find(sep, start);
-        out.push_back(s.substr(start, end == std::string::npos ? std::string::npos : end - start));
-        if (end == std::string::npos) return out;
-        start = end + 1;
-    }
-}
-
 struct Options {
     std::string generator, dir, function, emit_list = "static_library,h", sizes_text, target_name = "host";
     bool help = false, sizes_given = false;
@@ -98,7 +86,7 @@ AOTEmit parse_emit(const std::string &list, bool &report) {
     emit.static_library = emit.header = false;
     report = false;
     user_assert(!list.empty()) << "-e '' names no output kind; use a comma-separated list of " << kinds;
-    for (auto &e : split(list, ',')) {
+    for (auto &e : internal::split_list(list, ',')) {
         if (e == "static_library") emit.static_library = true;
         else if (e == "h") emit.header = true;
         else if (e == "o") emit.object = true;

@@ -66,15 +66,23 @@ double parse_double(const std::string &text, const std::string &param, double mi
     return v;
 }
 
+std::vector<std::string> split_list(const std::string &text, char separator) {
+    std::vector<std::string> out;
+    size_t start = 0;
+    while (true) {
+        size_t end = text.find(separator, start);
+        out.push_back(text.substr(start, end == std::string::npos ? std::string::npos : end - start));
+        if (end == std::string::npos) return out;
+        start = end + 1;
+    }
+}
+
 std::vector<int> parse_output_sizes(const std::string &text, const std::string &option) {
     constexpr int64_t max_extent = int64_t(1) << 30, max_points = (int64_t(1) << 31) - 1;
     const std::string where = option + " '" + text + "': ";
     std::vector<int> sizes;
     int64_t points = 1;
-    size_t start = 0;
-    while (true) {
-        size_t end = text.find('x', start);
-        std::string item = text.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    for (auto &item : split_list(text, 'x')) {
         bool digits = !item.empty();
         for (char c : item) digits = digits && std::isdigit(static_cast<unsigned char>(c));
         user_assert(digits) << where << "'" << item << "' is not a positive whole number; give the output size as "
@@ -87,9 +95,8 @@ std::vector<int> parse_output_sizes(const std::string &text, const std::string &
         user_assert(points <= max_points)
             << where << "the output would have more than " << max_points << " points; ask for a smaller size";
         sizes.push_back(int(v));
-        if (end == std::string::npos) return sizes;
-        start = end + 1;
     }
+    return sizes;
 }
 
 Type parse_type(const std::string &text, const std::string &param) {

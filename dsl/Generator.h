@@ -68,6 +68,8 @@ bool parse_bool(const std::string &text, const std::string &param);
 int64_t parse_int(const std::string &text, const std::string &param, int64_t min, int64_t max);
 double parse_double(const std::string &text, const std::string &param, double min, double max);
 Type parse_type(const std::string &text, const std::string &param);
+// The items of a list between separators ("a,b,,c" -> a, b, "", c), for command lines.
+std::vector<std::string> split_list(const std::string &text, char separator);
 // An output size as the generator driver's and the sweep's -r take it: WxH[x...], whole
 // numbers in [1, 2^30], at most 2^31 - 1 points (the redundancy report's loops use 32-bit
 // sizes). Throws CompileError quoting `option` and the text.

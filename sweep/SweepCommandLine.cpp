@@ -10,17 +10,6 @@ namespace halo::sweep {
 
 namespace {
 
-std::vector<std::string> split(const std::string &s, char sep) {
-    std::vector<std::string> out;
-    size_t start = 0;
-    while (true) {
-        size_t end = s.find(sep, start);
-        out.push_back(s.substr(start, end == std::string::npos ? std::string::npos : end - start));
-        if (end == std::string::npos) return out;
-        start = end + 1;
-    }
-}
-
 int positive(const std::string &option, const std::string &text) {
     char *end = nullptr;
     long v = std::strtol(text.c_str(), &end, 10);
@@ -64,7 +53,7 @@ Options parse(int argc, char **argv, bool &help) {
             user_assert(o.inputs.emplace(v.substr(0, eq), v.substr(eq + 1)).second)
                 << "--input " << v.substr(0, eq) << " is given twice";
         } else if (a == "--heatmap") {
-            auto axes = split(value(), ',');
+            auto axes = internal::split_list(value(), ',');
             user_assert(axes.size() == 2 && !axes[0].empty() && !axes[1].empty() && axes[0] != axes[1])
                 << "--heatmap takes two different swept parameters, X,Y (e.g. --heatmap tile_w,tile_h)";
             o.heatmap_x = axes[0];
@@ -75,7 +64,7 @@ Options parse(int argc, char **argv, bool &help) {
             o.progress = false;
         } else if (a.find('=') != std::string::npos && a[0] != '-') {
             std::string name = a.substr(0, a.find('='));
-            std::vector<std::string> values = split(a.substr(a.find('=') + 1), ',');
+            std::vector<std::string> values = internal::split_list(a.substr(a.find('=') + 1), ',');
             for (auto &v : values) {
                 user_assert(!v.empty()) << "Parameter '" << name << "': '" << a << "' has an empty value; list values as "
                                         << name << "=v1,v2,...";

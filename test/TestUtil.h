@@ -36,6 +36,15 @@ inline std::string compare(const halo::Buffer<> &a, const halo::Buffer<> &b, dou
     return err;
 }
 
+// Largest |a - b| over a's elements, relative to max(1, max |b|).
+template <typename T>
+double max_difference(const halo::Buffer<T> &a, const halo::Buffer<T> &b) {
+    double worst = 0, scale = 1;
+    b.for_each_element([&](const std::vector<int> &c) { scale = std::max(scale, std::fabs(double(b(c)))); });
+    a.for_each_element([&](const std::vector<int> &c) { worst = std::max(worst, std::fabs(double(a(c)) - double(b(c)))); });
+    return worst / scale;
+}
+
 // The reference evaluator's f over the region of `like` (same type, extents and mins).
 inline halo::Buffer<> reference_over(const halo::Func &f, const halo::Buffer<> &like) {
     std::vector<int> sizes, mins;

@@ -13,15 +13,6 @@ using namespace halo;
 
 namespace {
 
-// Largest |a - b| over a's elements, relative to max(1, max |b|).
-template <typename T>
-double max_difference(const Buffer<T> &a, const Buffer<T> &b) {
-    double worst = 0, scale = 1;
-    b.for_each_element([&](const std::vector<int> &c) { scale = std::max(scale, std::fabs(double(b(c)))); });
-    a.for_each_element([&](const std::vector<int> &c) { worst = std::max(worst, std::fabs(double(a(c)) - double(b(c)))); });
-    return worst / scale;
-}
-
 enum class Sched { None, BreadthFirst, Tiled };
 const Sched all_schedules[] = {Sched::None, Sched::BreadthFirst, Sched::Tiled};
 
@@ -82,7 +73,7 @@ TEST_CASE("blur and harris: Halide's sliding-window schedules match, at strips t
         app.schedule_sliding(8, 16);
         app.input.set(in);
         app.output.realize(out);
-        CHECK(max_difference(out, expected) < 1e-5);
+        CHECK(halo_test::max_difference(out, expected) < 1e-5);
         CHECK(halo_test::contains(app.output.lowered_stmt(), "// Ix: sliding window over"));
     }
 }
@@ -99,7 +90,7 @@ TEST_CASE("harris: every schedule matches the plain C++ loops") {
         Buffer<float> out(W, H);
         app.output.realize(out);
         INFO("schedule " << int(s));
-        CHECK(max_difference(out, expected) < 1e-5);
+        CHECK(halo_test::max_difference(out, expected) < 1e-5);
     }
 }
 
@@ -115,7 +106,7 @@ TEST_CASE("unsharp: every schedule matches the plain C++ loops") {
         Buffer<float> out(W, H, 3);
         app.output.realize(out);
         INFO("schedule " << int(s));
-        CHECK(max_difference(out, expected) < 1e-5);
+        CHECK(halo_test::max_difference(out, expected) < 1e-5);
     }
 }
 
@@ -131,7 +122,7 @@ TEST_CASE("local Laplacian: every schedule matches the plain C++ pyramids") {
         app.plain(in, expected);
         app.output.realize(out);
         INFO("schedule " << int(s));
-        CHECK(max_difference(out, expected) < 1e-4);
+        CHECK(halo_test::max_difference(out, expected) < 1e-4);
     }
 }
 
@@ -148,7 +139,7 @@ TEST_CASE("cnn_block (channels innermost): fused and breadth-first blocked sched
         Buffer<float> out(C, W, H);
         net.pool.realize(out);
         INFO("mode " << mode);
-        CHECK(max_difference(out, expected) < 1e-5);
+        CHECK(halo_test::max_difference(out, expected) < 1e-5);
     }
 }
 
@@ -164,7 +155,7 @@ TEST_CASE("depthwise -> pointwise: every schedule matches the plain C++ loops") 
         Buffer<float> out(C, W, H);
         app.output.realize(out);
         INFO("schedule " << int(s));
-        CHECK(max_difference(out, expected) < 1e-5);
+        CHECK(halo_test::max_difference(out, expected) < 1e-5);
     }
 }
 
@@ -180,7 +171,7 @@ TEST_CASE("conv + bias + relu -> 2x2 average pool: every schedule matches the pl
         Buffer<float> out(W, H, 6);
         app.pool.realize(out);
         INFO("schedule " << int(s));
-        CHECK(max_difference(out, expected) < 1e-5);
+        CHECK(halo_test::max_difference(out, expected) < 1e-5);
     }
 }
 

@@ -10,18 +10,6 @@
 
 using namespace halo;
 
-namespace {
-
-template <typename T>
-double max_difference(const Buffer<T> &a, const Buffer<T> &b) {
-    double worst = 0, scale = 1;
-    b.for_each_element([&](const std::vector<int> &c) { scale = std::max(scale, std::fabs(double(b(c)))); });
-    a.for_each_element([&](const std::vector<int> &c) { worst = std::max(worst, std::fabs(double(a(c)) - double(b(c)))); });
-    return worst / scale;
-}
-
-}  // namespace
-
 TEST_CASE("auto_schedule: blur fuses blur_x into tiles and equals the plain loops") {
     const int W = 301, H = 77;
     apps::Blur app;
@@ -48,7 +36,7 @@ TEST_CASE("auto_schedule: harris and unsharp equal the plain loops") {
         apps::Harris::plain(in, expected);
         app.input.set(in);
         app.output.realize(out);
-        CHECK(max_difference(out, expected) < 1e-4);
+        CHECK(halo_test::max_difference(out, expected) < 1e-4);
     }
     {
         const int W = 97, H = 43;
@@ -59,7 +47,7 @@ TEST_CASE("auto_schedule: harris and unsharp equal the plain loops") {
         apps::Unsharp::plain(in, expected);
         app.input.set(in);
         app.output.realize(out);
-        CHECK(max_difference(out, expected) < 1e-4);
+        CHECK(halo_test::max_difference(out, expected) < 1e-4);
     }
 }
 
@@ -73,7 +61,7 @@ TEST_CASE("auto_schedule: the CNN block, channels innermost, is vectorized over 
     apps::CnnBlock(C, apps::CnnBlock::Layout::ChannelsInnermost).plain(in, expected);
     net.input.set(in);
     net.pool.realize(out);
-    CHECK(max_difference(out, expected) < 1e-5);
+    CHECK(halo_test::max_difference(out, expected) < 1e-5);
 }
 
 TEST_CASE("auto_schedule: depthwise -> pointwise equals the plain loops") {
@@ -85,7 +73,7 @@ TEST_CASE("auto_schedule: depthwise -> pointwise equals the plain loops") {
     apps::DepthwisePointwise(C).plain(in, expected);
     app.input.set(in);
     app.output.realize(out);
-    CHECK(max_difference(out, expected) < 1e-5);
+    CHECK(halo_test::max_difference(out, expected) < 1e-5);
 }
 
 TEST_CASE("auto_schedule: the local Laplacian's pyramids go to the root and the result is right") {
@@ -98,7 +86,7 @@ TEST_CASE("auto_schedule: the local Laplacian's pyramids go to the root and the 
     app.plain(in, expected);
     app.input.set(in);
     app.output.realize(out);
-    CHECK(max_difference(out, expected) < 1e-4);
+    CHECK(halo_test::max_difference(out, expected) < 1e-4);
 }
 
 TEST_CASE("auto_schedule: a reduction and a lookup table, against the reference evaluator") {
