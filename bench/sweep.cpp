@@ -102,7 +102,7 @@ bool make_preset(const std::string &app, bool quick, bool with_plain, Preset &p)
         fixed("schedule", "tiled");
         o.extra_variants.push_back({"breadth-first", {{"schedule", "breadth_first"}}});
         o.report_func = blur || app == "unsharp" ? "blur_x" : app == "harris" ? "Ix" : "";
-        o.work = (blur ? 4.0 : app == "harris" ? 8.0 : ll ? 24.0 : 24.0) * W * H;
+        o.work = (blur ? 4.0 : app == "harris" ? 8.0 : 24.0) * W * H;
         o.work_unit = "GB/s";
         p.widths = blur ? std::vector<int>{128, 256, 512, 1024, W} : ll ? std::vector<int>{32, 64, 128, 256}
                                                                         : std::vector<int>{64, 128, 256, 512, W};

@@ -244,18 +244,7 @@ Realization Pipeline::realize(const std::vector<int> &sizes, const ParamMap &par
 
 void Pipeline::infer_input_bounds(const std::vector<int> &sizes) {
     for (auto &[name, region] : infer_input_regions(outputs(), sizes)) {
-        if (region.param->buffer) continue;
-        std::vector<int> extents, mins;
-        for (size_t d = 0; d < region.min.size(); d++) {
-            user_assert(region.extent[d] <= INT32_MAX && region.min[d] >= INT32_MIN && region.min[d] <= INT32_MAX)
-                << "infer_input_bounds: input '" << name << "' would need " << region.extent[d] << " points from "
-                << region.min[d] << " in dimension " << d << ", more than a buffer can hold; realize a smaller size";
-            extents.push_back(int(region.extent[d]));
-            mins.push_back(int(region.min[d]));
-        }
-        Buffer<> b(region.param->type, extents, name);
-        b.set_min(mins);
-        region.param->set_buffer(b.contents);
+        if (!region.param->buffer) region.param->set_buffer(allocate_input_region(name, region).contents);
     }
 }
 

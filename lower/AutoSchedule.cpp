@@ -18,14 +18,13 @@ namespace halo {
 
 namespace {
 
-// How each Func is read by the others: call sites, whether any index depends on data, and who
-// reads it at scaled indices (2 * x, x / 2: pyramids), not only at shifts (x + 1, x + r.x).
+// How each Func is read by the others: the distinct points read, whether any index depends on
+// data, and who reads it at scaled indices (2 * x, x / 2: pyramids), not only at shifts (x + 1, x + r.x).
 class CallSites : public IRVisitor {
 public:
     using IRVisitor::visit;
     std::string consumer;  // the Func whose definitions are being visited
     bool in_reduction = false;  // visiting an update over an RDom
-    std::map<std::string, int> sites;
     std::map<std::string, std::set<std::string>> distinct_reads;  // Func -> its distinct index tuples
     std::set<std::string> read_in_reductions;
     std::set<std::string> data_dependent;
@@ -33,7 +32,6 @@ public:
 
     void visit(const Call *op) override {
         if (op->call_type == Call::Halo) {
-            sites[op->name]++;
             std::ostringstream key;
             key << consumer << "(";
             for (auto &a : op->args) key << a << ",";
@@ -212,8 +210,53 @@ public:
 
     void apply(Chooser &c, const OutputLoops &l) {
         Func out(c.output);
-        const auto &args = c.output->args;
         const std::string &name = c.output->name;
+        if (c.output->dimensions() > 0) {
+            apply_output_loops(out, l);
+        } else {
+            summary << "output " << name << ": no dimensions, no loops\n";
+        }
+        Var xo(l.xo);
+        std::vector<std::string> tiled, root;
+        for (auto &[fname, p] : c.place) {
+            if (fname == name || p == Place::Inline) continue;
+            FunctionContents &f = *c.env.at(fname);
+            Func func(c.env.at(fname));
+            int lanes = c.lanes_for(f);
+            if (p == Place::Tile) {
+                func.compute_at(out, xo);
+                source << fname << ".compute_at(" << name << ", " << l.xo << ")";
+                tiled.push_back(fname);
+            } else {
+                func.compute_root();
+                source << fname << ".compute_root()";
+                root.push_back(fname);
+            }
+            if (f.dimensions() >= 1 && lanes > 1) {
+                func.vectorize(Var(f.args[0]), lanes);
+                source << ".vectorize(" << f.args[0] << ", " << lanes << ")";
+            }
+            if (p == Place::Root && f.dimensions() >= 2) {
+                func.parallel(Var(f.args.back()));
+                source << ".parallel(" << f.args.back() << ")";
+            }
+            source << ";\n";
+            for (int u = 0; u < int(f.updates.size()); u++) schedule_update(func, f, u, lanes, p == Place::Root);
+        }
+        summary << "  computed in each tile: " << join(tiled) << "\n";
+        summary << "  computed at the root: " << join(root) << "\n";
+        std::vector<std::string> inlined;
+        for (auto &[fname, p] : c.place)
+            if (p == Place::Inline && fname != name) inlined.push_back(fname);
+        summary << "  inlined: " << join(inlined) << "\n";
+    }
+
+private:
+    // The output's tiles: split, reordered (a vectorized channel dimension innermost),
+    // vectorized, the outer rows parallel.
+    void apply_output_loops(Func &out, const OutputLoops &l) {
+        const auto &args = out.function()->args;
+        const std::string &name = out.name();
         Var X(args[l.x]), xo(l.xo), xi(l.xi), yo(l.yo), yi(l.yi), V(args[l.vector_dim]);
         source << "Var " << l.xo << "(\"" << l.xo << "\"), " << l.xi << "(\"" << l.xi << "\")";
         if (l.y >= 0) source << ", " << l.yo << "(\"" << l.yo << "\"), " << l.yi << "(\"" << l.yi << "\")";
@@ -255,44 +298,11 @@ public:
         out.parallel(parallel);
         source << ".parallel(" << (l.y >= 0 ? l.yo : l.xo) << ");\n";
 
-        std::vector<std::string> tiled, root;
-        for (auto &[fname, p] : c.place) {
-            if (fname == name || p == Place::Inline) continue;
-            FunctionContents &f = *c.env.at(fname);
-            Func func(c.env.at(fname));
-            int lanes = c.lanes_for(f);
-            if (p == Place::Tile) {
-                func.compute_at(out, xo);
-                source << fname << ".compute_at(" << name << ", " << l.xo << ")";
-                tiled.push_back(fname);
-            } else {
-                func.compute_root();
-                source << fname << ".compute_root()";
-                root.push_back(fname);
-            }
-            if (f.dimensions() >= 1 && lanes > 1) {
-                func.vectorize(Var(f.args[0]), lanes);
-                source << ".vectorize(" << f.args[0] << ", " << lanes << ")";
-            }
-            if (p == Place::Root && f.dimensions() >= 2) {
-                func.parallel(Var(f.args.back()));
-                source << ".parallel(" << f.args.back() << ")";
-            }
-            source << ";\n";
-            for (int u = 0; u < int(f.updates.size()); u++) schedule_update(func, f, u, lanes, p == Place::Root);
-        }
         summary << "output " << name << ": tiles of " << l.tile_w << (l.y >= 0 ? "x" + std::to_string(l.tile_h) : "")
                 << " over " << args[l.x] << (l.y >= 0 ? ", " + args[l.y] : "") << ", vectorized over "
                 << args[l.vector_dim] << " by " << l.lanes << ", parallel over " << (l.y >= 0 ? l.yo : l.xo) << "\n";
-        summary << "  computed in each tile: " << join(tiled) << "\n";
-        summary << "  computed at the root: " << join(root) << "\n";
-        std::vector<std::string> inlined;
-        for (auto &[fname, p] : c.place)
-            if (p == Place::Inline && fname != name) inlined.push_back(fname);
-        summary << "  inlined: " << join(inlined) << "\n";
     }
 
-private:
     static std::string join(const std::vector<std::string> &v) {
         std::string s;
         for (auto &x : v) s += (s.empty() ? "" : ", ") + x;
@@ -336,10 +346,7 @@ std::map<std::string, double> recompute_factors(const Chooser &c) {
     std::vector<std::shared_ptr<ParameterContents>> bound;
     for (auto &[name, region] : infer_input_regions({c.output}, c.estimates)) {
         if (region.param->buffer) continue;
-        std::vector<int> extents(region.extent.begin(), region.extent.end());
-        Buffer<> b(region.param->type, extents);
-        b.set_min(std::vector<int>(region.min.begin(), region.min.end()));
-        region.param->set_buffer(b.contents);
+        region.param->set_buffer(allocate_input_region(name, region).contents);
         bound.push_back(region.param);
     }
     std::map<std::string, double> m;
@@ -353,13 +360,22 @@ std::map<std::string, double> recompute_factors(const Chooser &c) {
     return m;
 }
 
-// A copy of the Funcs' schedules, to choose on copies and apply to the real ones once.
-void restore(const Environment &env, const std::map<std::string, FunctionContents> &saved) {
+// A Func's schedules (its own and each stage's), to put back after a trial.
+struct SavedSchedule {
+    FuncSchedule func;
+    std::vector<StageSchedule> stages;
+    static SavedSchedule of(const FunctionContents &f) {
+        SavedSchedule s{f.schedule, {}};
+        for (int i = 0; i < f.stages(); i++) s.stages.push_back(f.stage(i).schedule);
+        return s;
+    }
+};
+
+void restore(const Environment &env, const std::map<std::string, SavedSchedule> &saved) {
     for (auto &[name, f] : env) {
-        const FunctionContents &s = saved.at(name);
-        f->schedule = s.schedule;
-        f->pure.schedule = s.pure.schedule;
-        for (size_t u = 0; u < f->updates.size(); u++) f->updates[u].schedule = s.updates[u].schedule;
+        const SavedSchedule &s = saved.at(name);
+        f->schedule = s.func;
+        for (int i = 0; i < f->stages(); i++) f->stage(i).schedule = s.stages[i];
         f->changed();
     }
 }
@@ -415,11 +431,25 @@ AutoScheduleResult auto_schedule(Func output, const std::vector<int> &estimates,
         }
     }
 
+    // An output of no dimensions has no tiles: what is not inlined is computed at the root.
+    if (c.output->dimensions() == 0) {
+        for (auto &[name, f] : c.env)
+            if (c.place[name] == Place::Tile) c.make_root_with_producers(name);
+    }
+    // The tiles are loops of the output's pure definition: what its updates read (directly or
+    // through inlined Funcs) is computed at the root.
+    for (int stage = 1; stage < c.output->stages(); stage++) {
+        for (auto &callee : stage_calls(*c.output, stage)) {
+            if (c.place[callee] == Place::Inline) c.make_root_producers_of_inlined(callee);
+            else c.make_root_with_producers(callee);
+        }
+    }
+
     // Move Funcs recomputed too often to the root, on trial schedules, until none is.
-    std::map<std::string, FunctionContents> saved;
-    for (auto &[name, f] : c.env) saved.emplace(name, *f);
+    std::map<std::string, SavedSchedule> saved;
+    for (auto &[name, f] : c.env) saved[name] = SavedSchedule::of(*f);
     OutputLoops loops;
-    for (int round = 0; round < 8; round++) {
+    for (int round = 0; round < 8 && c.output->dimensions() > 0; round++) {
         loops = choose_output_loops(c);
         bool any_tiled = false;
         for (auto &[name, p] : c.place) any_tiled |= p == Place::Tile && name != c.output->name;

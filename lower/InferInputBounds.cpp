@@ -2,7 +2,6 @@
 
 #include "EvaluateInt.h"
 #include "Lower.h"
-#include "dsl/Buffer.h"
 #include "dsl/Error.h"
 #include "dsl/IRPrinter.h"
 
@@ -149,6 +148,20 @@ std::map<std::string, InputRegion> infer_input_regions(const std::vector<std::sh
                                << "depends on the others' sizes); bind the inputs yourself";
     }
     return regions;
+}
+
+Buffer<> allocate_input_region(const std::string &name, const InputRegion &region) {
+    std::vector<int> extents, mins;
+    for (size_t d = 0; d < region.min.size(); d++) {
+        user_assert(region.extent[d] <= INT32_MAX && region.min[d] >= INT32_MIN && region.min[d] <= INT32_MAX)
+            << "infer_input_bounds: input '" << name << "' would need " << region.extent[d] << " points from "
+            << region.min[d] << " in dimension " << d << ", more than a buffer can hold; realize a smaller size";
+        extents.push_back(int(region.extent[d]));
+        mins.push_back(int(region.min[d]));
+    }
+    Buffer<> b(region.param->type, extents, name);
+    b.set_min(mins);
+    return b;
 }
 
 }  // namespace halo

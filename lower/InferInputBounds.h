@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "dsl/Buffer.h"
 #include "dsl/Function.h"
 
 namespace halo {
@@ -19,12 +20,16 @@ struct InputRegion {
     std::vector<int64_t> min, extent;  // per dimension
 };
 
-// Every input buffer the pipeline of `outputs` reads, by name (ImageParams with a buffer bound
-// keep it and report what they need of it; Buffers used directly are left out). Scalar Params
+// Every input buffer the pipeline of `outputs` reads, by name (an ImageParam with a buffer bound
+// reports that buffer's region; Buffers used directly are left out). Scalar Params
 // take their current values. An input whose reads are clamped to its own bounds (a boundary
 // condition) is given the output's extents in the dimensions they share. Throws CompileError
 // naming the input if its region cannot be computed before running.
 std::map<std::string, InputRegion> infer_input_regions(const std::vector<std::shared_ptr<FunctionContents>> &outputs,
                                                        const std::vector<int> &sizes);
+
+// A zero-filled buffer of the input's type over the region; throws CompileError naming the input
+// if the region does not fit a buffer's 32-bit mins and extents.
+Buffer<> allocate_input_region(const std::string &name, const InputRegion &region);
 
 }  // namespace halo

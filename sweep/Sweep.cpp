@@ -423,7 +423,11 @@ Result run_sweep(const Options &o, std::ostream &out) {
     std::vector<Row> extra_rows(o.extra_cases.size());
     for (size_t i = 0; i < o.extra_cases.size(); i++) {
         extra_rows[i].label = o.extra_cases[i].first;
-        o.extra_cases[i].second();  // warm-up
+        try {
+            o.extra_cases[i].second();  // warm-up
+        } catch (const std::exception &e) {
+            extra_rows[i].error = e.what();
+        }
         timed.push_back({&extra_rows[i], o.extra_cases[i].second, {}});
     }
     for (int round = 0; round < o.rounds; round++) {

@@ -24,7 +24,7 @@ int main(int argc, char **argv) {
     args.push_back(mode.data());
     for (int i = 2; i < argc; i++) args.push_back(argv[i]);
     args.push_back(nullptr);
-    execv(argv[1], args.data());
+    execvp(argv[1], args.data());  // a name without a slash is looked up in PATH
     std::fprintf(stderr, "error: cannot run the generator executable '%s': %s\n", argv[1], std::strerror(errno));
     return 1;
 }

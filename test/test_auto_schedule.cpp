@@ -107,6 +107,44 @@ TEST_CASE("auto_schedule: a reduction and a lookup table, against the reference 
     halo_test::check_against_reference(eq, out);
 }
 
+TEST_CASE("auto_schedule: an output of no dimensions computes its producers at the root") {
+    ImageParam in(Float(32), 1, "in");
+    Var x("x");
+    Func sq("sq"), total("total");
+    sq(x) = in(x) * in(x) + in(x + 1);
+    RDom r(0, 20, "r");
+    total() = 0.0f;
+    total() += sq(r) + sq(r + 1);
+    AutoScheduleResult s = auto_schedule(total, {});
+    INFO(s.source << s.summary);
+    CHECK(s.summary.find("output total: no dimensions, no loops") != std::string::npos);
+    CHECK(s.source.find("sq.compute_root()") != std::string::npos);
+    in.set(halo_test::random_image<float>({22}, 3, -1, 1));
+    Buffer<float> out = total.realize(std::vector<int>{});
+    Buffer<float> expected = reference_realize(total, std::vector<int>{});
+    CHECK(out() == doctest::Approx(expected()).epsilon(1e-5));
+}
+
+TEST_CASE("auto_schedule: what an output's update reads is computed at the root, not in its tiles") {
+    // The tiles are loops of the output's pure definition only (differential test, seed 32).
+    ImageParam in(Int(32), 2, "in");
+    Var x("x"), y("y");
+    Func clamped = BoundaryConditions::repeat_edge(in);
+    Func a("a"), b("b"), out("out");
+    a(x, y) = clamped(x - 1, y) + clamped(x + 1, y);
+    b(x, y) = clamped(x, y - 1) * 3 + clamped(x, y + 1);
+    out(x, y) = a(x, y) + a(x, y + 1);
+    RDom r(0, 3, "r");
+    out(x, y) += b(x + r, y) + b(x, y + r);
+    AutoScheduleResult s = auto_schedule(out, {64, 30});
+    INFO(s.source << s.summary);
+    CHECK(s.source.find("a.compute_at(out, xo)") != std::string::npos);
+    CHECK(s.source.find("b.compute_root()") != std::string::npos);
+    in.set(halo_test::random_image<int>({40, 25}, 7, -100, 100));  // smaller: the edges repeat
+    Buffer<int> result(64, 30);
+    halo_test::check_against_reference(out, result);
+}
+
 TEST_CASE("auto_schedule: wrong estimates are errors naming the Func") {
     Func f("f");
     Var x("x"), y("y");

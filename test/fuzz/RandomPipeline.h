@@ -56,6 +56,8 @@ public:
     void build(int n);
     // A schedule for every stage, and the output's size and position.
     void schedule();
+    // The output's size and position, and auto_schedule's schedule for that size.
+    void schedule_automatically();
 
     halo::Func output() const { return stages_.back().f; }
     std::string description() const { return log_.str(); }

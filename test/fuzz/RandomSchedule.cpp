@@ -317,4 +317,11 @@ void RandomPipeline::schedule() {
     choose_output_region();
 }
 
+void RandomPipeline::schedule_automatically() {
+    log_ << "schedule: auto_schedule\n";
+    choose_output_region();
+    halo::AutoScheduleResult r = halo::auto_schedule(output(), {out_w, out_h});
+    log_ << r.source << r.summary;
+}
+
 }  // namespace halo_fuzz
