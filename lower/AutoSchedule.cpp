@@ -436,13 +436,13 @@ AutoScheduleResult auto_schedule(Func output, const std::vector<int> &estimates,
         for (auto &[name, f] : c.env)
             if (c.place[name] == Place::Tile) c.make_root_with_producers(name);
     }
-    // The tiles are loops of the output's pure definition: what its updates read (directly or
-    // through inlined Funcs) is computed at the root.
-    for (int stage = 1; stage < c.output->stages(); stage++) {
-        for (auto &callee : stage_calls(*c.output, stage)) {
-            if (c.place[callee] == Place::Inline) c.make_root_producers_of_inlined(callee);
-            else c.make_root_with_producers(callee);
-        }
+    // The tiles are loops of the output's pure definition, but compute_at(output, xo) means the
+    // output's last stage that reads the Func (through inlined Funcs), else its last stage: with
+    // update definitions, a Func read only by its updates, or only through other fused Funcs,
+    // would look for the tile loop in an update. An output with updates fuses nothing.
+    if (c.output->stages() > 1) {
+        for (auto &[name, f] : c.env)
+            if (c.place[name] == Place::Tile) c.make_root_with_producers(name);
     }
 
     // Move Funcs recomputed too often to the root, on trial schedules, until none is.

@@ -6,7 +6,8 @@
 // The rules, in order:
 // - a Func read once (one call site) and without update definitions is inlined;
 // - the others are computed at the output's tiles, unless a consumer reads it at indices that
-//   depend on data (a lookup table: computed at the root);
+//   depend on data (a lookup table: computed at the root), or the output has update definitions
+//   (the tiles are loops of its pure definition only: everything goes to the root);
 // - the redundancy report of that schedule (for the estimated output size) moves every fused
 //   Func that would be recomputed more than `max_recompute` times over to the root, with
 //   everything it reads (a root Func cannot read one computed inside the output's tiles), until
