@@ -116,6 +116,16 @@ Row halo_row(const std::string &name, Func out_func, Buffer<> out) {
     return r;
 }
 
+// auto_schedule's schedule of out_func for out's size (the row's name says how long choosing took).
+Row halo_auto_row(Func out_func, Buffer<> out) {
+    std::vector<int> sizes;
+    for (int d = 0; d < out.dimensions(); d++) sizes.push_back(out.dim(d).extent());
+    AutoScheduleResult chosen = auto_schedule(out_func, sizes);
+    char name[96];
+    std::snprintf(name, sizeof name, "halo: auto_schedule (chosen in %.0f ms)", chosen.seconds * 1000);
+    return halo_row(name, out_func, out);
+}
+
 // The plain C++ loops, writing `out`.
 Row plain_row(std::function<void()> run, Buffer<> out) {
     Row r;
@@ -172,58 +182,62 @@ int main(int argc, char **argv) {
         if (want("blur")) {
             const int W = quick ? 512 : 6400, H = quick ? 256 : 4800;
             Buffer<uint16_t> in = bench::blur_input(W, H);
-            apps::Blur tiled, strips, bf, sliding;
+            apps::Blur tiled, strips, bf, sliding, automatic;
             tiled.schedule_tiled(256, 32, 16);
             strips.schedule_tiled(W, 32, 16);  // the sweep's best: tiles as wide as the image
             bf.schedule_breadth_first(16);
             sliding.schedule_sliding(32, 16);
-            for (auto *a : {&tiled, &strips, &bf, &sliding}) a->input.set(in);
-            Buffer<> o1(UInt(16), {W, H}), o2(UInt(16), {W, H}), o4(UInt(16), {W, H}), o5(UInt(16), {W, H});
+            for (auto *a : {&tiled, &strips, &bf, &sliding, &automatic}) a->input.set(in);
+            Buffer<> o1(UInt(16), {W, H}), o2(UInt(16), {W, H}), o4(UInt(16), {W, H}), o5(UInt(16), {W, H}), o6(UInt(16), {W, H});
             Buffer<uint16_t> o3(W, H);
             std::vector<Row> rows = {halo_row("halo: tiled 256x32", tiled.blur_y, o1),
                                      halo_row("halo: tiled " + std::to_string(W) + "x32 (sweep's best)", strips.blur_y, o4),
                                      halo_row("halo: sliding window (Halide's app)", sliding.blur_y, o5),
-                                     halo_row("halo: breadth-first", bf.blur_y, o2)};
+                                     halo_row("halo: breadth-first", bf.blur_y, o2), halo_auto_row(automatic.blur_y, o6)};
             rows.push_back(plain_row([&] { apps::Blur::plain(in, o3); }, o3));
             std::string size = std::to_string(W) + " " + std::to_string(H);
             add_peer_rows(peer, rows, "blur", {{"tiled 256x32", "tiled " + size}, {"breadth-first", "breadth_first " + size},
-                                               {"sliding window (Halide's app)", "sliding " + size}});
+                                               {"sliding window (Halide's app)", "sliding " + size},
+                                               {"Mullapudi2016 autoscheduler", "mullapudi2016 " + size}});
             report("blur " + std::to_string(W) + "x" + std::to_string(H) + " uint16", rows, rounds,
                    4.0 * W * H, "GB/s");  // one read and one write of every pixel
         }
         if (want("harris")) {
             const int W = quick ? 512 : 2560, H = quick ? 256 : 1920;
             Buffer<float> in = bench::harris_input(W, H);
-            apps::Harris tiled, bf, sliding;
+            apps::Harris tiled, bf, sliding, automatic;
             tiled.schedule_tiled(256, 32, 16);
             bf.schedule_breadth_first(16);
             sliding.schedule_sliding(32, 16);
-            for (auto *a : {&tiled, &bf, &sliding}) a->input.set(in);
-            Buffer<> o1(Float(32), {W, H}), o2(Float(32), {W, H}), o5(Float(32), {W, H});
+            for (auto *a : {&tiled, &bf, &sliding, &automatic}) a->input.set(in);
+            Buffer<> o1(Float(32), {W, H}), o2(Float(32), {W, H}), o5(Float(32), {W, H}), o6(Float(32), {W, H});
             Buffer<float> o3(W, H);
             std::vector<Row> rows = {halo_row("halo: tiled 256x32", tiled.output, o1),
                                      halo_row("halo: sliding window (Halide's app)", sliding.output, o5),
-                                     halo_row("halo: breadth-first", bf.output, o2)};
+                                     halo_row("halo: breadth-first", bf.output, o2), halo_auto_row(automatic.output, o6)};
             rows.push_back(plain_row([&] { apps::Harris::plain(in, o3); }, o3));
             std::string size = std::to_string(W) + " " + std::to_string(H);
             add_peer_rows(peer, rows, "harris", {{"tiled 256x32", "tiled " + size}, {"breadth-first", "breadth_first " + size},
-                                                 {"sliding window (Halide's app)", "sliding " + size}});
+                                                 {"sliding window (Halide's app)", "sliding " + size},
+                                                 {"Mullapudi2016 autoscheduler", "mullapudi2016 " + size}});
             report("harris " + std::to_string(W) + "x" + std::to_string(H) + " float", rows, rounds, 8.0 * W * H, "GB/s");
         }
         if (want("cnn_block")) {
             const int W = quick ? 32 : 256, H = quick ? 32 : 256, C = 32;
             Buffer<float> in = bench::channels_innermost_input(C, 2 * W + 4, 2 * H + 4);
             using L = apps::CnnBlock::Layout;
-            apps::CnnBlock fused8(C, L::ChannelsInnermost), fused_big(C, L::ChannelsInnermost), bf(C, L::ChannelsInnermost);
+            apps::CnnBlock fused8(C, L::ChannelsInnermost), fused_big(C, L::ChannelsInnermost), bf(C, L::ChannelsInnermost),
+                automatic(C, L::ChannelsInnermost);
             fused8.schedule_fused_blocked(8, 8);
             const int big_w = std::min(64, W), big_h = std::min(32, H);  // the sweep's best, if it fits
             fused_big.schedule_fused_blocked(big_w, big_h);
             bf.schedule_breadth_first_blocked();
-            for (auto *n : {&fused8, &fused_big, &bf}) n->input.set(in);
-            Buffer<> o1(Float(32), {C, W, H}), o2(Float(32), {C, W, H}), o3(Float(32), {C, W, H});
+            for (auto *n : {&fused8, &fused_big, &bf, &automatic}) n->input.set(in);
+            Buffer<> o1(Float(32), {C, W, H}), o2(Float(32), {C, W, H}), o3(Float(32), {C, W, H}), o6(Float(32), {C, W, H});
             std::vector<Row> rows = {halo_row("halo: fused 8x8, 8px x 32ch blocks", fused8.pool, o1),
                                      halo_row("halo: fused 64x32 (sweep's best)", fused_big.pool, o2),
-                                     halo_row("halo: breadth-first, same kernels", bf.pool, o3)};
+                                     halo_row("halo: breadth-first, same kernels", bf.pool, o3),
+                                     halo_auto_row(automatic.pool, o6)};
             // Under --load also the planar breadth-first schedule at a quarter of the size: a
             // parallel loop over rows inside the channel loop, 136 short parallel loops per call
             // (the case that collapsed with libgomp's spinning workers on a loaded machine).
@@ -239,7 +253,8 @@ int main(int argc, char **argv) {
             }
             std::string size = std::to_string(W) + " " + std::to_string(H) + " " + std::to_string(C);
             add_peer_rows(peer, rows, "cnn_block", {{"fused 8x8", "fused " + size + " 8 8"}, {"fused 64x32 (its best)", "fused " + size + " " + std::to_string(big_w) + " " + std::to_string(big_h)},
-                                                    {"breadth-first", "breadth_first " + size}});
+                                                    {"breadth-first", "breadth_first " + size},
+                                                    {"Mullapudi2016 autoscheduler", "mullapudi2016 " + size}});
             double flops = 2.0 * 2 * (2.0 * W + 2) * (2.0 * H + 2) * C * C * 9;
             report("cnn_block " + std::to_string(W) + "x" + std::to_string(H) + "x" + std::to_string(C) + " float", rows, rounds,
                    flops, "GFLOP/s");
@@ -281,15 +296,14 @@ int main(int argc, char **argv) {
         if (want("unsharp")) {
             const int W = quick ? 256 : 2560, H = quick ? 128 : 1920;
             Buffer<float> in = bench::unsharp_input(W, H);
-            apps::Unsharp tiled, bf;
+            apps::Unsharp tiled, bf, automatic;
             tiled.schedule_tiled(256, 32, 16);
             bf.schedule_breadth_first(16);
-            tiled.input.set(in);
-            bf.input.set(in);
-            Buffer<> o1(Float(32), {W, H, 3}), o2(Float(32), {W, H, 3});
+            for (auto *a : {&tiled, &bf, &automatic}) a->input.set(in);
+            Buffer<> o1(Float(32), {W, H, 3}), o2(Float(32), {W, H, 3}), o6(Float(32), {W, H, 3});
             Buffer<float> o3(W, H, 3);
             std::vector<Row> rows = {halo_row("halo: tiled 256x32", tiled.output, o1),
-                                     halo_row("halo: breadth-first", bf.output, o2)};
+                                     halo_row("halo: breadth-first", bf.output, o2), halo_auto_row(automatic.output, o6)};
             rows.push_back(plain_row([&] { apps::Unsharp::plain(in, o3); }, o3));
             report("unsharp " + std::to_string(W) + "x" + std::to_string(H) + "x3 float", rows, rounds, 24.0 * W * H, "GB/s");
         }
@@ -297,15 +311,15 @@ int main(int argc, char **argv) {
             const int W = quick ? 128 : 1536, H = quick ? 96 : 1024;
             Buffer<float> in(W, H, 3);
             in.for_each_value([](const std::vector<int> &p) { return float((p[0] * 7 + p[1] * 13 + p[2] * 50) % 256) / 255.0f; });
-            apps::LocalLaplacian tiled(8, 4, 1.0f, 1.0f), bf(8, 4, 1.0f, 1.0f), ref(8, 4, 1.0f, 1.0f);
+            apps::LocalLaplacian tiled(8, 4, 1.0f, 1.0f), bf(8, 4, 1.0f, 1.0f), ref(8, 4, 1.0f, 1.0f),
+                automatic(8, 4, 1.0f, 1.0f);
             tiled.schedule_tiled(64, 32, 8);
             bf.schedule_breadth_first(8);
-            tiled.input.set(in);
-            bf.input.set(in);
-            Buffer<> o1(Float(32), {W, H, 3}), o2(Float(32), {W, H, 3});
+            for (auto *a : {&tiled, &bf, &automatic}) a->input.set(in);
+            Buffer<> o1(Float(32), {W, H, 3}), o2(Float(32), {W, H, 3}), o6(Float(32), {W, H, 3});
             Buffer<float> o3(W, H, 3);
             std::vector<Row> rows = {halo_row("halo: collapse at 64x32 tiles", tiled.output, o1),
-                                     halo_row("halo: breadth-first", bf.output, o2)};
+                                     halo_row("halo: breadth-first", bf.output, o2), halo_auto_row(automatic.output, o6)};
             rows.push_back(plain_row([&] { ref.plain(in, o3); }, o3));
             report("local_laplacian " + std::to_string(W) + "x" + std::to_string(H) + "x3 float, 8 levels, 4 pyramid levels",
                    rows, std::max(1, rounds / 2), 24.0 * W * H, "GB/s");
