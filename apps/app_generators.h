@@ -126,6 +126,12 @@ public:
         output(net->at(net->c, net->x, net->y)) = net->pool(net->at(net->c, net->x, net->y));
     }
     void schedule() {
+        if (auto_schedule) {  // the benchmarks' size
+            bool blocked = schedule_kind.value() == Schedule::Blocked || schedule_kind.value() == Schedule::BreadthFirstBlocked;
+            if (blocked) output.set_estimates({{0, int(channels)}, {0, 256}, {0, 256}});
+            else output.set_estimates({{0, 256}, {0, 256}, {0, int(channels)}});
+            return;
+        }
         // The output stands in for the pool: the pool itself is inlined into it.
         halo::Func pool = net->pool;
         net->pool = output;
@@ -181,7 +187,10 @@ public:
         app = std::make_unique<Blur>(input);
         output(app->x, app->y) = app->blur_y(app->x, app->y);
     }
-    void schedule() { schedule_app_for_output(*app, app->blur_y, output, schedule_kind, tile_w, tile_h, vector_width); }
+    void schedule() {
+        if (auto_schedule) output.set_estimates({{0, 6400}, {0, 4800}});  // the benchmarks' size
+        else schedule_app_for_output(*app, app->blur_y, output, schedule_kind, tile_w, tile_h, vector_width);
+    }
 
 private:
     std::unique_ptr<Blur> app;
@@ -196,7 +205,10 @@ public:
         app = std::make_unique<Harris>(input);
         output(app->x, app->y) = app->output(app->x, app->y);
     }
-    void schedule() { schedule_app_for_output(*app, app->output, output, schedule_kind, tile_w, tile_h, vector_width); }
+    void schedule() {
+        if (auto_schedule) output.set_estimates({{0, 2560}, {0, 1920}});  // the benchmarks' size
+        else schedule_app_for_output(*app, app->output, output, schedule_kind, tile_w, tile_h, vector_width);
+    }
 
 private:
     std::unique_ptr<Harris> app;
@@ -211,7 +223,10 @@ public:
         app = std::make_unique<Unsharp>(input);
         output(app->x, app->y, app->c) = app->output(app->x, app->y, app->c);
     }
-    void schedule() { schedule_app_for_output(*app, app->output, output, schedule_kind, tile_w, tile_h, vector_width); }
+    void schedule() {
+        if (auto_schedule) output.set_estimates({{0, 2560}, {0, 1920}, {0, 3}});  // the benchmarks' size
+        else schedule_app_for_output(*app, app->output, output, schedule_kind, tile_w, tile_h, vector_width);
+    }
 
 private:
     std::unique_ptr<Unsharp> app;
@@ -228,7 +243,10 @@ public:
         app = std::make_unique<DepthwisePointwise>(int(channels), input);
         output(app->c, app->x, app->y) = app->output(app->c, app->x, app->y);
     }
-    void schedule() { schedule_app_for_output(*app, app->output, output, schedule_kind, tile_w, tile_h, vector_width); }
+    void schedule() {
+        if (auto_schedule) output.set_estimates({{0, int(channels)}, {0, 1024}, {0, 1024}});  // the benchmarks' size
+        else schedule_app_for_output(*app, app->output, output, schedule_kind, tile_w, tile_h, vector_width);
+    }
 
 private:
     std::unique_ptr<DepthwisePointwise> app;
@@ -252,7 +270,10 @@ public:
         app = std::make_unique<LocalLaplacian>(levels, pyramid_levels, alpha, beta, input);
         output(app->x, app->y, app->c) = app->output(app->x, app->y, app->c);
     }
-    void schedule() { schedule_app_for_output(*app, app->output, output, schedule_kind, tile_w, tile_h, vector_width); }
+    void schedule() {
+        if (auto_schedule) output.set_estimates({{0, 1536}, {0, 1024}, {0, 3}});  // the benchmarks' size
+        else schedule_app_for_output(*app, app->output, output, schedule_kind, tile_w, tile_h, vector_width);
+    }
 
 private:
     std::unique_ptr<LocalLaplacian> app;

@@ -28,7 +28,8 @@ const char *usage =
     "  -o DIR         where to write the outputs\n"
     "  -f FUNCTION    name of the generated C function and files (default: the generator's name);\n"
     "                 a C identifier, not a keyword, main, or starting with halo_\n"
-    "  -e EMIT        comma-separated: static_library, h, o, stmt, ll, s, report\n"
+    "  -e EMIT        comma-separated: static_library, h, o, stmt, ll, s, report, schedule\n"
+    "                 (schedule: what auto_schedule=true chose, as C++, in FUNCTION.schedule.h)\n"
     "                 (default: static_library,h)\n"
     "  -r SIZES       output size for the redundancy report, e.g. 256x256x32 (each extent at\n"
     "                 most 2^30, at most 2^31 - 1 points)\n"
@@ -80,11 +81,11 @@ Options parse_command_line(int argc, char **argv) {
     return o;
 }
 
-AOTEmit parse_emit(const std::string &list, bool &report) {
-    const char *kinds = "static_library, h, o, stmt, ll, s, report";
+AOTEmit parse_emit(const std::string &list, bool &report, bool &schedule) {
+    const char *kinds = "static_library, h, o, stmt, ll, s, report, schedule";
     AOTEmit emit;
     emit.static_library = emit.header = false;
-    report = false;
+    report = schedule = false;
     user_assert(!list.empty()) << "-e '' names no output kind; use a comma-separated list of " << kinds;
     for (auto &e : internal::split_list(list, ',')) {
         if (e == "static_library") emit.static_library = true;
@@ -94,10 +95,19 @@ AOTEmit parse_emit(const std::string &list, bool &report) {
         else if (e == "ll") emit.llvm_ir = true;
         else if (e == "s") emit.assembly = true;
         else if (e == "report") report = true;
+        else if (e == "schedule") schedule = true;
         else if (e.empty()) user_error << "-e '" << list << "' has an empty output kind; use a comma-separated list of " << kinds;
         else user_error << "Unknown output kind '" << e << "' in -e; use " << kinds;
     }
     return emit;
+}
+
+void write_text_file(const std::string &path, const std::string &text, const char *what) {
+    std::FILE *f = std::fopen(path.c_str(), "w");
+    user_assert(f) << "Cannot write the " << what << " '" << path << "': " << std::strerror(errno);
+    bool ok = std::fputs(text.c_str(), f) >= 0;
+    ok = std::fclose(f) == 0 && ok;
+    user_assert(ok) << "Writing the " << what << " '" << path << "' failed: " << std::strerror(errno);
 }
 
 void check_output_dir(const std::string &dir) {
@@ -134,8 +144,8 @@ int run(int argc, char **argv) {
     user_assert(!o.generator.empty()) << "No generator given (-g NAME); run with --help to list them";
     user_assert(!o.dir.empty()) << "No output directory given (-o DIR)";
     check_output_dir(o.dir);
-    bool report = false;
-    AOTEmit emit = parse_emit(o.emit_list, report);
+    bool report = false, schedule_file = false;
+    AOTEmit emit = parse_emit(o.emit_list, report, schedule_file);
     std::vector<int> sizes;
     if (report) {
         user_assert(o.sizes_given) << "-e report needs the output size: -r WxH[x...]";
@@ -152,6 +162,11 @@ int run(int argc, char **argv) {
     Target target = Target::parse(o.target_name);
     auto g = GeneratorRegistry::create(o.generator);
     for (auto &[k, v] : o.params) g->set_param(k, v);
+    if (schedule_file) {
+        bool automatic = false;
+        for (auto *p : g->params()) automatic |= p->name == "auto_schedule" && p->value_string() == "true";
+        user_assert(automatic) << "-e schedule writes the schedule auto_schedule chooses; add auto_schedule=true";
+    }
     if (report) {
         for (auto *io : g->ios()) {
             user_assert(!io->io_is_output || io->io_dimensions == int(sizes.size()))
@@ -172,12 +187,13 @@ int run(int argc, char **argv) {
         // One report per output (each as the output of its own pipeline).
         std::string text;
         for (const Func &output : outputs) text += redundancy_report(output, sizes).to_string();
-        std::string path = o.dir + "/" + function + ".report.txt";
-        std::FILE *f = std::fopen(path.c_str(), "w");
-        user_assert(f) << "Cannot write the report '" << path << "': " << std::strerror(errno);
-        bool ok = std::fputs(text.c_str(), f) >= 0;
-        ok = std::fclose(f) == 0 && ok;
-        user_assert(ok) << "Writing the report '" << path << "' failed: " << std::strerror(errno);
+        write_text_file(o.dir + "/" + function + ".report.txt", text, "report");
+    }
+    if (schedule_file) {
+        write_text_file(o.dir + "/" + function + ".schedule.h",
+                        "// The schedule auto_schedule chose for generator '" + o.generator +
+                            "' (paste into schedule() and edit)\n" + g->auto_schedule_source(),
+                        "schedule");
     }
     double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     std::fprintf(stderr, "compiled generator '%s' as %s for %s in %.0f ms\n", o.generator.c_str(), function.c_str(),

@@ -202,6 +202,11 @@ public:
     Func &serial(const VarOrRVar &v);
     // Promises that only [min, min+extent) of dimension var is ever needed (checked at run time).
     Func &bound(const Var &var, Expr min, Expr extent);
+    // The expected size of this Func as an output (Halide's set_estimates): one (min, extent)
+    // of constants per dimension, e.g. {{0, 1920}, {0, 1080}}. auto_schedule(f) uses them; the
+    // compiled code does not depend on them.
+    Func &set_estimates(const std::vector<std::pair<Expr, Expr>> &region);
+    Func &set_estimate(const Var &var, Expr min, Expr extent);
     Stage update(int i = 0);
     // The pure definition's schedule for when condition holds (see Stage::specialize).
     Stage specialize(const Expr &condition);

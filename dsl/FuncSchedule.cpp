@@ -6,6 +6,7 @@
 #include "Func.h"
 #include "IRPrinter.h"
 #include "lower/IREquality.h"
+#include "lower/Simplify.h"
 
 namespace halo {
 
@@ -378,6 +379,32 @@ Func &Func::bound(const Var &var, Expr min, Expr extent) {
         << "Func '" << name() << "': bound(" << var.name() << ") names a Var that is not one of its "
         << "pure arguments";
     f_->schedule.bounds.push_back(Bound{var.name(), cast(Int(32), min), cast(Int(32), extent)});
+    return *this;
+}
+
+Func &Func::set_estimate(const Var &var, Expr min, Expr extent) {
+    auto it = std::find(f_->args.begin(), f_->args.end(), var.name());
+    user_assert(it != f_->args.end()) << "Func '" << name() << "': set_estimate(" << var.name()
+                                      << ") names a Var that is not one of its pure arguments";
+    auto constant = [&](const Expr &e, const char *what) {
+        Expr v = simplify(cast(Int(32), e));
+        auto i = v.as<IntImm>();
+        user_assert(i) << "Func '" << name() << "': the estimated " << what << " of " << var.name() << " must be a "
+                       << "constant; it is " << e;
+        return int(i->value);
+    };
+    int lo = constant(min, "min"), n = constant(extent, "extent");
+    user_assert(n >= 1) << "Func '" << name() << "': the estimated extent of " << var.name() << " must be positive; it is "
+                        << n;
+    f_->estimates.resize(f_->args.size(), {0, 0});
+    f_->estimates[size_t(it - f_->args.begin())] = {lo, n};
+    return *this;
+}
+
+Func &Func::set_estimates(const std::vector<std::pair<Expr, Expr>> &region) {
+    user_assert(int(region.size()) == dimensions())
+        << "Func '" << name() << "' has " << dimensions() << " dimensions but set_estimates was given " << region.size();
+    for (size_t d = 0; d < region.size(); d++) set_estimate(Var(f_->args[d]), region[d].first, region[d].second);
     return *this;
 }
 

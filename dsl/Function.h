@@ -97,6 +97,9 @@ struct FunctionContents {
     // Constraints on the output buffer when this Func is a pipeline's output
     // (output_buffer().dim(d).set_...), per dimension; empty: none.
     std::vector<BufferDimConstraint> output_constraints;
+    // Func::set_estimates: the expected (min, extent) of each dimension, for auto_schedule;
+    // empty: none given.
+    std::vector<std::pair<int, int>> estimates;
 
     // The type of each value (one per component of a Tuple).
     std::vector<Type> types() const {

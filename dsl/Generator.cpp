@@ -1,5 +1,7 @@
 #include "Generator.h"
 
+#include "lower/AutoSchedule.h"
+
 #include <cctype>
 #include <cerrno>
 #include <cmath>
@@ -152,8 +154,24 @@ std::vector<Func> GeneratorBase::build_outputs() {
         outputs_.push_back(out);
     }
     user_assert(!outputs_.empty()) << "A Halo generator needs at least one Output (this one has none)";
+    if (auto_schedule_requested()) {
+        for (auto &out : outputs_) {
+            user_assert(!out.function()->estimates.empty())
+                << "Generator output '" << out.name() << "' has no estimates, which auto_schedule=true needs: in "
+                << "schedule(), when auto_schedule is true, give them with " << out.name()
+                << ".set_estimates({{min, extent}, ...})";
+            AutoScheduleResult chosen = halo::auto_schedule(out);
+            auto_schedule_source_ += "// " + out.name() + "\n" + chosen.source;
+        }
+    }
     built_ = true;
     return outputs_;
+}
+
+bool GeneratorBase::auto_schedule_requested() const {
+    for (auto *p : params_)
+        if (p->name == "auto_schedule") return p->value_string() == "true";
+    return false;
 }
 
 Func GeneratorBase::build() {

@@ -92,6 +92,8 @@ public:
     Func build();
     // The same for any number of Outputs: their Funcs in declaration order.
     std::vector<Func> build_outputs();
+    // With auto_schedule=true, after a build: the schedule auto_schedule chose, as C++ ("" else).
+    const std::string &auto_schedule_source() const { return auto_schedule_source_; }
 
 protected:
     GeneratorBase() { internal::constructing_generator() = this; }
@@ -103,10 +105,10 @@ private:
     std::vector<internal::GeneratorIOBase *> ios_;
     bool built_ = false;
     std::vector<Func> outputs_;
+    std::string auto_schedule_source_;
+    bool auto_schedule_requested() const;  // the built-in GeneratorParam auto_schedule
 };
 
-template <typename T>
-class Generator : public GeneratorBase {};
 
 // A parameter of the generator, set from the command line as name=value. Numbers may declare
 // the range they accept ({"name", default, min, max}); integers are always limited to what T
@@ -229,6 +231,16 @@ private:
         if constexpr (is_number) return std::numeric_limits<T>::max();
         else return 0;
     }
+};
+
+// The base of a user's generator (class G : public Generator<G>). Every generator has Halide
+// 14's built-in parameter auto_schedule (default false): when true, schedule() should set the
+// outputs' estimates (output.set_estimates(...)) rather than schedule, and after it every
+// output is scheduled by auto_schedule (the driver's -e schedule writes what it chose).
+template <typename T>
+class Generator : public GeneratorBase {
+public:
+    GeneratorParam<bool> auto_schedule{"auto_schedule", false};
 };
 
 // Operators with a GeneratorParam on either side use its value as a C++ number, so the

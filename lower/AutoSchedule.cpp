@@ -487,4 +487,19 @@ AutoScheduleResult auto_schedule(Func output, const std::vector<int> &estimates,
     return r;
 }
 
+AutoScheduleResult auto_schedule(Func output) {
+    const auto &given = output.function()->estimates;
+    std::vector<int> extents;
+    for (size_t d = 0; d < given.size(); d++) {
+        user_assert(given[d].second >= 1)
+            << "auto_schedule: Func '" << output.name() << "' has no estimate for dimension " << d << " ("
+            << output.function()->args[d] << "); give every dimension one with set_estimates";
+        extents.push_back(given[d].second);
+    }
+    user_assert(int(extents.size()) == output.dimensions())
+        << "auto_schedule: Func '" << output.name() << "' has no estimates of its size; call " << output.name()
+        << ".set_estimates({{min, extent}, ...}) first, one pair per dimension, or pass the extents to auto_schedule";
+    return auto_schedule(output, extents);
+}
+
 }  // namespace halo

@@ -46,5 +46,7 @@ struct AutoScheduleResult {
 // the estimates); smaller outputs get the run-time error of a tile larger than the output.
 AutoScheduleResult auto_schedule(Func output, const std::vector<int> &estimates,
                                  const AutoScheduleOptions &options = AutoScheduleOptions());
+// The same with the extents given by output.set_estimates(...) (a CompileError if there are none).
+AutoScheduleResult auto_schedule(Func output);
 
 }  // namespace halo

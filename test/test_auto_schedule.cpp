@@ -154,3 +154,22 @@ TEST_CASE("auto_schedule: wrong estimates are errors naming the Func") {
     CHECK_THROWS_WITH(auto_schedule(f, {8}), doctest::Contains("Func 'f' has 2 dimensions but was given 1 estimates"));
     CHECK_THROWS_WITH(auto_schedule(f, {8, 0}), doctest::Contains("estimates of Func 'f' must be positive"));
 }
+
+TEST_CASE("set_estimates gives auto_schedule its sizes; a generator with auto_schedule=true uses them") {
+    Func f("f"), g("g");
+    Var x("x"), y("y");
+    ImageParam in(Float(32), 2, "in");
+    f(x, y) = (in(x, y) + in(x + 1, y) + in(x, y + 1)) / 3.0f;  // too costly to inline 3 times
+    g(x, y) = f(x, y) + f(x + 2, y + 2) + f(x + 1, y);
+    CHECK_THROWS_WITH(auto_schedule(g), doctest::Contains("Func 'g' has no estimates of its size; call g.set_estimates"));
+    CHECK_THROWS_WITH(g.set_estimates({{0, 64}}), doctest::Contains("Func 'g' has 2 dimensions but set_estimates was given 1"));
+    CHECK_THROWS_WITH(g.set_estimates({{0, 64}, {0, x}}), doctest::Contains("the estimated extent of y must be a constant"));
+    CHECK_THROWS_WITH(g.set_estimate(y, 0, 0), doctest::Contains("the estimated extent of y must be positive"));
+    g.set_estimates({{0, 64}, {0, 40}});
+    AutoScheduleResult r = auto_schedule(g);
+    INFO(r.source << r.summary);
+    CHECK(r.source.find("f.compute_at(g, xo)") != std::string::npos);
+    in.set(halo_test::random_image<float>({67, 43}, 5, 0, 1));
+    Buffer<float> out(64, 40);
+    halo_test::check_against_reference(g, out);
+}

@@ -10,6 +10,8 @@
 #include <array>
 #include <chrono>
 #include <cstdio>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 namespace {
@@ -137,6 +139,9 @@ TEST_CASE("report sizes are parsed strictly and bounded") {
          "-r '64x48' gives 2 extents, but the output 'output' of generator 'conv_relu' has 3 dimensions"},
         {{"-g", "conv_relu", "-e", "report"}, "-e report needs the output size: -r WxH[x...]"},
         {{"-g", "conv_relu", "-r", "64x48x10"}, "-r sets the size of the redundancy report, which is not asked for"},
+        {{"-g", "blur", "-e", "schedule"}, "-e schedule writes the schedule auto_schedule chooses; add auto_schedule=true"},
+        {{"-g", "brighten", "-e", "h", "auto_schedule=true"},
+         "Generator output 'output' has no estimates, which auto_schedule=true needs"},
     });
 }
 
@@ -202,6 +207,20 @@ TEST_CASE("a good command line still compiles, with a parameter at the edge of i
     INFO(r.output);
     CHECK(r.exit_code == 0);
     CHECK(files_in(dir) == 1);
+    std::string cmd = "rm -rf " + quoted(dir);
+    CHECK(std::system(cmd.c_str()) == 0);
+}
+
+TEST_CASE("auto_schedule=true schedules the outputs automatically, and -e schedule writes what it chose") {
+    std::string dir = fresh_dir("auto");
+    Result r = run_driver({"-g", "blur", "-o", dir, "-e", "h,schedule", "auto_schedule=true"});
+    INFO(r.output);
+    CHECK(r.exit_code == 0);
+    std::ifstream in(dir + "/blur.schedule.h");
+    std::stringstream text;
+    text << in.rdbuf();
+    CHECK(text.str().find("// The schedule auto_schedule chose for generator 'blur'") == 0);
+    CHECK(text.str().find(".compute_at(output, xo)") != std::string::npos);
     std::string cmd = "rm -rf " + quoted(dir);
     CHECK(std::system(cmd.c_str()) == 0);
 }

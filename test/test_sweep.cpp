@@ -225,7 +225,7 @@ TEST_CASE("a wrong request is an error naming what is wrong") {
     o.params = {{"tile_x", {"8"}}};
     CHECK_THROWS_WITH(sweep::run_sweep(o, table),
                       doctest::Contains("Parameter 'tile_x' is not a GeneratorParam of generator 'sweep_stencil' (it "
-                                        "has: tile_w, tile_h, vector_width, bias)"));
+                                        "has: auto_schedule, tile_w, tile_h, vector_width, bias)"));
     o = stencil_options();
     o.inputs = {{"image", "x.png"}};
     CHECK_THROWS_WITH(sweep::run_sweep(o, table), doctest::Contains("has no Input named 'image'"));
