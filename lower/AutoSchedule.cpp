@@ -330,31 +330,32 @@ private:
     }
 };
 
-// The recompute factor of every Func under the schedule, for the estimated size. Inputs with no
-// buffer get placeholders for the report (it needs their sizes when reads are clamped to them).
+// The recompute factor of every Func under the schedule, for the estimated size; empty if the
+// report cannot be made (it is advice: the rules' placement then stays), e.g. for loops over
+// regions near the ends of int32. Inputs with no buffer get placeholders for a second try (the
+// report needs their sizes when reads are clamped to them).
 std::map<std::string, double> recompute_factors(const Chooser &c) {
     Func out(c.output);
-    auto factors_of = [&] {
-        std::map<std::string, double> m;
+    std::map<std::string, double> m;
+    auto report = [&] {
         for (auto &row : redundancy_report(out, c.estimates, 1e9).rows) m[row.func] = row.factor;
-        return m;
     };
     try {
-        return factors_of();
+        report();
+        return m;
     } catch (const CompileError &) {
+        m.clear();
     }
     std::vector<std::shared_ptr<ParameterContents>> bound;
-    for (auto &[name, region] : infer_input_regions({c.output}, c.estimates)) {
-        if (region.param->buffer) continue;
-        region.param->set_buffer(allocate_input_region(name, region).contents);
-        bound.push_back(region.param);
-    }
-    std::map<std::string, double> m;
     try {
-        m = factors_of();
-    } catch (...) {
-        for (auto &p : bound) p->set_buffer(nullptr);
-        throw;
+        for (auto &[name, region] : infer_input_regions({c.output}, c.estimates)) {
+            if (region.param->buffer) continue;
+            region.param->set_buffer(allocate_input_region(name, region).contents);
+            bound.push_back(region.param);
+        }
+        if (!bound.empty()) report();
+    } catch (const std::exception &) {
+        m.clear();
     }
     for (auto &p : bound) p->set_buffer(nullptr);
     return m;
@@ -456,13 +457,7 @@ AutoScheduleResult auto_schedule(Func output, const std::vector<int> &estimates,
         if (!any_tiled) break;
         Applier trial;
         trial.apply(c, loops);
-        std::map<std::string, double> factors;
-        try {
-            factors = recompute_factors(c);
-        } catch (...) {
-            restore(c.env, saved);
-            throw;
-        }
+        std::map<std::string, double> factors = recompute_factors(c);
         restore(c.env, saved);
         bool moved = false;
         for (auto &[name, factor] : factors) {

@@ -44,6 +44,9 @@ struct Tally {
 // a loop body does not depend on the loop variable.
 class Counter {
 public:
+    // Loops whose bodies depend on their variable are run one iteration at a time: a bound on
+    // those keeps a report of a huge region (near the ends of int32) from running for hours.
+    static constexpr int64_t max_iterations = 4'000'000;
     IntEnvironment env;
     std::vector<std::string> loops;
 
@@ -80,6 +83,11 @@ public:
                 t.add(count(f->body), ex);
             } else {
                 for (int64_t i = 0; i < ex; i++) {
+                    user_assert(++iterations_ <= max_iterations)
+                        << "redundancy_report: the loop nest runs more than " << max_iterations
+                        << " iterations that cannot be counted without running them (loop '" << f->name
+                        << "' alone has " << ex << "); ask for a smaller output, or one whose regions do not "
+                        << "reach the ends of int32";
                     env[f->name] = mn + i;
                     t.add(count(f->body), 1);
                 }
@@ -107,6 +115,7 @@ public:
     }
 
 private:
+    int64_t iterations_ = 0;
     // The innermost loop of f decides the stage; no loop at all means a 0-D pure definition.
     bool is_pure_stage(const std::string &f) {
         std::string prefix = f + ".s";

@@ -58,3 +58,15 @@ TEST_CASE("the report counts match what running the pipeline computes") {
     CHECK(r.find("p")->allocations == 10);
     CHECK(r.find("p")->buffer_bytes == 10 * 3 * 4);
 }
+
+TEST_CASE("a report whose loops cannot be counted in closed form stops with a clear error, not after hours") {
+    // GuardWithIf puts a condition on every vector: 2^27 of them would each be evaluated.
+    Func f("f");
+    Var x("x"), xo("xo"), xi("xi");
+    f(x) = x * 2;
+    f.split(x, xo, xi, 8, TailStrategy::GuardWithIf).vectorize(xi);
+    CHECK_THROWS_WITH(redundancy_report(f, {1 << 30}),
+                      doctest::Contains("redundancy_report: the loop nest runs more than 4000000 iterations that "
+                                        "cannot be counted without running them"));
+    CHECK(redundancy_report(f, {1 << 20}).find("f") != nullptr);  // 2^17 vectors: counted
+}
