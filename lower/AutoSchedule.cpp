@@ -145,7 +145,11 @@ struct Chooser {
 struct OutputLoops {
     int x = 0, y = 1, vector_dim = 0;
     int tile_w = 1, tile_h = 1, lanes = 1;
-    std::string xo = "xo", yo = "yo", xi = "xi", yi = "yi";
+    // Channels innermost: the channels are split by their estimate too, so that every Func
+    // computed in a tile has a constant extent over them (constant strides and loops that the
+    // register blocks unroll completely; 1.6x on the CNN block).
+    int channel_tile = 0;
+    std::string xo = "xo", yo = "yo", xi = "xi", yi = "yi", co = "co";
 };
 
 int floor_pow2(int v) {
@@ -165,6 +169,7 @@ OutputLoops choose_output_loops(const Chooser &c) {
     l.y = l.x + 1 < dims ? l.x + 1 : -1;
     l.vector_dim = 0;
     l.lanes = std::max(1, std::min(c.lanes_for(out), floor_pow2(est[0])));
+    if (channels_innermost) l.channel_tile = est[0];
     // Bytes per output point of the Funcs computed in a tile (their dimensions beyond the
     // tiled ones at the output's estimated extents).
     double bytes_per_point = 0;
@@ -199,6 +204,7 @@ OutputLoops choose_output_loops(const Chooser &c) {
     l.yo = fresh("yo");
     l.xi = fresh("xi");
     l.yi = fresh("yi");
+    l.co = fresh("co");
     return l;
 }
 
@@ -209,6 +215,7 @@ public:
     std::ostringstream summary;
 
     void apply(Chooser &c, const OutputLoops &l) {
+        extent0_hint = c.estimates.empty() ? 0 : c.estimates[0];
         Func out(c.output);
         const std::string &name = c.output->name;
         if (c.output->dimensions() > 0) {
@@ -222,7 +229,9 @@ public:
             if (fname == name || p == Place::Inline) continue;
             FunctionContents &f = *c.env.at(fname);
             Func func(c.env.at(fname));
-            int lanes = c.lanes_for(f);
+            // Not wider than the output's first dimension: a vector wider than a Func's extent
+            // would shift inwards past its start (and read inputs there).
+            int lanes = std::min(c.lanes_for(f), std::max(1, floor_pow2(extent0_hint)));
             if (p == Place::Tile) {
                 func.compute_at(out, xo);
                 source << fname << ".compute_at(" << name << ", " << l.xo << ")";
@@ -260,9 +269,14 @@ private:
         Var X(args[l.x]), xo(l.xo), xi(l.xi), yo(l.yo), yi(l.yi), V(args[l.vector_dim]);
         source << "Var " << l.xo << "(\"" << l.xo << "\"), " << l.xi << "(\"" << l.xi << "\")";
         if (l.y >= 0) source << ", " << l.yo << "(\"" << l.yo << "\"), " << l.yi << "(\"" << l.yi << "\")";
-        source << ";\n";
+        if (l.channel_tile > 0) source << ", " << l.co << "(\"" << l.co << "\")";
+        source << ";\n" << name;
+        if (l.channel_tile > 0) {
+            out.split(V, Var(l.co), V, l.channel_tile);
+            source << ".split(" << args[l.vector_dim] << ", " << l.co << ", " << args[l.vector_dim] << ", " << l.channel_tile << ")";
+        }
         out.split(X, xo, xi, l.tile_w);
-        source << name << ".split(" << args[l.x] << ", " << l.xo << ", " << l.xi << ", " << l.tile_w << ")";
+        source << ".split(" << args[l.x] << ", " << l.xo << ", " << l.xi << ", " << l.tile_w << ")";
         std::vector<VarOrRVar> order;
         std::vector<std::string> order_names;
         if (l.x != l.vector_dim) {
@@ -280,6 +294,10 @@ private:
         }
         order.push_back(xo);
         order_names.push_back(l.xo);
+        if (l.channel_tile > 0) {
+            order.push_back(Var(l.co));
+            order_names.push_back(l.co);
+        }
         if (l.y >= 0) {
             order.push_back(yo);
             order_names.push_back(l.yo);
@@ -310,12 +328,18 @@ private:
     }
 
     // An update is vectorized (and, at the root, parallel) only over dimensions it leaves
-    // pure: there every point is written by itself, in any order.
+    // pure: there every point is written by itself, in any order. A reduction (an update over
+    // an RDom) that leaves its first two dimensions pure gets a register block instead.
     void schedule_update(Func &func, const FunctionContents &f, int u, int lanes, bool root) {
         auto pure_at = [&](int d) {
             auto v = f.updates[u].args[d].as<Variable>();
             return v && v->name == f.args[d];
         };
+        const Definition &def = f.updates[u];
+        if (def.rdom && f.dimensions() >= 2 && lanes > 1 && pure_at(0) && pure_at(1)) {
+            register_block(func, f, u, lanes, root, pure_at);
+            return;
+        }
         std::string directives;
         if (f.dimensions() >= 1 && lanes > 1 && pure_at(0)) {
             func.update(u).vectorize(Var(f.args[0]), lanes);
@@ -328,6 +352,77 @@ private:
         }
         if (!directives.empty()) source << f.name << ".update(" << u << ")" << directives << ";\n";
     }
+
+    // The hand-written convolution kernel: a block of `unroll0` vectors of the first dimension
+    // times `block1` points of the second is accumulated in registers while the reduction runs
+    // inside it, so every value the reduction reads is loaded once per block, not once per
+    // point: the vectors share each broadcast value of the second operand, the points of the
+    // second dimension share each vector of the first. 16 accumulators leave half of AVX-512's
+    // registers (and all of AVX2's others) for the operands. Both splits guard their tails, so
+    // the block is valid for any extent.
+    template <typename PureAt>
+    void register_block(Func &func, const FunctionContents &f, int u, int lanes, bool root, PureAt pure_at) {
+        const Definition &def = f.updates[u];
+        const int accumulators = 16;
+        int unroll0 = std::max(1, std::min(4, extent0_hint / lanes));
+        while (unroll0 & (unroll0 - 1)) unroll0--;  // a power of two
+        const int block1 = accumulators / unroll0;
+        std::set<std::string> taken(f.args.begin(), f.args.end());
+        for (auto &rv : def.rdom->vars) taken.insert(rv.name);
+        auto fresh = [&](std::string n) {
+            while (taken.count(n)) n += "_";
+            taken.insert(n);
+            return n;
+        };
+        const std::string &d0 = f.args[0], &d1 = f.args[1];
+        std::string d0o = fresh(d0 + "o"), d0u = fresh(d0 + "u"), d0v = fresh(d0 + "v");
+        std::string d1o = fresh(d1 + "o"), d1i = fresh(d1 + "i");
+        Stage s = func.update(u);
+        std::ostringstream line;
+        line << f.name << ".update(" << u << ")";
+        s.split(Var(d0), Var(d0o), Var(d0v), lanes * unroll0, TailStrategy::GuardWithIf);
+        line << ".split(" << d0 << ", " << d0o << ", " << d0v << ", " << lanes * unroll0 << ", TailStrategy::GuardWithIf)";
+        if (unroll0 > 1) {
+            s.split(Var(d0v), Var(d0u), Var(d0v), lanes);
+            line << ".split(" << d0v << ", " << d0u << ", " << d0v << ", " << lanes << ")";
+        }
+        s.split(Var(d1), Var(d1o), Var(d1i), block1, TailStrategy::GuardWithIf);
+        line << ".split(" << d1 << ", " << d1o << ", " << d1i << ", " << block1 << ", TailStrategy::GuardWithIf)";
+        std::vector<VarOrRVar> order;
+        std::vector<std::string> names;
+        auto add = [&](const std::string &n, bool is_rvar) {
+            order.push_back(is_rvar ? VarOrRVar(RVar(n)) : VarOrRVar(Var(n)));
+            names.push_back(n);
+        };
+        add(d0v, false);
+        if (unroll0 > 1) add(d0u, false);
+        add(d1i, false);
+        for (auto &rv : def.rdom->vars) add(rv.name, true);
+        add(d0o, false);
+        add(d1o, false);
+        for (int d = 2; d < f.dimensions(); d++) add(f.args[d], false);
+        s.reorder(order);
+        line << ".reorder(";
+        for (size_t i = 0; i < names.size(); i++) line << (i ? ", " : "") << names[i];
+        line << ")";
+        s.vectorize(Var(d0v));
+        line << ".vectorize(" << d0v << ")";
+        if (unroll0 > 1) {
+            s.unroll(Var(d0u));
+            line << ".unroll(" << d0u << ")";
+        }
+        s.unroll(Var(d1i));
+        line << ".unroll(" << d1i << ")";
+        int last = f.dimensions() - 1;
+        if (root && last >= 2 && pure_at(last)) {
+            s.parallel(Var(f.args[last]));
+            line << ".parallel(" << f.args[last] << ")";
+        }
+        source << line.str() << ";\n";
+    }
+
+public:
+    int extent0_hint = 0;  // the estimated extent of the Funcs' first dimension (for the block)
 };
 
 // The recompute factor of every Func under the schedule, for the estimated size; empty if the

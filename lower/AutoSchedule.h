@@ -16,9 +16,16 @@
 //   Funcs' per-tile buffers within `tile_bytes` (a power of two from the vector width to 512);
 //   a 3-D output whose first dimension is small (channels innermost) is tiled over its other
 //   two dimensions and vectorized over the channels;
+//   such an output's channels are split by their estimate as well, so that the Funcs computed in
+//   its tiles have a constant extent over channels (constant strides, fully unrolled blocks);
 // - every computed Func is vectorized over its first dimension by the target's natural width for
-//   its type (at most the estimate), root Funcs run in parallel over their last dimension, and
-//   update definitions are vectorized and parallel only over dimensions they leave pure.
+//   its type (at most the estimate of the output's first dimension), root Funcs run in parallel
+//   over their last dimension, and update definitions are vectorized and parallel only over
+//   dimensions they leave pure;
+// - a reduction (an update over an RDom) that leaves its first two dimensions pure becomes a
+//   register block, the hand-written convolution kernel: up to 4 vectors of the first
+//   dimension times a block of the second (16 accumulators in all), unrolled, with the
+//   reduction's loops inside; both splits guard their tails.
 #pragma once
 
 #include <string>

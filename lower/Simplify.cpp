@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <map>
+#include <optional>
 
 #include "EuclideanDivision.h"
 #include "IREquality.h"
@@ -126,15 +127,13 @@ public:
         return Expr();
     }
 
-    // Replaces let-bound terms by their values where that makes the sum shorter.
-    Linear expand_lets(Linear l) {
-        // First try replacing every let-bound term at once, many levels deep (the bounds of one
-        // stage name those of its consumers): catches v_max - v_min where both are lets of the
-        // same base.
+    // Replaces every let-bound term by its value, many levels deep (up to 16).
+    Linear expand_all_lets(const Linear &l) {
         Linear full = l;
         for (int depth = 0; depth < 16; depth++) {
             Linear next;
             next.constant = full.constant;
+            next.exact = full.exact;
             bool any = false;
             for (auto &[term, coeff] : full.terms) {
                 auto v = term.as<Variable>();
@@ -151,6 +150,15 @@ public:
             full = next;
             if (!any) break;
         }
+        return full;
+    }
+
+    // Replaces let-bound terms by their values where that makes the sum shorter.
+    Linear expand_lets(Linear l) {
+        // First try replacing every let-bound term at once, many levels deep (the bounds of one
+        // stage name those of its consumers): catches v_max - v_min where both are lets of the
+        // same base.
+        Linear full = expand_all_lets(l);
         if (full.terms.size() < l.terms.size()) return full;
         bool changed = true;
         while (changed) {
@@ -173,6 +181,34 @@ public:
         }
         return l;
     }
+    // The constant ranges of the enclosing loops' variables (loops with a constant min and
+    // extent), so that a guard such as v <= 31 inside for (v, 0, 16) is known to hold.
+    std::map<std::string, std::pair<int64_t, int64_t>> loop_ranges_;
+
+    // The range of a - b where every term left after expanding lets is a variable of an
+    // enclosing loop with constant bounds (false if some term is not).
+    bool difference_range(const Expr &a, const Expr &b, int64_t *lo, int64_t *hi) {
+        if (loop_ranges_.empty() || !is_affine_type(a.type())) return false;
+        Linear l = to_linear(a);
+        l.add(to_linear(b), -1);
+        l = expand_all_lets(l);
+        if (!l.exact) return false;
+        __int128 mn = l.constant, mx = l.constant;
+        for (auto &[term, coeff] : l.terms) {
+            auto v = term.as<Variable>();
+            auto it = v ? loop_ranges_.find(v->name) : loop_ranges_.end();
+            if (it == loop_ranges_.end() || coeff > (int64_t(1) << 31) || coeff < -(int64_t(1) << 31)) return false;
+            __int128 x = __int128(coeff) * it->second.first, y = __int128(coeff) * it->second.second;
+            mn += std::min(x, y);
+            mx += std::max(x, y);
+        }
+        const __int128 limit = __int128(1) << 62;
+        if (mn < -limit || mx > limit) return false;
+        *lo = int64_t(mn);
+        *hi = int64_t(mx);
+        return true;
+    }
+
     bool constant_difference(const Expr &a, const Expr &b, int64_t *diff) {
         if (!is_affine_type(a.type())) return false;
         Linear l = to_linear(a);
@@ -293,6 +329,8 @@ public:
         Expr e = IRMutator::visit(op);
         const Call *c = e.as<Call>();
         if (!c || c->call_type != Call::Intrinsic || !c->type.is_scalar() || c->type.is_float()) return e;
+        // A guard decided at compile time is no longer a hint to partition loops by.
+        if (c->is_intrinsic(Call::likely) && c->args.size() == 1 && is_const(c->args[0])) return c->args[0];
         std::vector<int64_t> v;
         for (auto &a : c->args) {
             if (auto i = a.as<IntImm>()) v.push_back(i->value);
@@ -363,7 +401,10 @@ public:
     Expr visit(const Let *op) override {
         Expr v = mutate(op->value);
         if (is_const(v) || v.as<Variable>()) return mutate(substitute(op->name, v, op->body));
+        auto saved_range = loop_ranges_.find(op->name) != loop_ranges_.end() ? std::optional(loop_ranges_[op->name]) : std::nullopt;
+        loop_ranges_.erase(op->name);
         Expr b = mutate(op->body);
+        if (saved_range) loop_ranges_[op->name] = *saved_range;
         if (!expr_uses_var(b, op->name)) return b;
         return v.same_as(op->value) && b.same_as(op->body) ? self(op) : Let::make(op->name, v, b);
     }
@@ -375,7 +416,11 @@ public:
         }
         auto saved = let_values_.find(op->name) != let_values_.end() ? let_values_[op->name] : Expr();
         let_values_[op->name] = v;
+        // A let of a loop's name hides the loop's variable (and its range) in its body.
+        auto saved_range = loop_ranges_.find(op->name) != loop_ranges_.end() ? std::optional(loop_ranges_[op->name]) : std::nullopt;
+        loop_ranges_.erase(op->name);
         Stmt b = mutate(op->body);
+        if (saved_range) loop_ranges_[op->name] = *saved_range;
         if (saved.defined()) let_values_[op->name] = saved;
         else let_values_.erase(op->name);
         if (!stmt_uses_var(b, op->name)) return b;
@@ -390,7 +435,13 @@ public:
         auto shadowed = let_values_.find(op->name);
         Expr saved = shadowed != let_values_.end() ? shadowed->second : Expr();
         let_values_.erase(op->name);
+        auto saved_range = loop_ranges_.find(op->name) != loop_ranges_.end() ? std::optional(loop_ranges_[op->name]) : std::nullopt;
+        loop_ranges_.erase(op->name);
+        const int64_t *cmin = as_const_int(mn), *cext = as_const_int(ex);
+        if (cmin && cext && *cext > 0 && *cext < (int64_t(1) << 40)) loop_ranges_[op->name] = {*cmin, *cmin + *cext - 1};
         Stmt b = mutate(op->body);
+        loop_ranges_.erase(op->name);
+        if (saved_range) loop_ranges_[op->name] = *saved_range;
         if (saved.defined()) let_values_[op->name] = saved;
         if (is_no_op(b)) return b;
         if (mn.same_as(op->min) && ex.same_as(op->extent) && b.same_as(op->body)) return self(op);
@@ -548,8 +599,15 @@ private:
             if (auto ia = a.as<IntImm>(), ib = b.as<IntImm>(); ia && ib) return decide(ia->value, ib->value);
             if (auto ua = a.as<UIntImm>(), ub = b.as<UIntImm>(); ua && ub) return decide(ua->value, ub->value);
             if (auto fa = a.as<FloatImm>(), fb = b.as<FloatImm>(); fa && fb) return decide(fa->value, fb->value);
-            int64_t d;
+            int64_t d, lo, hi;
             if (constant_difference(a, b, &d)) return decide(d, int64_t(0));
+            if (difference_range(a, b, &lo, &hi)) {
+                // Decided when a - b compares the same way with 0 at both ends of its range.
+                Expr at_lo = decide(lo, int64_t(0)), at_hi = decide(hi, int64_t(0));
+                bool equality = std::is_same_v<Node, EQ> || std::is_same_v<Node, NE>;
+                if (!equality && equal(at_lo, at_hi)) return at_lo;
+                if (equality && (lo > 0 || hi < 0)) return decide(int64_t(1), int64_t(0));
+            }
         }
         return a.same_as(op->a) && b.same_as(op->b) ? self(op) : Node::make(a, b);
     }

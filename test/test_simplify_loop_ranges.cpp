@@ -1,0 +1,116 @@
+// The simplifier decides comparisons over the ranges of the enclosing loops (those with a
+// constant min and extent), through lets: the guards of GuardWithIf splits that always hold
+// (a vector of 16 lanes inside a region of 32) disappear, so that the loop can be vectorized,
+// and nothing is decided from a range that does not apply (a let or inner loop of the same name).
+#include "TestUtil.h"
+
+#include "dsl/IRPrinter.h"
+#include "lower/Simplify.h"
+
+#include <sstream>
+
+using namespace halo;
+
+namespace {
+
+Expr var(const std::string &n) { return Variable::make(Int(32), n); }
+Stmt store_at(Expr index) { return Store::make("buf", Expr(1.0f), index); }
+Stmt loop(const std::string &n, int min, int extent, Stmt body) {
+    return For::make(n, Expr(min), Expr(extent), ForType::Serial, body);
+}
+std::string text(const Stmt &s) {
+    std::ostringstream o;
+    o << s;
+    return o.str();
+}
+bool has_if(const Stmt &s) { return text(s).find("if (") != std::string::npos; }
+
+}  // namespace
+
+TEST_CASE("a guard that holds over the whole loop range is removed, one that never holds removes its body") {
+    // for (v, 0, 16) if (likely(v <= 31)) store: always true
+    Stmt always = loop("v", 0, 16, IfThenElse::make(likely(var("v") <= 31), store_at(var("v"))));
+    Stmt s = simplify(always);
+    INFO(s);
+    CHECK_FALSE(has_if(s));
+    CHECK(text(s).find("buf[") != std::string::npos);
+    // for (v, 0, 16) if (likely(v > 20)) store: never true, nothing is stored
+    Stmt never = loop("v", 0, 16, IfThenElse::make(likely(var("v") > 20), store_at(var("v"))));
+    s = simplify(never);
+    INFO(s);
+    CHECK(text(s).find("buf[") == std::string::npos);
+    // v <= 14 holds for some of the lanes only: it stays
+    Stmt partly = loop("v", 0, 16, IfThenElse::make(likely(var("v") <= 14), store_at(var("v"))));
+    s = simplify(partly);
+    INFO(s);
+    CHECK(has_if(s));
+}
+
+TEST_CASE("a guard on a let of two loops (an unrolled block of vectors) is decided through the let") {
+    // for (u, 0, 2) for (v, 0, 16) { let w = u * 16 + v; if (likely(w <= 31)) store }
+    Stmt body = LetStmt::make("w", var("u") * 16 + var("v"),
+                              IfThenElse::make(likely(var("w") <= 31), store_at(var("w"))));
+    Stmt s = simplify(loop("u", 0, 2, loop("v", 0, 16, body)));
+    INFO(s);
+    CHECK_FALSE(has_if(s));
+    // w <= 30 fails at u = 1, v = 15
+    Stmt body2 = LetStmt::make("w", var("u") * 16 + var("v"),
+                               IfThenElse::make(likely(var("w") <= 30), store_at(var("w"))));
+    s = simplify(loop("u", 0, 2, loop("v", 0, 16, body2)));
+    INFO(s);
+    CHECK(has_if(s));
+}
+
+TEST_CASE("a loop's range does not apply where a let or an inner loop of the same name hides it") {
+    Expr n = Variable::make(Int(32), "n");
+    // for (v, 0, 16) { let v = n; if (v <= 31) store }: v is n here, unknown
+    Stmt shadowed_by_let = loop("v", 0, 16, LetStmt::make("v", n * 3, IfThenElse::make(var("v") <= 31, store_at(var("v")))));
+    Stmt s = simplify(shadowed_by_let);
+    INFO(s);
+    CHECK(has_if(s));
+    // for (v, 0, 16) for (v, 0, n) if (v <= 31) store: the inner v is unbounded
+    Stmt shadowed_by_loop = loop("v", 0, 16, For::make("v", Expr(0), n, ForType::Serial,
+                                                         IfThenElse::make(var("v") <= 31, store_at(var("v")))));
+    s = simplify(shadowed_by_loop);
+    INFO(s);
+    CHECK(has_if(s));
+    // after the inner loop, the outer range applies again
+    Stmt after = loop("v", 0, 16, Block::make(For::make("v", Expr(0), n, ForType::Serial, store_at(var("v"))),
+                                              IfThenElse::make(var("v") <= 31, store_at(var("v") + 100))));
+    s = simplify(after);
+    INFO(s);
+    CHECK_FALSE(has_if(s));
+    // and outside the loop nothing is known
+    s = simplify(Block::make(loop("v", 0, 16, store_at(var("v"))), IfThenElse::make(var("v") <= 31, store_at(var("v")))));
+    INFO(s);
+    CHECK(has_if(s));
+}
+
+TEST_CASE("a guarded vector block computes what the algorithm says, for channel counts the block does not divide") {
+    // The register block auto_schedule gives reductions: channels split by 32 (two vectors of
+    // 16, unrolled), a block of x unrolled, both guarded; the channel extent is constant.
+    for (int channels : {32, 24, 40, 7}) {
+        Var c("c"), x("x"), co("co"), cu("cu"), cv("cv"), xo("xo"), xi("xi");
+        Func in("in"), f("f"), out("out");
+        in(c, x) = cast<float>((c * 7 + x * 3) % 11);
+        RDom r(0, 3, "r");
+        f(c, x) = 0.0f;
+        f(c, x) += in(c, x + r) * cast<float>(r + 1);
+        out(c, x) = f(c, x);
+        in.compute_root();
+        f.compute_root();
+        f.update()
+            .split(c, co, cv, 32, TailStrategy::GuardWithIf)
+            .split(cv, cu, cv, 16)
+            .split(x, xo, xi, 4, TailStrategy::GuardWithIf)
+            .reorder(cv, cu, xi, r, co, xo)
+            .vectorize(cv)
+            .unroll(cu)
+            .unroll(xi);
+        out.bound(c, 0, channels);
+        Buffer<float> dst(channels, 13);
+        INFO("channels " << channels);
+        halo_test::check_against_reference(out, dst);
+        if (channels == 32) CHECK(out.lowered_stmt().find("ramp(") != std::string::npos);
+    }
+}
