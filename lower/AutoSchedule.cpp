@@ -149,6 +149,10 @@ struct OutputLoops {
     // computed in a tile has a constant extent over them (constant strides and loops that the
     // register blocks unroll completely; 1.6x on the CNN block).
     int channel_tile = 0;
+    // Strips instead of tiles: the output split into strips of tile_h rows (in parallel), the
+    // fused Funcs stored per strip and computed per row, so that the sliding window computes
+    // each of their rows once (Halide's sliding-window schedule).
+    bool sliding = false;
     std::string xo = "xo", yo = "yo", xi = "xi", yi = "yi", co = "co";
 };
 
@@ -232,7 +236,11 @@ public:
             // Not wider than the output's first dimension: a vector wider than a Func's extent
             // would shift inwards past its start (and read inputs there).
             int lanes = std::min(c.lanes_for(f), std::max(1, floor_pow2(extent0_hint)));
-            if (p == Place::Tile) {
+            if (p == Place::Tile && l.sliding) {
+                func.store_at(out, Var(l.yo)).compute_at(out, Var(l.yi));
+                source << fname << ".store_at(" << name << ", " << l.yo << ").compute_at(" << name << ", " << l.yi << ")";
+                tiled.push_back(fname);
+            } else if (p == Place::Tile) {
                 func.compute_at(out, xo);
                 source << fname << ".compute_at(" << name << ", " << l.xo << ")";
                 tiled.push_back(fname);
@@ -252,7 +260,8 @@ public:
             source << ";\n";
             for (int u = 0; u < int(f.updates.size()); u++) schedule_update(func, f, u, lanes, p == Place::Root);
         }
-        summary << "  computed in each tile: " << join(tiled) << "\n";
+        summary << (l.sliding ? "  stored per strip, computed per row (sliding): " : "  computed in each tile: ") << join(tiled)
+                << "\n";
         summary << "  computed at the root: " << join(root) << "\n";
         std::vector<std::string> inlined;
         for (auto &[fname, p] : c.place)
@@ -264,6 +273,10 @@ private:
     // The output's tiles: split, reordered (a vectorized channel dimension innermost),
     // vectorized, the outer rows parallel.
     void apply_output_loops(Func &out, const OutputLoops &l) {
+        if (l.sliding) {
+            apply_strips(out, l);
+            return;
+        }
         const auto &args = out.function()->args;
         const std::string &name = out.name();
         Var X(args[l.x]), xo(l.xo), xi(l.xi), yo(l.yo), yi(l.yi), V(args[l.vector_dim]);
@@ -319,6 +332,24 @@ private:
         summary << "output " << name << ": tiles of " << l.tile_w << (l.y >= 0 ? "x" + std::to_string(l.tile_h) : "")
                 << " over " << args[l.x] << (l.y >= 0 ? ", " + args[l.y] : "") << ", vectorized over "
                 << args[l.vector_dim] << " by " << l.lanes << ", parallel over " << (l.y >= 0 ? l.yo : l.xo) << "\n";
+    }
+
+    // Strips of rows in parallel, each row vectorized.
+    void apply_strips(Func &out, const OutputLoops &l) {
+        const auto &args = out.function()->args;
+        const std::string &name = out.name();
+        Var X(args[l.x]), Y(args[l.y]), yo(l.yo), yi(l.yi);
+        source << "Var " << l.yo << "(\"" << l.yo << "\"), " << l.yi << "(\"" << l.yi << "\");\n";
+        out.split(Y, yo, yi, l.tile_h);
+        source << name << ".split(" << args[l.y] << ", " << l.yo << ", " << l.yi << ", " << l.tile_h << ")";
+        if (l.lanes > 1) {
+            out.vectorize(X, l.lanes);
+            source << ".vectorize(" << args[l.x] << ", " << l.lanes << ")";
+        }
+        out.parallel(yo);
+        source << ".parallel(" << l.yo << ");\n";
+        summary << "output " << name << ": strips of " << l.tile_h << " rows over " << args[l.y] << ", vectorized over "
+                << args[l.x] << " by " << l.lanes << ", parallel over " << l.yo << "\n";
     }
 
     static std::string join(const std::vector<std::string> &v) {
@@ -425,15 +456,15 @@ public:
     int extent0_hint = 0;  // the estimated extent of the Funcs' first dimension (for the block)
 };
 
-// The recompute factor of every Func under the schedule, for the estimated size; empty if the
+// The redundancy report's row of every Func under the schedule, for the estimated size; empty if the
 // report cannot be made (it is advice: the rules' placement then stays), e.g. for loops over
 // regions near the ends of int32. Inputs with no buffer get placeholders for a second try (the
 // report needs their sizes when reads are clamped to them).
-std::map<std::string, double> recompute_factors(const Chooser &c) {
+std::map<std::string, RedundancyRow> report_rows(const Chooser &c) {
     Func out(c.output);
-    std::map<std::string, double> m;
+    std::map<std::string, RedundancyRow> m;
     auto report = [&] {
-        for (auto &row : redundancy_report(out, c.estimates, 1e9).rows) m[row.func] = row.factor;
+        for (auto &row : redundancy_report(out, c.estimates, 1e9).rows) m[row.func] = row;
     };
     try {
         report();
@@ -545,25 +576,56 @@ AutoScheduleResult auto_schedule(Func output, const std::vector<int> &estimates,
     std::map<std::string, SavedSchedule> saved;
     for (auto &[name, f] : c.env) saved[name] = SavedSchedule::of(*f);
     OutputLoops loops;
+    std::map<std::string, RedundancyRow> tile_rows;  // the report of the last trial, if current
+    bool rows_current = false;
+    auto trial_rows = [&](const OutputLoops &l) {
+        Applier trial;
+        trial.apply(c, l);
+        std::map<std::string, RedundancyRow> rows = report_rows(c);
+        restore(c.env, saved);
+        return rows;
+    };
+    auto any_fused = [&] {
+        for (auto &[name, p] : c.place)
+            if (p == Place::Tile && name != c.output->name) return true;
+        return false;
+    };
     for (int round = 0; round < 8 && c.output->dimensions() > 0; round++) {
         loops = choose_output_loops(c);
-        bool any_tiled = false;
-        for (auto &[name, p] : c.place) any_tiled |= p == Place::Tile && name != c.output->name;
-        if (!any_tiled) break;
-        Applier trial;
-        trial.apply(c, loops);
-        std::map<std::string, double> factors = recompute_factors(c);
-        restore(c.env, saved);
+        rows_current = false;
+        if (!any_fused()) break;
+        tile_rows = trial_rows(loops);
+        rows_current = true;
         bool moved = false;
-        for (auto &[name, factor] : factors) {
+        for (auto &[name, row] : tile_rows) {
             auto it = c.place.find(name);
             if (it == c.place.end() || it->second != Place::Tile || name == c.output->name) continue;
-            if (factor > options.max_recompute) {
+            if (row.factor > options.max_recompute) {
                 c.make_root_with_producers(name);
                 moved = true;
             }
         }
         if (!moved) break;
+        rows_current = false;
+    }
+    // Strips with sliding windows instead of tiles, where they recompute no more than the tiles
+    // and the fused Funcs' rows (as many as are live) fit the same per-tile budget. Channels
+    // innermost outputs keep their tiles (the register blocks need them).
+    if (c.output->dimensions() >= 2 && loops.channel_tile == 0 && loops.y >= 0 && any_fused()) {
+        if (!rows_current) tile_rows = trial_rows(loops);
+        OutputLoops strips = loops;
+        strips.sliding = true;
+        std::map<std::string, RedundancyRow> strip_rows = trial_rows(strips);
+        bool better = !strip_rows.empty() && !tile_rows.empty();
+        double bytes = 0;
+        for (auto &[name, p] : c.place) {
+            if (p != Place::Tile || name == c.output->name || !better) continue;
+            auto s = strip_rows.find(name), t = tile_rows.find(name);
+            better = s != strip_rows.end() && t != tile_rows.end() && s->second.factor <= t->second.factor &&
+                     s->second.factor <= options.max_recompute;
+            if (better) bytes += double(s->second.buffer_bytes);
+        }
+        if (better && bytes <= options.tile_bytes) loops = strips;
     }
     Applier applier;
     applier.apply(c, loops);

@@ -12,6 +12,11 @@
 //   Func that would be recomputed more than `max_recompute` times over to the root, with
 //   everything it reads (a root Func cannot read one computed inside the output's tiles), until
 //   no Func is;
+// - then strips of rows replace the tiles where that recomputes no more (by the report, which
+//   counts sliding windows): the output split into strips of the tile's height, in parallel,
+//   every fused Func stored per strip and computed per row, so that it slides down the strip
+//   and computes each row once; not for channels-innermost outputs, and only while the fused
+//   Funcs' live rows fit `tile_bytes`;
 // - the tile is as tall as 32 rows (fewer for small outputs) and as wide as keeps the fused
 //   Funcs' per-tile buffers within `tile_bytes` (a power of two from the vector width to 512);
 //   a 3-D output whose first dimension is small (channels innermost) is tiled over its other
