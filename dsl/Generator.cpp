@@ -160,12 +160,25 @@ std::vector<Func> GeneratorBase::build_outputs() {
                 << "Generator output '" << out.name() << "' has no estimates, which auto_schedule=true needs: in "
                 << "schedule(), when auto_schedule is true, give them with " << out.name()
                 << ".set_estimates({{min, extent}, ...})";
-            AutoScheduleResult chosen = halo::auto_schedule(out);
+            AutoScheduleOptions options;
+            options.tile_w = builtin_int_param("auto_tile_w");
+            options.tile_h = builtin_int_param("auto_tile_h");
+            AutoScheduleResult chosen = halo::auto_schedule(out, options);
             auto_schedule_source_ += "// " + out.name() + "\n" + chosen.source;
+            if (&out == &outputs_[0]) {
+                auto_tile_[0] = chosen.tile_w;
+                auto_tile_[1] = chosen.tile_h;
+            }
         }
     }
     built_ = true;
     return outputs_;
+}
+
+int GeneratorBase::builtin_int_param(const std::string &name) const {
+    for (auto *p : params_)
+        if (p->name == name) return std::atoi(p->value_string().c_str());
+    return 0;
 }
 
 bool GeneratorBase::auto_schedule_requested() const {

@@ -94,6 +94,10 @@ public:
     std::vector<Func> build_outputs();
     // With auto_schedule=true, after a build: the schedule auto_schedule chose, as C++ ("" else).
     const std::string &auto_schedule_source() const { return auto_schedule_source_; }
+    // With auto_schedule=true, after a build: the first output's tile (tile_w 0: strips of
+    // tile_h rows), which a sweep refining the automatic schedule starts from.
+    int auto_schedule_tile_w() const { return auto_tile_[0]; }
+    int auto_schedule_tile_h() const { return auto_tile_[1]; }
 
 protected:
     GeneratorBase() { internal::constructing_generator() = this; }
@@ -106,7 +110,9 @@ private:
     bool built_ = false;
     std::vector<Func> outputs_;
     std::string auto_schedule_source_;
+    int auto_tile_[2] = {0, 0};
     bool auto_schedule_requested() const;  // the built-in GeneratorParam auto_schedule
+    int builtin_int_param(const std::string &name) const;
 };
 
 
@@ -237,10 +243,14 @@ private:
 // 14's built-in parameter auto_schedule (default false): when true, schedule() should set the
 // outputs' estimates (output.set_estimates(...)) rather than schedule, and after it every
 // output is scheduled by auto_schedule (the driver's -e schedule writes what it chose).
+// auto_tile_w and auto_tile_h (0: chosen) give the outputs' tile sizes to auto_schedule
+// instead, which is how a sweep refines the automatic schedule (halo-sweep --refine-auto).
 template <typename T>
 class Generator : public GeneratorBase {
 public:
     GeneratorParam<bool> auto_schedule{"auto_schedule", false};
+    GeneratorParam<int> auto_tile_w{"auto_tile_w", 0, 0, 1 << 20};
+    GeneratorParam<int> auto_tile_h{"auto_tile_h", 0, 0, 1 << 20};
 };
 
 // Operators with a GeneratorParam on either side use its value as a C++ number, so the

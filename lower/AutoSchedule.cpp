@@ -199,6 +199,9 @@ OutputLoops choose_output_loops(const Chooser &c) {
     int w = floor_pow2(std::min(512, est[l.x]));
     while (w > min_w && bytes_per_point * w * l.tile_h > c.options.tile_bytes) w /= 2;
     l.tile_w = fit(std::max(w, std::min(min_w, est[l.x])), est[l.x], std::min(std::max(min_w, 8), est[l.x]));
+    // Sizes the user gave (a sweep refining the automatic schedule) replace the chosen ones.
+    if (c.options.tile_w > 0) l.tile_w = c.options.tile_w;
+    if (c.options.tile_h > 0 && l.y >= 0) l.tile_h = c.options.tile_h;
     // Loop names that the output's own dimensions do not use.
     auto fresh = [&](std::string n) {
         while (std::find(out.args.begin(), out.args.end(), n) != out.args.end()) n += "_";
@@ -518,6 +521,8 @@ AutoScheduleResult auto_schedule(Func output, const std::vector<int> &estimates,
     for (int e : estimates) {
         user_assert(e >= 1) << "auto_schedule: the estimates of Func '" << output.name() << "' must be positive";
     }
+    user_assert(options.tile_w >= 0 && options.tile_h >= 0)
+        << "auto_schedule: the tile sizes given for Func '" << output.name() << "' must be positive (or 0: chosen)";
     Chooser c;
     c.output = output.function();
     c.estimates = estimates;
@@ -611,7 +616,7 @@ AutoScheduleResult auto_schedule(Func output, const std::vector<int> &estimates,
     // Strips with sliding windows instead of tiles, where they recompute no more than the tiles
     // and the fused Funcs' rows (as many as are live) fit the same per-tile budget. Channels
     // innermost outputs keep their tiles (the register blocks need them).
-    if (c.output->dimensions() >= 2 && loops.channel_tile == 0 && loops.y >= 0 && any_fused()) {
+    if (c.output->dimensions() >= 2 && loops.channel_tile == 0 && loops.y >= 0 && options.tile_w == 0 && any_fused()) {
         if (!rows_current) tile_rows = trial_rows(loops);
         OutputLoops strips = loops;
         strips.sliding = true;
@@ -632,14 +637,15 @@ AutoScheduleResult auto_schedule(Func output, const std::vector<int> &estimates,
     AutoScheduleResult r;
     r.source = applier.source.str();
     r.summary = applier.summary.str();
-    r.tile_w = loops.tile_w;
+    r.sliding = loops.sliding;
+    r.tile_w = loops.sliding ? 0 : loops.tile_w;
     r.tile_h = loops.tile_h;
     r.vector_width = loops.lanes;
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return r;
 }
 
-AutoScheduleResult auto_schedule(Func output) {
+AutoScheduleResult auto_schedule(Func output, const AutoScheduleOptions &options) {
     const auto &given = output.function()->estimates;
     std::vector<int> extents;
     for (size_t d = 0; d < given.size(); d++) {
@@ -651,7 +657,7 @@ AutoScheduleResult auto_schedule(Func output) {
     user_assert(int(extents.size()) == output.dimensions())
         << "auto_schedule: Func '" << output.name() << "' has no estimates of its size; call " << output.name()
         << ".set_estimates({{min, extent}, ...}) first, one pair per dimension, or pass the extents to auto_schedule";
-    return auto_schedule(output, extents);
+    return auto_schedule(output, extents, options);
 }
 
 }  // namespace halo

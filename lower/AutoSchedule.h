@@ -41,14 +41,20 @@ namespace halo {
 class Func;
 
 struct AutoScheduleOptions {
+    // Not an aggregate: auto_schedule(f, {W, H}) means estimates, never options.
+    AutoScheduleOptions() {}
     double max_recompute = 1.5;
     double tile_bytes = 256 * 1024;
+    // The output's tile (or strip) size, where given (> 0), instead of the chosen one; a tile
+    // width means tiles (no strips). A sweep refining the automatic schedule sets these.
+    int tile_w = 0, tile_h = 0;
 };
 
 struct AutoScheduleResult {
     std::string source;      // the chosen schedule as C++ (paste into a schedule() and edit)
     std::string summary;     // one line per group (the output's tiles, the root Funcs)
     double seconds = 0;      // the time taken to choose
+    bool sliding = false;  // strips of tile_h rows (tile_w is 0) rather than tiles
     int tile_w = 0, tile_h = 0, vector_width = 0;
 };
 
@@ -59,6 +65,6 @@ struct AutoScheduleResult {
 AutoScheduleResult auto_schedule(Func output, const std::vector<int> &estimates,
                                  const AutoScheduleOptions &options = AutoScheduleOptions());
 // The same with the extents given by output.set_estimates(...) (a CompileError if there are none).
-AutoScheduleResult auto_schedule(Func output);
+AutoScheduleResult auto_schedule(Func output, const AutoScheduleOptions &options = AutoScheduleOptions());
 
 }  // namespace halo

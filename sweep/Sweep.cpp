@@ -354,7 +354,36 @@ void print_table(const Options &o, const Result &r, std::ostream &out) {
 
 }  // namespace
 
-Result run_sweep(const Options &o, std::ostream &out) {
+std::string add_auto_schedule_refinement(Options &o) {
+    for (auto &[name, values] : o.params) {
+        user_assert(name != "auto_schedule" && name != "auto_tile_w" && name != "auto_tile_h")
+            << "--refine-auto sweeps " << name << " itself; do not list it";
+    }
+    auto g = GeneratorRegistry::create(o.generator);
+    for (auto &[name, values] : o.params)
+        if (values.size() == 1) g->set_param(name, values[0]);
+    g->set_param("auto_schedule", "true");
+    g->build_outputs();
+    const int w = g->auto_schedule_tile_w(), h = g->auto_schedule_tile_h();
+    // Half, the same and twice, the chosen value first (the first variant is the reference).
+    auto around = [](int v) {
+        std::vector<std::string> values{std::to_string(v)};
+        if (v / 2 >= 1) values.push_back(std::to_string(v / 2));
+        values.push_back(std::to_string(v * 2));
+        return values;
+    };
+    std::vector<std::pair<std::string, std::vector<std::string>>> refined{{"auto_schedule", {"true"}}};
+    if (w > 0) refined.push_back({"auto_tile_w", around(w)});
+    if (h > 0) refined.push_back({"auto_tile_h", around(h)});
+    o.params.insert(o.params.begin(), refined.begin(), refined.end());
+    std::string chose = w > 0 ? "tiles of " + std::to_string(w) + "x" + std::to_string(h)
+                              : "strips of " + std::to_string(h) + " rows";
+    return "auto_schedule chose " + chose + "; sweeping around it";
+}
+
+Result run_sweep(const Options &o_given, std::ostream &out) {
+    Options o = o_given;
+    if (o.refine_auto) out << add_auto_schedule_refinement(o) << "\n";
     check_request(o);
     if (o.threads > 0) halo_set_num_threads(o.threads);
 

@@ -43,7 +43,16 @@ struct Options {
     double work = 0;
     std::string work_unit;
     bool progress = true;  // a progress bar on stderr
+    // Start from the automatic schedule: build the generator once with auto_schedule=true (and
+    // the fixed parameters), then sweep auto_tile_w and auto_tile_h over half, the same and
+    // twice the tile it chose (only auto_tile_h, the strip height, if it chose strips). The
+    // automatic choice itself is the first variant.
+    bool refine_auto = false;
 };
+
+// The grid --refine-auto sweeps (adds auto_schedule=true and the tile parameters to o.params);
+// returns a line saying what the automatic schedule chose.
+std::string add_auto_schedule_refinement(Options &o);
 
 struct Row {
     std::string label;

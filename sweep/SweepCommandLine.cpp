@@ -60,6 +60,8 @@ Options parse(int argc, char **argv, bool &help) {
             o.heatmap_y = axes[1];
         } else if (a == "--report-func") {
             o.report_func = value();
+        } else if (a == "--refine-auto") {
+            o.refine_auto = true;
         } else if (a == "--no-progress") {
             o.progress = false;
         } else if (a.find('=') != std::string::npos && a[0] != '-') {

@@ -184,7 +184,7 @@ TEST_CASE("auto_schedule: an output of no dimensions computes its producers at t
     RDom r(0, 20, "r");
     total() = 0.0f;
     total() += sq(r) + sq(r + 1);
-    AutoScheduleResult s = auto_schedule(total, {});
+    AutoScheduleResult s = auto_schedule(total, std::vector<int>{});
     INFO(s.source << s.summary);
     CHECK(s.summary.find("output total: no dimensions, no loops") != std::string::npos);
     CHECK(s.source.find("sq.compute_root()") != std::string::npos);

@@ -56,7 +56,26 @@ private:
     Var x{"x"}, y{"y"};
 };
 
+// A producer too costly to inline, for auto_schedule (which it needs estimates for).
+class SweepAuto : public Generator<SweepAuto> {
+public:
+    Input<Buffer<float>> input{"input", 2};
+    Output<Buffer<float>> output{"output", 2};
+    void generate() {
+        f(x, y) = (input(x, y) + input(x + 1, y) + input(x, y + 1)) / 3.0f;
+        output(x, y) = f(x, y) + f(x + 2, y + 2) + f(x + 1, y);
+    }
+    void schedule() {
+        if (auto_schedule) output.set_estimates({{0, 64}, {0, 40}});
+    }
+
+private:
+    Var x{"x"}, y{"y"};
+    Func f{"f"};
+};
+
 HALO_REGISTER_GENERATOR(SweepStencil, "sweep_stencil")
+HALO_REGISTER_GENERATOR(SweepAuto, "sweep_auto")
 HALO_REGISTER_GENERATOR(SweepBrighten, "sweep_brighten")
 
 std::string temp_path(const std::string &name) { return "/tmp/halo_test_sweep_" + std::to_string(::getpid()) + "_" + name; }
@@ -130,6 +149,56 @@ TEST_CASE("a sweep times every point of the grid and writes the CSV and the heat
     CHECK(count_colour(png, sweep::best_border_rgb) > 100);
     std::remove(o.csv_path.c_str());
     std::remove(o.png_path.c_str());
+}
+
+TEST_CASE("--refine-auto sweeps the tile sizes around what auto_schedule chose") {
+    // What it chooses for this stencil: strips (it slides), so the strip height is swept.
+    auto g = GeneratorRegistry::create("sweep_auto");
+    g->set_param("auto_schedule", "true");
+    g->build_outputs();
+    INFO(g->auto_schedule_source());
+    REQUIRE(g->auto_schedule_tile_w() == 0);
+    const int h = g->auto_schedule_tile_h();
+    REQUIRE(h >= 2);
+    sweep::Options o = stencil_options();
+    o.generator = "sweep_auto";
+    o.sizes = {64, 40};  // its estimates (tiles and strips fit outputs at least that large)
+    o.refine_auto = true;
+    o.csv_path = temp_path("refine.csv");
+    o.png_path = temp_path("refine.png");
+    std::ostringstream table;
+    sweep::Result r = sweep::run_sweep(o, table);
+    INFO(table.str());
+    CHECK(table.str().find("auto_schedule chose strips of " + std::to_string(h) + " rows") != std::string::npos);
+    REQUIRE(r.rows.size() == 3);
+    CHECK(r.rows[0].label == "auto_tile_h=" + std::to_string(h));  // the automatic choice first
+    CHECK(r.rows[1].label == "auto_tile_h=" + std::to_string(h / 2));
+    CHECK(r.rows[2].label == "auto_tile_h=" + std::to_string(2 * h));
+    for (auto &row : r.rows) {
+        INFO(row.label);
+        CHECK(row.error.empty());
+        CHECK(row.disagreement.empty());
+    }
+    std::remove(o.csv_path.c_str());
+    std::remove(o.png_path.c_str());
+    // A tile width asks for tiles: the sweep then varies both.
+    auto tiled = GeneratorRegistry::create("sweep_auto");
+    tiled->set_param("auto_schedule", "true");
+    tiled->set_param("auto_tile_w", "64");
+    tiled->set_param("auto_tile_h", "16");
+    tiled->build_outputs();
+    INFO(tiled->auto_schedule_source());
+    CHECK(tiled->auto_schedule_tile_w() == 64);
+    CHECK(tiled->auto_schedule_tile_h() == 16);
+    CHECK(tiled->auto_schedule_source().find("output.split(x, xo, xi, 64).split(y, yo, yi, 16)") != std::string::npos);
+    CHECK(tiled->auto_schedule_source().find("store_at") == std::string::npos);
+    // The parameters it sweeps may not be listed too.
+    sweep::Options twice = stencil_options();
+    twice.generator = "sweep_auto";
+    twice.refine_auto = true;
+    twice.params = {{"auto_tile_h", {"4"}}};
+    std::ostringstream ignored;
+    CHECK_THROWS_WITH(sweep::run_sweep(twice, ignored), doctest::Contains("--refine-auto sweeps auto_tile_h itself; do not list it"));
 }
 
 TEST_CASE("a third swept parameter gives a heatmap panel per value") {
@@ -225,7 +294,7 @@ TEST_CASE("a wrong request is an error naming what is wrong") {
     o.params = {{"tile_x", {"8"}}};
     CHECK_THROWS_WITH(sweep::run_sweep(o, table),
                       doctest::Contains("Parameter 'tile_x' is not a GeneratorParam of generator 'sweep_stencil' (it "
-                                        "has: auto_schedule, tile_w, tile_h, vector_width, bias)"));
+                                        "has: auto_schedule, auto_tile_w, auto_tile_h, tile_w, tile_h, vector_width, bias)"));
     o = stencil_options();
     o.inputs = {{"image", "x.png"}};
     CHECK_THROWS_WITH(sweep::run_sweep(o, table), doctest::Contains("has no Input named 'image'"));
