@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <thread>
 
 #include "Environment.h"
 #include "InferInputBounds.h"
@@ -620,6 +621,18 @@ AutoScheduleResult auto_schedule(Func output, const std::vector<int> &estimates,
         if (!rows_current) tile_rows = trial_rows(loops);
         OutputLoops strips = loops;
         strips.sliding = true;
+        // Taller strips recompute fewer first rows; keep 8 strips per core for the balance.
+        if (options.tile_h == 0) {
+            const int est_y = c.estimates[loops.y];
+            const int min_strips = 8 * std::max(1, int(std::thread::hardware_concurrency()));
+            for (int h = 128; h > loops.tile_h; h /= 2) {
+                int strips_needed = (est_y + h - 1) / h;
+                if (strips_needed >= min_strips && double(strips_needed) * h / est_y <= 1.125) {
+                    strips.tile_h = h;
+                    break;
+                }
+            }
+        }
         std::map<std::string, RedundancyRow> strip_rows = trial_rows(strips);
         bool better = !strip_rows.empty() && !tile_rows.empty();
         double bytes = 0;

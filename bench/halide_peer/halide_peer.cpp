@@ -279,7 +279,11 @@ std::unique_ptr<Case> make_case(const std::string &app, const std::string &sched
         Region estimates;
         for (int d = 0; d < b.out.dimensions(); d++) estimates.push_back({0, b.out.dim(d).extent()});
         b.output.set_estimates(estimates);
-        k->pipe.auto_schedule("Mullapudi2016", k->target, MachineParams(2, 32 * 1024 * 1024, 40));
+        AutoSchedulerResults chosen =
+            k->pipe.auto_schedule("Mullapudi2016", k->target, MachineParams(2, 32 * 1024 * 1024, 40));
+        // HALIDE_PEER_PRINT_SCHEDULE=1 shows what it chose (to compare with Halo's auto_schedule).
+        const char *print = std::getenv("HALIDE_PEER_PRINT_SCHEDULE");
+        if (print && std::string(print) == "1") std::fprintf(stderr, "%s\n", chosen.schedule_source.c_str());
     }
     k->pipe.compile_jit(k->target);
     k->compile_ms = ms_since(t0);
