@@ -1,4 +1,5 @@
-// auto_schedule against the hand schedules of the apps, in one run (median of 7 interleaved rounds),
+// auto_schedule against the hand schedules of the apps (tiled, and the best: sliding windows for
+// blur and harris, register-blocked convolutions), in one run (median of 7 interleaved rounds),
 // with the time each automatic schedule took to choose (stderr).
 #include "dsl/Halo.h"
 #include "BenchUtil.h"
@@ -22,12 +23,16 @@ int main() {
     {   Buffer<uint16_t> in = bench::blur_input(6400, 4800);
         auto h = std::make_shared<apps::Blur>(); h->schedule_tiled(256, 32, 16); h->input.set(in);
         add("blur hand 256x32", h->blur_y, Buffer<uint16_t>(6400, 4800), h);
+        auto sl = std::make_shared<apps::Blur>(); sl->schedule_sliding(32, 16); sl->input.set(in);
+        add("blur hand sliding", sl->blur_y, Buffer<uint16_t>(6400, 4800), sl);
         auto a = std::make_shared<apps::Blur>(); auto r = auto_schedule(a->blur_y, {6400, 4800}); a->input.set(in);
         std::cerr << r.summary << r.seconds * 1000 << " ms\n";
         add("blur auto", a->blur_y, Buffer<uint16_t>(6400, 4800), a); }
     {   Buffer<float> in = bench::harris_input(2560, 1920);
         auto h = std::make_shared<apps::Harris>(); h->schedule_tiled(256, 32, 16); h->input.set(in);
         add("harris hand 256x32", h->output, Buffer<float>(2560, 1920), h);
+        auto sl = std::make_shared<apps::Harris>(); sl->schedule_sliding(32, 16); sl->input.set(in);
+        add("harris hand sliding", sl->output, Buffer<float>(2560, 1920), sl);
         auto a = std::make_shared<apps::Harris>(); auto r = auto_schedule(a->output, {2560, 1920}); a->input.set(in);
         std::cerr << r.summary << r.seconds * 1000 << " ms\n";
         add("harris auto", a->output, Buffer<float>(2560, 1920), a); }
@@ -44,6 +49,13 @@ int main() {
         auto a = std::make_shared<apps::CnnBlock>(C, apps::CnnBlock::Layout::ChannelsInnermost); auto r = auto_schedule(a->pool, {C, W, W}); a->input.set(in);
         std::cerr << r.source << r.summary << r.seconds * 1000 << " ms\n";
         add("cnn_block auto", a->pool, Buffer<float>(C, W, W), a); }
+    {   const int C = 8, W = 1024;  // cnn_block8: the sweep's best hand tile is 64x16
+        Buffer<float> in = bench::channels_innermost_input(C, 2 * W + 4, 2 * W + 4);
+        auto h = std::make_shared<apps::CnnBlock>(C, apps::CnnBlock::Layout::ChannelsInnermost); h->schedule_fused_blocked(64, 16, 8); h->input.set(in);
+        add("cnn_block8 hand 64x16", h->pool, Buffer<float>(C, W, W), h);
+        auto a = std::make_shared<apps::CnnBlock>(C, apps::CnnBlock::Layout::ChannelsInnermost); auto r = auto_schedule(a->pool, {C, W, W}); a->input.set(in);
+        std::cerr << r.summary << r.seconds * 1000 << " ms\n";
+        add("cnn_block8 auto", a->pool, Buffer<float>(C, W, W), a); }
     {   const int C = 32, W = 1024;
         Buffer<float> in = bench::channels_innermost_input(C, W + 2, W + 2);
         auto h = std::make_shared<apps::DepthwisePointwise>(C); h->schedule_tiled(32, 8, 16); h->input.set(in);

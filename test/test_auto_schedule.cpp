@@ -74,52 +74,50 @@ TEST_CASE("auto_schedule: harris and unsharp equal the plain loops") {
     }
 }
 
-TEST_CASE("auto_schedule: the CNN block, channels innermost, is vectorized over channels and tiled over x, y") {
-    const int C = 16, W = 27, H = 19;
+namespace {
+
+// The channels-innermost CNN block of C channels, W x H, scheduled by auto_schedule for
+// `estimates`, against the plain loops; returns what auto_schedule chose.
+AutoScheduleResult check_cnn_block(int C, int W, int H, const std::vector<int> &estimates, int seed) {
     apps::CnnBlock net(C, apps::CnnBlock::Layout::ChannelsInnermost);
-    AutoScheduleResult r = auto_schedule(net.pool, {C, W, H});
-    INFO(r.source << r.summary);
-    CHECK(r.summary.find("over x, y, vectorized over c") != std::string::npos);
-    Buffer<float> in = halo_test::random_image<float>({C, 2 * W + 4, 2 * H + 4}, 19, -1, 1), out(C, W, H), expected(C, W, H);
+    AutoScheduleResult r = auto_schedule(net.pool, estimates);
+    INFO("channels " << C << "\n" << r.source << r.summary);
+    Buffer<float> in = halo_test::random_image<float>({C, 2 * W + 4, 2 * H + 4}, seed, -1, 1), out(C, W, H),
+                  expected(C, W, H);
     apps::CnnBlock(C, apps::CnnBlock::Layout::ChannelsInnermost).plain(in, expected);
     net.input.set(in);
     net.pool.realize(out);
     CHECK(halo_test::max_difference(out, expected) < 1e-5);
+    return r;
+}
+
+}  // namespace
+
+TEST_CASE("auto_schedule: the CNN block, channels innermost, is vectorized over channels and tiled over x, y") {
+    AutoScheduleResult r = check_cnn_block(16, 27, 19, {16, 27, 19}, 19);
+    INFO(r.source << r.summary);
+    CHECK(r.summary.find("over x, y, vectorized over c") != std::string::npos);
 }
 
 TEST_CASE("auto_schedule: convolutions get register blocks; channel counts the vectors do not divide are right") {
     // 32 channels: two vectors of 16 unrolled times 8 pixels; 24: one vector of 16 and a
     // guarded tail; 8: vectors of 8 (never wider than the channels) times 16 pixels.
     for (int C : {32, 24, 8}) {
-        const int W = 21, H = 9;
-        apps::CnnBlock net(C, apps::CnnBlock::Layout::ChannelsInnermost);
-        AutoScheduleResult r = auto_schedule(net.pool, {C, W, H});
+        AutoScheduleResult r = check_cnn_block(C, 21, 9, {C, 21, 9}, 5 + C);
         INFO("channels " << C << "\n" << r.source << r.summary);
         CHECK(r.source.find("pool.split(c, co, c, " + std::to_string(C) + ")") != std::string::npos);
         CHECK(r.source.find("conv2.update(0).split(c, co, cv, ") != std::string::npos);
         CHECK(r.source.find(".vectorize(cv).") != std::string::npos);
         CHECK(r.source.find(".unroll(xi)") != std::string::npos);
         if (C == 32) CHECK(r.source.find(".split(cv, cu, cv, 16)") != std::string::npos);
-        if (C == 8) CHECK(r.source.find("conv1.compute_root().vectorize(c, 8)") != std::string::npos);  // small: the report sends it to the root
-        Buffer<float> in = halo_test::random_image<float>({C, 2 * W + 4, 2 * H + 4}, 5 + C, -1, 1), out(C, W, H),
-                      expected(C, W, H);
-        apps::CnnBlock(C, apps::CnnBlock::Layout::ChannelsInnermost).plain(in, expected);
-        net.input.set(in);
-        net.pool.realize(out);
-        CHECK(halo_test::max_difference(out, expected) < 1e-5);
+        // small: the report sends the convolutions to the root
+        if (C == 8) CHECK(r.source.find("conv1.compute_root().vectorize(c, 8)") != std::string::npos);
     }
 }
 
 TEST_CASE("auto_schedule: an output with more channels than estimated is computed in several channel tiles") {
-    const int C = 16, W = 13, H = 7;
-    apps::CnnBlock net(C, apps::CnnBlock::Layout::ChannelsInnermost);
-    AutoScheduleResult r = auto_schedule(net.pool, {C / 2, W, H});
-    INFO(r.source << r.summary);
-    Buffer<float> in = halo_test::random_image<float>({C, 2 * W + 4, 2 * H + 4}, 3, -1, 1), out(C, W, H), expected(C, W, H);
-    apps::CnnBlock(C, apps::CnnBlock::Layout::ChannelsInnermost).plain(in, expected);
-    net.input.set(in);
-    net.pool.realize(out);
-    CHECK(halo_test::max_difference(out, expected) < 1e-5);
+    AutoScheduleResult r = check_cnn_block(16, 13, 7, {8, 13, 7}, 3);
+    CHECK(r.source.find("pool.split(c, co, c, 8)") != std::string::npos);
 }
 
 TEST_CASE("auto_schedule: the planar CNN block (x innermost) gets register blocks over x and y") {
