@@ -90,6 +90,7 @@ private:
     Dim &find_dim(const std::string &var, const char *directive) const;
     // base, or base2, base3, ... : the first name no loop or split of this stage uses.
     std::string fresh_loop_name(const std::string &base) const;
+    void check_update_tail(const std::string &var, TailStrategy tail, bool is_rvar) const;
     std::string describe() const;
     void set_for_type(const VarOrRVar &v, ForType t, const char *directive);
     std::shared_ptr<FunctionContents> f_;

@@ -1,6 +1,7 @@
 // The scheduling directives of Func and Stage. They only record what the user asked for,
 // after checking what can be checked locally; lowering applies them.
 #include <algorithm>
+#include <set>
 #include <sstream>
 
 #include "Func.h"
@@ -124,6 +125,33 @@ std::string Stage::fresh_loop_name(const std::string &base) const {
     }
 }
 
+// Tails that evaluate a point twice change what an update computes (f(x) += 1 applied twice):
+// ShiftInwards in any update, RoundUp of a reduction's loop (past the RDom) or of a loop an
+// earlier split made (its extra iterations are points the next outer iteration covers too).
+// RoundUp of a whole pure dimension is fine: the realization grows to hold the extra points.
+void Stage::check_update_tail(const std::string &var, TailStrategy tail, bool is_rvar) const {
+    if (index_ == 0 || (tail != TailStrategy::ShiftInwards && tail != TailStrategy::RoundUp)) return;
+    const std::string what = describe() + ": split(" + var + ") with TailStrategy::";
+    user_assert(tail != TailStrategy::ShiftInwards)
+        << what << "ShiftInwards would compute the points the shifted last tile shares with the one before it "
+        << "twice, applying the update to them twice. Use TailStrategy::GuardWithIf (the default for updates)";
+    user_assert(!is_rvar) << what << "RoundUp would run the reduction past the end of its RDom. Use "
+                          << "TailStrategy::GuardWithIf (the default for updates)";
+    std::set<std::string> inner_loops;  // loops made inside an earlier split of the same dimension
+    for (const Split &s : def().schedule.splits) {
+        if (s.kind == Split::SplitVar) {
+            if (inner_loops.count(s.old_var)) inner_loops.insert(s.outer);
+            inner_loops.insert(s.inner);
+        } else if (s.kind == Split::FuseVars && (inner_loops.count(s.inner) || inner_loops.count(s.outer))) {
+            inner_loops.insert(s.old_var);
+        }
+    }
+    user_assert(!inner_loops.count(var))
+        << what << "RoundUp: " << var << " is the inner loop of an earlier split, and its rounded-up iterations "
+        << "would apply the update again to points that the next iteration of the loop outside it covers. "
+        << "Use TailStrategy::GuardWithIf";
+}
+
 Stage &Stage::split(const VarOrRVar &old, const VarOrRVar &outer, const VarOrRVar &inner,
                     Expr factor, TailStrategy tail) {
     f_->changed();
@@ -162,6 +190,7 @@ Stage &Stage::split(const VarOrRVar &old, const VarOrRVar &outer, const VarOrRVa
     user_assert(outer.name != inner.name) << describe() << ": split(" << old.name
                                           << ") needs different names for the outer and inner loops";
     bool is_rvar = d.is_rvar;
+    check_update_tail(old.name, tail, is_rvar);
     Split s;
     s.kind = Split::SplitVar;
     s.old_var = old.name;

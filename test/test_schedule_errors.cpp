@@ -189,3 +189,48 @@ TEST_CASE("a Func placed in a cycle of compute_at directives") {
     std::string msg = compile_error_of([&] { p.c.realize({8, 8}); });
     CHECK(has(msg, "'b'"));
 }
+
+TEST_CASE("tails that would apply an update twice to a point are errors; RoundUp of a whole pure dimension is fine") {
+    Var x("x"), xo("xo"), xi("xi"), xio("xio"), xii("xii");
+    auto counter = [&](const char *name) {
+        Func f(name);
+        f(x) = x;
+        f(x) += 100;
+        return f;
+    };
+    {
+        // ShiftInwards: the last tile, shifted in, shares points with the one before it.
+        Func f = counter("f");
+        std::string msg = compile_error_of([&] { f.update().split(x, xo, xi, 4, TailStrategy::ShiftInwards); });
+        CHECK(has(msg, "Func 'f' update 0: split(x) with TailStrategy::ShiftInwards"));
+        CHECK(has(msg, "applying the update to them twice. Use TailStrategy::GuardWithIf"));
+        Func g = counter("g");
+        msg = compile_error_of([&] { g.update().vectorize(x, 8, TailStrategy::ShiftInwards); });
+        CHECK(has(msg, "split(x) with TailStrategy::ShiftInwards"));
+    }
+    {
+        // RoundUp of the inner loop of a guarded split: iterations past it are the next tile's.
+        Func f = counter("f2");
+        std::string msg = compile_error_of(
+            [&] { f.update().split(x, xo, xi, 8).split(xi, xio, xii, 9, TailStrategy::RoundUp); });
+        CHECK(has(msg, "split(xi) with TailStrategy::RoundUp: xi is the inner loop of an earlier split"));
+    }
+    {
+        // RoundUp of an RDom's loop would reduce past its end.
+        Func f("f3");
+        RDom r(0, 5, "r");
+        f(x) = 0;
+        f(x) += r;
+        std::string msg = compile_error_of([&] { f.update().split(r.x, Var("ro"), Var("ri"), 2, TailStrategy::RoundUp); });
+        CHECK(has(msg, "split(r.x) with TailStrategy::RoundUp would run the reduction past the end of its RDom"));
+    }
+    {
+        // RoundUp of the whole dimension only grows the realization; the pure definition may
+        // shift inwards (recomputing a pure value is harmless).
+        Func f = counter("f4"), g("g4");
+        f.compute_root().split(x, xo, xi, 4, TailStrategy::ShiftInwards);
+        f.update().split(x, xo, xi, 4, TailStrategy::RoundUp);
+        g(x) = f(x);
+        halo_test::check_against_reference(g, Buffer<int>(10));
+    }
+}
