@@ -147,7 +147,8 @@ private:
             for (auto &[n, v] : chain) {
                 if (n == name) return simplify(substitute(inner, v));
             }
-            return Expr();
+            auto it = inner.find(name);  // an update stage's bounds (its lets come first)
+            return it != inner.end() ? simplify(it->second) : Expr();
         };
         const std::string &c = loop->name;
         int sliding = -1;
@@ -171,6 +172,21 @@ private:
         // computed.
         int d = sliding >= 0 ? sliding : f_.dimensions() - 1;
         if (d < 0) return rebuild(chain);
+        // An update that is not pure along d may write any row (f(x, r) = ...), and one that
+        // does not move with the loop would be applied again to rows already final.
+        for (int u = 1; u < f_.stages(); u++) {
+            auto v = f_.stage(u).args[size_t(d)].as<Variable>();
+            if (!v || v->name != f_.args[size_t(d)]) {
+                why_not = "its update " + std::to_string(u - 1) + " is not pure in " + f_.args[size_t(d)];
+                report_.push_back(f_.name + ": no sliding window over " + c + " (" + why_not + ")");
+                return rebuild(chain);
+            }
+        }
+        if (sliding < 0 && f_.stages() > 1) {
+            why_not = "its region does not move and it has update definitions";
+            report_.push_back(f_.name + ": no sliding window over " + c + " (" + why_not + ")");
+            return rebuild(chain);
+        }
         if (sliding < 0) why_not = "its region does not move";
         // The bounds lets stay what the iteration needs (its producers' regions are made from
         // them); only f's own loops start later, from a let of their own around its produce.
@@ -189,7 +205,29 @@ private:
                                   Call::Extern);
             check = AssertStmt::make(needed <= fold.factor, msg);
         }
-        rest = StartLater(f_.name, p + ".min", select(here > loop->min, new_min, needed_min)).mutate(rest);
+        std::vector<std::pair<std::string, Expr>> starts{{p + ".min", select(here > loop->min, new_min, needed_min)}};
+        if (sliding >= 0) {
+            // Every update runs only over the rows its stage 0 computed in this iteration:
+            // those after what the update covered in the iteration before. (Along a dimension
+            // an update leaves pure, it reads f only at its own point: the rows before are final.)
+            for (int u = 1; u < f_.stages(); u++) {
+                std::string q = stage_prefix(f_.name, u) + f_.args[d];
+                Expr u_min = expanded(q + ".min"), u_max = expanded(q + ".max");
+                Monotonic a = u_min.defined() ? monotonic_in(u_min, c) : Monotonic::Unknown;
+                Monotonic b = u_max.defined() ? monotonic_in(u_max, c) : Monotonic::Unknown;
+                bool grows = (a == Monotonic::Increasing || a == Monotonic::Constant) &&
+                             (b == Monotonic::Increasing || b == Monotonic::Constant);
+                if (!grows) {
+                    why_not = "the region of its update " + std::to_string(u - 1) + " does not only grow";
+                    report_.push_back(f_.name + ": no sliding window over " + c + " (" + why_not + ")");
+                    return rebuild(chain);
+                }
+                Expr u_prev_max = substitute(c, Variable::make(Int(32), c) - 1, u_max);
+                Expr u_needed = Variable::make(Int(32), q + ".min");
+                starts.push_back({q + ".min", select(here > loop->min, max(u_needed, u_prev_max + 1), u_needed)});
+            }
+        }
+        for (auto &[name, start] : starts) rest = StartLater(f_.name, name, start).mutate(rest);
         if (check.defined()) rest = Block::make(check, rest);
         if (sliding >= 0) slid.push_back({d, window});
         report_.push_back(f_.name + ": sliding window over " + c + " in dimension " + f_.args[d]);
@@ -216,12 +254,14 @@ private:
 
     std::string reason_not_to_slide(const For *loop) const {
         if (loop->for_type != ForType::Serial) return "the loop is not serial";
-        if (f_.stages() > 1) return "it has update definitions";
-        if (!f_.pure.specializations.empty()) return "it is specialized";
-        // RoundUp would compute past what the iteration needs, from where sliding starts it:
-        // outside the realization.
-        for (const Split &s : f_.pure.schedule.splits) {
-            if (s.kind == Split::SplitVar && s.tail == TailStrategy::RoundUp) return "a split of it rounds up";
+        for (int i = 0; i < f_.stages(); i++) {
+            const Definition &def = f_.stage(i);
+            if (!def.specializations.empty()) return "it is specialized";
+            // RoundUp would compute past what the iteration needs, from where sliding starts
+            // it: outside the realization.
+            for (const Split &s : def.schedule.splits) {
+                if (s.kind == Split::SplitVar && s.tail == TailStrategy::RoundUp) return "a split of it rounds up";
+            }
         }
         return "";
     }
