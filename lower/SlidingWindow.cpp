@@ -172,6 +172,11 @@ private:
         // computed.
         int d = sliding >= 0 ? sliding : f_.dimensions() - 1;
         if (d < 0) return rebuild(chain);
+        if (rounds_up_along(d)) {
+            why_not = "a split of it rounds up";
+            report_.push_back(f_.name + ": no sliding window over " + c + " (" + why_not + ")");
+            return rebuild(chain);
+        }
         // An update that is not pure along d may write any row (f(x, r) = ...), and one that
         // does not move with the loop would be applied again to rows already final.
         for (int u = 1; u < f_.stages(); u++) {
@@ -255,15 +260,27 @@ private:
     std::string reason_not_to_slide(const For *loop) const {
         if (loop->for_type != ForType::Serial) return "the loop is not serial";
         for (int i = 0; i < f_.stages(); i++) {
-            const Definition &def = f_.stage(i);
-            if (!def.specializations.empty()) return "it is specialized";
-            // RoundUp would compute past what the iteration needs, from where sliding starts
-            // it: outside the realization.
-            for (const Split &s : def.schedule.splits) {
-                if (s.kind == Split::SplitVar && s.tail == TailStrategy::RoundUp) return "a split of it rounds up";
-            }
+            if (!f_.stage(i).specializations.empty()) return "it is specialized";
         }
         return "";
+    }
+
+    // RoundUp of the dimension it slides along (or of a loop split from it) would compute past
+    // what the iteration needs, from where sliding starts it: outside the realization.
+    bool rounds_up_along(int d) const {
+        for (int i = 0; i < f_.stages(); i++) {
+            std::set<std::string> from_d{f_.args[size_t(d)]};
+            for (const Split &s : f_.stage(i).schedule.splits) {
+                if (s.kind == Split::SplitVar && from_d.count(s.old_var)) {
+                    if (s.tail == TailStrategy::RoundUp) return true;
+                    from_d.insert(s.outer);
+                    from_d.insert(s.inner);
+                } else if (s.kind == Split::FuseVars && (from_d.count(s.inner) || from_d.count(s.outer))) {
+                    from_d.insert(s.old_var);
+                }
+            }
+        }
+        return false;
     }
 
     const FunctionContents &f_;
