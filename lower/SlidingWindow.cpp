@@ -172,8 +172,8 @@ private:
         // computed.
         int d = sliding >= 0 ? sliding : f_.dimensions() - 1;
         if (d < 0) return rebuild(chain);
-        if (rounds_up_along(d)) {
-            why_not = "a split of it rounds up";
+        if (std::string why_split = recomputes_along(d); !why_split.empty()) {
+            why_not = why_split;
             report_.push_back(f_.name + ": no sliding window over " + c + " (" + why_not + ")");
             return rebuild(chain);
         }
@@ -265,14 +265,22 @@ private:
         return "";
     }
 
-    // RoundUp of the dimension it slides along (or of a loop split from it) would compute past
-    // what the iteration needs, from where sliding starts it: outside the realization.
-    bool rounds_up_along(int d) const {
+    // Why a split along the dimension it slides in (or of a loop split from it) computes rows
+    // the iteration must not ("" if none does). RoundUp computes past what the iteration needs,
+    // from where sliding starts it: outside the realization. ShiftInwards (the pure
+    // definition's Auto) recomputes rows of earlier iterations: harmless for a pure Func, but
+    // with updates it resets rows they have finished (seed 52371 of the differential test).
+    std::string recomputes_along(int d) const {
         for (int i = 0; i < f_.stages(); i++) {
             std::set<std::string> from_d{f_.args[size_t(d)]};
             for (const Split &s : f_.stage(i).schedule.splits) {
                 if (s.kind == Split::SplitVar && from_d.count(s.old_var)) {
-                    if (s.tail == TailStrategy::RoundUp) return true;
+                    if (s.tail == TailStrategy::RoundUp) return "a split of it rounds up";
+                    bool shifts = s.tail == TailStrategy::ShiftInwards || (s.tail == TailStrategy::Auto && i == 0);
+                    if (shifts && f_.stages() > 1) {
+                        return "a split of it along " + f_.args[size_t(d)] +
+                               " shifts inwards, which would recompute rows its updates finished";
+                    }
                     from_d.insert(s.outer);
                     from_d.insert(s.inner);
                 } else if (s.kind == Split::FuseVars && (from_d.count(s.inner) || from_d.count(s.outer))) {
@@ -280,7 +288,7 @@ private:
                 }
             }
         }
-        return false;
+        return "";
     }
 
     const FunctionContents &f_;

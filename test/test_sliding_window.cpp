@@ -138,6 +138,32 @@ TEST_CASE("a Func with update definitions slides: every stage computes only the 
     CHECK(report.find("f")->computed == 32 * (37 + 5 * 2));
 }
 
+TEST_CASE("a Func with updates whose pure definition shifts inwards along the window does not slide") {
+    // Seed 52371 of the differential test: the pure definition, split by 5 with ShiftInwards
+    // (its Auto), recomputed the 4 columns before the new one and reset what the update had
+    // made of them, which the update (sliding) did not redo.
+    Var x("x"), y("y"), xo("xo"), xi("xi");
+    Buffer<int> in = halo_test::random_image<int>({40, 40}, 48, -50, 50);
+    in.set_min({-10, 0});  // ShiftInwards computes up to 4 columns before the first needed
+    for (TailStrategy t : {TailStrategy::Auto, TailStrategy::ShiftInwards, TailStrategy::GuardWithIf}) {
+        Func f("f"), g("g");
+        f(x, y) = in(x, y + 1);
+        f(x, y) = max(f(x, y), f(x, y) / 2 + in(x, y));
+        g(x, y) = f(x, y) + f(x - 1, y) * 2;
+        f.compute_at(g, x).store_at(g, y).split(x, xo, xi, 5, t);
+        std::string stmt = g.lowered_stmt();
+        if (t == TailStrategy::GuardWithIf) {
+            CHECK(contains(stmt, "// f: sliding window over g.s0.x in dimension x"));
+        } else {
+            CHECK(contains(stmt, "// f: no sliding window over g.s0.x (a split of it along x shifts inwards, which would "
+                                 "recompute rows its updates finished)"));
+        }
+        Buffer<int> out(16, 10);
+        out.set_min({1, 0});
+        halo_test::check_against_reference(g, out);
+    }
+}
+
 TEST_CASE("no sliding window where it would be wrong; the lowered stmt says why") {
     Var x("x"), y("y"), yo("yo"), yi("yi");
     Buffer<int> in = halo_test::random_image<int>({40, 40}, 46, -9, 9);
