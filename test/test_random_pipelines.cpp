@@ -26,6 +26,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <stdexcept>
 
 #include "TestUtil.h"
 #include "fuzz/RandomPipeline.h"
@@ -78,7 +79,12 @@ Outcome run_case(unsigned seed, std::string &description) {
             return {Outcome::Failure, std::string("auto_schedule threw: ") + e.what()};
         }
     } else {
-        p.schedule();
+        try {
+            p.schedule();
+        } catch (const std::logic_error &e) {  // a directive accepted that must be rejected
+            description = p.description();
+            return {Outcome::Failure, e.what()};
+        }
     }
     description = p.description();
     if (std::getenv("HALO_FUZZ_PRINT_FIRST")) std::fprintf(stderr, "seed %u:\n%s\n", seed, description.c_str());

@@ -6,6 +6,8 @@
 
 #include "RandomPipeline.h"
 
+#include <stdexcept>
+
 using namespace halo;
 
 namespace halo_fuzz {
@@ -32,7 +34,11 @@ std::vector<std::string> RandomPipeline::schedule_loops(int s, int update, bool 
     bool has_y = update == 0 || std::find(no_y.begin(), no_y.end(), update - 1) == no_y.end();
     std::string stage_name = f.name() + (update ? ".update(" + std::to_string(update - 1) + ")" : "");
     Var x = x_, y = y_;
-    TailStrategy tail = kTails[rand(update ? 2 : 4)];
+    TailStrategy tail = kTails[rand(4)];
+    // An update may not shift inwards (the shared points would be updated twice): the
+    // directive must be rejected; the stage then guards. RoundUp of whole dimensions stays.
+    bool probe_shift_inwards = update && tail == TailStrategy::ShiftInwards;
+    if (probe_shift_inwards) tail = TailStrategy::GuardWithIf;
     // The output may not be written past its end: RoundUp, and ShiftInwards on an output
     // narrower than the factor, are run-time errors (tested in test_errors).
     if (is_output) tail = TailStrategy::GuardWithIf;
@@ -52,6 +58,16 @@ std::vector<std::string> RandomPipeline::schedule_loops(int s, int update, bool 
     // output's width, chosen later). A run-time error is expected only from code that runs.
     int runs = 1;
     auto apply = [&](auto &&stage) {
+        if (probe_shift_inwards && has_x) {
+            bool rejected = false;
+            try {
+                stage.split(x, Var("xo"), Var("xi"), 2, TailStrategy::ShiftInwards);
+            } catch (const CompileError &e) {
+                rejected = std::string(e.what()).find("applying the update to them twice") != std::string::npos;
+            }
+            if (!rejected) throw std::logic_error(stage_name + ": a ShiftInwards split of an update was accepted");
+            log << "  " << stage_name << ".split(x, xo, xi, 2, ShiftInwards): rejected, as it must be\n";
+        }
         int choice = rand(10);
         if (!has_x && choice != 5 && choice != 6) choice = 9;
         if (!has_y && choice != 0 && choice != 2 && choice != 4 && choice != 7) choice = 9;
