@@ -161,8 +161,8 @@ std::vector<Func> GeneratorBase::build_outputs() {
                 << "schedule(), when auto_schedule is true, give them with " << out.name()
                 << ".set_estimates({{min, extent}, ...})";
             AutoScheduleOptions options;
-            options.tile_w = builtin_int_param("auto_tile_w");
-            options.tile_h = builtin_int_param("auto_tile_h");
+            options.tile_w = std::atoi(builtin_param("auto_tile_w").c_str());
+            options.tile_h = std::atoi(builtin_param("auto_tile_h").c_str());
             AutoScheduleResult chosen = halo::auto_schedule(out, options);
             auto_schedule_source_ += "// " + out.name() + "\n" + chosen.source;
             if (&out == &outputs_[0]) {
@@ -175,17 +175,13 @@ std::vector<Func> GeneratorBase::build_outputs() {
     return outputs_;
 }
 
-int GeneratorBase::builtin_int_param(const std::string &name) const {
+std::string GeneratorBase::builtin_param(const std::string &name) const {
     for (auto *p : params_)
-        if (p->name == name) return std::atoi(p->value_string().c_str());
-    return 0;
+        if (p->name == name) return p->value_string();
+    return "";
 }
 
-bool GeneratorBase::auto_schedule_requested() const {
-    for (auto *p : params_)
-        if (p->name == "auto_schedule") return p->value_string() == "true";
-    return false;
-}
+bool GeneratorBase::auto_schedule_requested() const { return builtin_param("auto_schedule") == "true"; }
 
 Func GeneratorBase::build() {
     std::vector<Func> outs = build_outputs();

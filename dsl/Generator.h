@@ -112,7 +112,7 @@ private:
     std::string auto_schedule_source_;
     int auto_tile_[2] = {0, 0};
     bool auto_schedule_requested() const;  // the built-in GeneratorParam auto_schedule
-    int builtin_int_param(const std::string &name) const;
+    std::string builtin_param(const std::string &name) const;  // the value of a built-in GeneratorParam
 };
 
 

@@ -456,8 +456,7 @@ private:
         source << line.str() << ";\n";
     }
 
-public:
-    int extent0_hint = 0;  // the estimated extent of the Funcs' first dimension (for the block)
+    int extent0_hint = 0;  // the estimated extent of the output's first dimension (set by apply)
 };
 
 // The redundancy report's row of every Func under the schedule, for the estimated size; empty if the

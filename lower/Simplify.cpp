@@ -185,6 +185,29 @@ public:
     // extent), so that a guard such as v <= 31 inside for (v, 0, 16) is known to hold.
     std::map<std::string, std::pair<int64_t, int64_t>> loop_ranges_;
 
+    // Hides the range of a loop variable while a let or an inner loop of the same name is in
+    // scope (a loop then sets its own, if constant); puts it back at the end of the scope.
+    class HideLoopRange {
+    public:
+        HideLoopRange(std::map<std::string, std::pair<int64_t, int64_t>> &ranges, const std::string &name)
+            : ranges_(ranges), name_(name) {
+            auto it = ranges_.find(name_);
+            if (it != ranges_.end()) {
+                saved_ = it->second;
+                ranges_.erase(it);
+            }
+        }
+        ~HideLoopRange() {
+            ranges_.erase(name_);
+            if (saved_) ranges_[name_] = *saved_;
+        }
+
+    private:
+        std::map<std::string, std::pair<int64_t, int64_t>> &ranges_;
+        std::string name_;
+        std::optional<std::pair<int64_t, int64_t>> saved_;
+    };
+
     // The range of a - b where every term left after expanding lets is a variable of an
     // enclosing loop with constant bounds (false if some term is not).
     bool difference_range(const Expr &a, const Expr &b, int64_t *lo, int64_t *hi) {
@@ -401,10 +424,11 @@ public:
     Expr visit(const Let *op) override {
         Expr v = mutate(op->value);
         if (is_const(v) || v.as<Variable>()) return mutate(substitute(op->name, v, op->body));
-        auto saved_range = loop_ranges_.find(op->name) != loop_ranges_.end() ? std::optional(loop_ranges_[op->name]) : std::nullopt;
-        loop_ranges_.erase(op->name);
-        Expr b = mutate(op->body);
-        if (saved_range) loop_ranges_[op->name] = *saved_range;
+        Expr b;
+        {
+            HideLoopRange hidden(loop_ranges_, op->name);
+            b = mutate(op->body);
+        }
         if (!expr_uses_var(b, op->name)) return b;
         return v.same_as(op->value) && b.same_as(op->body) ? self(op) : Let::make(op->name, v, b);
     }
@@ -416,11 +440,11 @@ public:
         }
         auto saved = let_values_.find(op->name) != let_values_.end() ? let_values_[op->name] : Expr();
         let_values_[op->name] = v;
-        // A let of a loop's name hides the loop's variable (and its range) in its body.
-        auto saved_range = loop_ranges_.find(op->name) != loop_ranges_.end() ? std::optional(loop_ranges_[op->name]) : std::nullopt;
-        loop_ranges_.erase(op->name);
-        Stmt b = mutate(op->body);
-        if (saved_range) loop_ranges_[op->name] = *saved_range;
+        Stmt b;
+        {
+            HideLoopRange hidden(loop_ranges_, op->name);  // a let of a loop's name hides the loop
+            b = mutate(op->body);
+        }
         if (saved.defined()) let_values_[op->name] = saved;
         else let_values_.erase(op->name);
         if (!stmt_uses_var(b, op->name)) return b;
@@ -435,13 +459,13 @@ public:
         auto shadowed = let_values_.find(op->name);
         Expr saved = shadowed != let_values_.end() ? shadowed->second : Expr();
         let_values_.erase(op->name);
-        auto saved_range = loop_ranges_.find(op->name) != loop_ranges_.end() ? std::optional(loop_ranges_[op->name]) : std::nullopt;
-        loop_ranges_.erase(op->name);
-        const int64_t *cmin = as_const_int(mn), *cext = as_const_int(ex);
-        if (cmin && cext && *cext > 0 && *cext < (int64_t(1) << 40)) loop_ranges_[op->name] = {*cmin, *cmin + *cext - 1};
-        Stmt b = mutate(op->body);
-        loop_ranges_.erase(op->name);
-        if (saved_range) loop_ranges_[op->name] = *saved_range;
+        Stmt b;
+        {
+            HideLoopRange hidden(loop_ranges_, op->name);
+            const int64_t *cmin = as_const_int(mn), *cext = as_const_int(ex);
+            if (cmin && cext && *cext > 0 && *cext < (int64_t(1) << 40)) loop_ranges_[op->name] = {*cmin, *cmin + *cext - 1};
+            b = mutate(op->body);
+        }
         if (saved.defined()) let_values_[op->name] = saved;
         if (is_no_op(b)) return b;
         if (mn.same_as(op->min) && ex.same_as(op->extent) && b.same_as(op->body)) return self(op);
