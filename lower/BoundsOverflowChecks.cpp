@@ -64,6 +64,8 @@ Stmt last_fits(const std::string &name, const Expr &min, const Expr &extent) {
     return AssertStmt::make(extent <= 0 || last <= Expr(int64_t(INT32_MAX)), overflow_error(name, last));
 }
 
+}  // namespace
+
 // Whether a let inside loops computes bounds (a stage's loop min/max, a realization's
 // min/extent): those are computed once per tile, from per-tile values that can still wrap
 // near the ends of the range (a vector loop rounded up past INT_MAX, then clamped).
@@ -74,6 +76,8 @@ bool is_bound_name(const std::string &n) {
     };
     return ends_with(".min") || ends_with(".max") || ends_with(".extent");
 }
+
+namespace {
 
 class AddChecks : public IRMutator {
 public:

@@ -19,4 +19,8 @@ Stmt add_bounds_overflow_checks(const Stmt &s);
 // the number it really is, not as its 32-bit remainder.
 Expr exact_int64(const Expr &e);
 
+// Whether a let of this name computes bounds (a stage's loop min or max, a realization's min
+// or extent), which this pass checks inside loops too.
+bool is_bound_name(const std::string &name);
+
 }  // namespace halo

@@ -21,6 +21,7 @@
 #include "ParameterChecks.h"
 #include "PassTiming.h"
 #include "StorageFlattening.h"
+#include "UnrollClampedLoops.h"
 #include "UnrollLoops.h"
 #include "VectorizeLoops.h"
 #include "Wrappers.h"
@@ -158,6 +159,7 @@ LoweredPipeline lower_on_this_stack(const std::vector<std::shared_ptr<FunctionCo
     s = step("partition_loops", partition_loops(s));
     s = step("unroll_loops", unroll_loops(s));
     s = step("vectorize_loops", vectorize_loops(s));
+    s = step("unroll_clamped_loops", unroll_clamped_loops(s));
     s = step("simplify", simplify(s));
     s = step("define_tuple_output_fields", define_tuple_output_fields(s, output_funcs));
     return result(s);

@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 
+#include "BoundsOverflowChecks.h"
 #include "EuclideanDivision.h"
 #include "IREquality.h"
 #include "Substitute.h"
@@ -181,6 +182,31 @@ public:
         }
         return l;
     }
+    // For a let inside a loop whose value is e + c or e - c (c constant): moves c into the
+    // uses, let v = e and v + c where v was (*rest = e, *use = v + c); false if it does not
+    // apply. The unrolled copies of a split variable (let x = xo * 8 + x.min + k) then share
+    // one value, and their flat indices (int64(x) * 32 + 32 * k) one base plus constants,
+    // which LLVM keeps in registers: it cannot widen a 32-bit x + k to int64(x) + k itself.
+    // Exact in any integer type (the sum is only regrouped). Not outside loops, nor for the
+    // bounds checked inside them: the overflow checks compare each such let with its exact
+    // value, and must see the whole sum.
+    bool move_constant_offset(const std::string &name, const Expr &v, Expr *rest, Expr *use) const {
+        if (loop_depth_ == 0 || !v.type().is_int() || !v.type().is_scalar() || is_bound_name(name)) return false;
+        Expr var = Variable::make(v.type(), name);
+        if (auto a = v.as<Add>(); a && is_const(a->b)) {
+            *rest = a->a;
+            *use = Add::make(var, a->b);
+            return true;
+        }
+        if (auto s = v.as<Sub>(); s && is_const(s->b)) {
+            *rest = s->a;
+            *use = Sub::make(var, s->b);
+            return true;
+        }
+        return false;
+    }
+    int loop_depth_ = 0;
+
     // The constant ranges of the enclosing loops' variables (loops with a constant min and
     // extent), so that a guard such as v <= 31 inside for (v, 0, 16) is known to hold.
     std::map<std::string, std::pair<int64_t, int64_t>> loop_ranges_;
@@ -229,6 +255,15 @@ public:
         if (mn < -limit || mx > limit) return false;
         *lo = int64_t(mn);
         *hi = int64_t(mx);
+        return true;
+    }
+
+    // Whether every term of l is a variable of an enclosing loop with a constant range.
+    bool only_ranged_loop_variables(const Linear &l) const {
+        for (auto &[term, coeff] : l.terms) {
+            auto v = term.as<Variable>();
+            if (!v || !loop_ranges_.count(v->name)) return false;
+        }
         return true;
     }
 
@@ -424,6 +459,9 @@ public:
     Expr visit(const Let *op) override {
         Expr v = mutate(op->value);
         if (is_const(v) || v.as<Variable>()) return mutate(substitute(op->name, v, op->body));
+        if (Expr rest, use; move_constant_offset(op->name, v, &rest, &use)) {
+            return mutate(Let::make(op->name, rest, substitute(op->name, use, op->body)));
+        }
         Expr b;
         {
             HideLoopRange hidden(loop_ranges_, op->name);
@@ -437,6 +475,9 @@ public:
         Expr v = mutate(op->value);
         if (is_const(v) || (v.as<Variable>() && !v.as<Variable>()->param)) {
             return mutate(substitute(op->name, v, op->body));
+        }
+        if (Expr rest, use; move_constant_offset(op->name, v, &rest, &use)) {
+            return mutate(LetStmt::make(op->name, rest, substitute(op->name, use, op->body)));
         }
         auto saved = let_values_.find(op->name) != let_values_.end() ? let_values_[op->name] : Expr();
         let_values_[op->name] = v;
@@ -462,9 +503,11 @@ public:
         Stmt b;
         {
             HideLoopRange hidden(loop_ranges_, op->name);
+            loop_depth_++;
             const int64_t *cmin = as_const_int(mn), *cext = as_const_int(ex);
             if (cmin && cext && *cext > 0 && *cext < (int64_t(1) << 40)) loop_ranges_[op->name] = {*cmin, *cmin + *cext - 1};
             b = mutate(op->body);
+            loop_depth_--;
         }
         if (saved.defined()) let_values_[op->name] = saved;
         if (is_no_op(b)) return b;
@@ -573,6 +616,23 @@ private:
         if (equal(a, b)) return a;
         int64_t d;
         if (constant_difference(a, b, &d)) return (d <= 0) == is_min ? a : b;
+        // Decided by the ranges of the enclosing constant loops: min(xo * 16, 240) inside
+        // for (xo, 0, 16) is xo * 16 (the shift of a split whose factor divides its extent).
+        if (int64_t lo, hi; difference_range(a, b, &lo, &hi)) {
+            if (hi <= 0) return is_min ? a : b;
+            if (lo >= 0) return is_min ? b : a;
+            // Not decided, but a - b depends on those loops only: min(b + (a - b), b) is
+            // b + min(a - b, 0), a constant in each iteration of them. A ShiftInwards split's
+            // min(x.min + xo * 16, x.max - 15), with x.max = x.min + 257 through lets, becomes
+            // x.max - 15 + min(xo * 16 - 242, 0), which unroll_clamped_loops then unrolls into
+            // copies with constant offsets.
+            Linear d = to_linear(a);
+            d.add(to_linear(b), -1);
+            if (!only_ranged_loop_variables(d)) {  // else min(xo, 5) would gain nothing
+                Expr diff = from_linear(expand_all_lets(d), t);
+                return mutate(Add::make(b, Node::make(diff, make_zero(t))));
+            }
+        }
         // Constants to the right, and min(min(x, c1), c2) -> min(x, min(c1, c2)). Not for
         // floats: min(a, b) is b when either is NaN (select(a < b, a, b)), so order matters.
         if (is_const(a) && !is_const(b) && !t.is_float()) std::swap(a, b);

@@ -114,3 +114,53 @@ TEST_CASE("a guarded vector block computes what the algorithm says, for channel 
         if (channels == 32) CHECK(out.lowered_stmt().find("ramp(") != std::string::npos);
     }
 }
+
+TEST_CASE("a min or max is decided over the loop's range: the shift of a split whose factor divides the extent") {
+    // for (v, 0, 16): v * 16 <= 240 always, so min(v * 16, 240) is v * 16 and max(...) is 240
+    Stmt s = simplify(loop("v", 0, 16, store_at(min(var("v") * 16, 240))));
+    INFO(s);
+    CHECK(text(s).find("min(") == std::string::npos);
+    CHECK(text(s).find("buf[(v * 16)]") != std::string::npos);
+    s = simplify(loop("v", 0, 16, store_at(max(var("v") * 16, 240))));
+    INFO(s);
+    CHECK(text(s).find("buf[240]") != std::string::npos);
+    // v * 16 > 239 at v = 15: it stays
+    s = simplify(loop("v", 0, 16, store_at(min(var("v") * 16, 239))));
+    INFO(s);
+    CHECK(text(s).find("min((v * 16), 239)") != std::string::npos);
+}
+
+TEST_CASE("a min whose operands differ by loop terms only, through lets, becomes an offset of the loop alone") {
+    // The shift of a ShiftInwards split of a 258-wide region into vectors of 16:
+    // let hi = m + 257; for (v, 0, 17) buf[min(m + v * 16, hi - 15)]
+    Stmt body = loop("v", 0, 17, store_at(min(var("m") + var("v") * 16, var("hi") - 15)));
+    Stmt s = simplify(LetStmt::make("hi", var("m") + 257, body));
+    INFO(s);
+    CHECK(text(s).find("min(((v * 16) - 242), 0)") != std::string::npos);
+    // min(v, 5) is as simple as it gets: it stays
+    s = simplify(loop("v", 0, 17, store_at(min(var("v"), 5))));
+    INFO(s);
+    CHECK(text(s).find("min(v, 5)") != std::string::npos);
+}
+
+TEST_CASE("a let inside a loop moves its constant offset into its uses, so that unrolled copies share one base") {
+    // for (i, 0, n) { let x = a * 8 + b + 3; buf[int64(x) * 32] }: x = a * 8 + b, the index
+    // int64(x) * 32 + 96 (LLVM cannot widen the 32-bit x + 3 itself)
+    Expr wide = Cast::make(Int(64), var("x")) * Expr(int64_t(32));
+    Stmt in_loop = For::make("i", Expr(0), var("n"), ForType::Serial,
+                             LetStmt::make("x", var("a") * 8 + var("b") + 3, store_at(wide + var("i"))));
+    Stmt s = simplify(in_loop);
+    INFO(s);
+    CHECK(text(s).find("let x = ((a * 8) + b)") != std::string::npos);
+    CHECK(text(s).find("(int64)96") != std::string::npos);
+    // Outside loops, and for bounds inside them, lets keep the whole sum: the overflow checks
+    // compare each with its exact value
+    s = simplify(LetStmt::make("x", var("a") * 8 + var("b") + 3, store_at(wide)));
+    INFO(s);
+    CHECK(text(s).find("let x = (((a * 8) + b) + 3)") != std::string::npos);
+    Stmt bound = For::make("i", Expr(0), var("n"), ForType::Serial,
+                           LetStmt::make("f.s0.x.min", var("a") + 3, store_at(var("f.s0.x.min") + var("i"))));
+    s = simplify(bound);
+    INFO(s);
+    CHECK(text(s).find("let f.s0.x.min = (a + 3)") != std::string::npos);
+}
