@@ -67,6 +67,17 @@ struct Harris {
         Iy.store_at(output, y).compute_at(output, yi).vectorize(x, vec);
     }
 
+    // The schedule Halide 14's Mullapudi2016 autoscheduler chooses for this pipeline at
+    // 2560x1920 (the peer prints it with HALIDE_PEER_PRINT_SCHEDULE=1): tiles of 256x128 in
+    // parallel rows of tiles, the derivatives per tile, the rest inlined. app_bench runs it on
+    // both compilers (the same schedule, so a gap is the code generator's).
+    void schedule_like_mullapudi2016() {
+        halo::Var xo("x_o"), yo("y_o"), xi("x_i"), yi("y_i"), xio("x_i_vo"), xii("x_i_vi"), xvo("x_vo"), xvi("x_vi");
+        output.split(x, xo, xi, 256).split(y, yo, yi, 128).reorder(xi, yi, xo, yo);
+        output.split(xi, xio, xii, 16).vectorize(xii).parallel(yo);
+        for (halo::Func *f : {&Ix, &Iy}) f->compute_at(output, xo).split(x, xvo, xvi, 16).vectorize(xvi);
+    }
+
     // Plain C++ loops over dense buffers with mins 0 (one thread, full-size intermediates).
     static void plain(const halo::Buffer<float> &in, halo::Buffer<float> &out) {
         const int W = out.width(), H = out.height(), IW = in.width();

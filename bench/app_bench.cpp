@@ -205,16 +205,19 @@ int main(int argc, char **argv) {
         if (want("harris")) {
             const int W = quick ? 512 : 2560, H = quick ? 256 : 1920;
             Buffer<float> in = bench::harris_input(W, H);
-            apps::Harris tiled, bf, sliding, automatic;
+            apps::Harris tiled, bf, sliding, automatic, mullapudi;
             tiled.schedule_tiled(256, 32, 16);
             bf.schedule_breadth_first(16);
             sliding.schedule_sliding(32, 16);
-            for (auto *a : {&tiled, &bf, &sliding, &automatic}) a->input.set(in);
-            Buffer<> o1(Float(32), {W, H}), o2(Float(32), {W, H}), o5(Float(32), {W, H}), o6(Float(32), {W, H});
+            mullapudi.schedule_like_mullapudi2016();
+            for (auto *a : {&tiled, &bf, &sliding, &automatic, &mullapudi}) a->input.set(in);
+            Buffer<> o1(Float(32), {W, H}), o2(Float(32), {W, H}), o5(Float(32), {W, H}), o6(Float(32), {W, H}),
+                o7(Float(32), {W, H});
             Buffer<float> o3(W, H);
             std::vector<Row> rows = {halo_row("halo: tiled 256x32", tiled.output, o1),
                                      halo_row("halo: sliding window (Halide's app)", sliding.output, o5),
-                                     halo_row("halo: breadth-first", bf.output, o2), halo_auto_row(automatic.output, o6)};
+                                     halo_row("halo: breadth-first", bf.output, o2), halo_auto_row(automatic.output, o6),
+                                     halo_row("halo: Mullapudi2016's schedule", mullapudi.output, o7)};
             rows.push_back(plain_row([&] { apps::Harris::plain(in, o3); }, o3));
             std::string size = std::to_string(W) + " " + std::to_string(H);
             add_peer_rows(peer, rows, "harris", {{"tiled 256x32", "tiled " + size}, {"breadth-first", "breadth_first " + size},

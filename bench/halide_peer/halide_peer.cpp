@@ -287,6 +287,10 @@ std::unique_ptr<Case> make_case(const std::string &app, const std::string &sched
     }
     k->pipe.compile_jit(k->target);
     k->compile_ms = ms_since(t0);
+    // HALIDE_PEER_ASM=file writes the case's assembly (to compare with Pipeline::assembly()).
+    if (const char *asm_file = std::getenv("HALIDE_PEER_ASM")) {
+        k->pipe.compile_to_assembly(asm_file, {}, app, k->target);
+    }
     k->pipe.realize(k->out, k->target);  // warm-up
     return k;
 }
