@@ -88,6 +88,24 @@ struct LocalLaplacian {
         for (int j = 0; j < std::min(2, pyramid_levels - 1); j++) out_g_pyramid[j].compute_at(output, xo).vectorize(x, vec);
     }
 
+    // Every pyramid level of the collapse (the output Gaussians) computed per strip of output
+    // rows, with its halo; the remapped images' Gaussian pyramids and the input's at the root;
+    // the Laplacians inlined, so that each output pixel computes the two levels it interpolates
+    // rather than all `levels` (Halide's app schedule, with strips instead of sliding windows:
+    // the upsampling's parity keeps the collapse's row regions from provably only growing).
+    void schedule_fused_strips(int strip_h = 64, int vec = 8) {
+        using namespace halo;
+        Var yo("yo");
+        remap.compute_root();
+        gray.compute_root().vectorize(x, vec).parallel(y);
+        output.reorder(c, x, y).split(y, yo, y, strip_h).parallel(yo).vectorize(x, vec);
+        for (int j = 0; j < pyramid_levels; j++) {
+            if (j > 0) in_g_pyramid[j].compute_root().vectorize(x, vec).parallel(y);
+            g_pyramid[j].compute_root().vectorize(x, vec).parallel(y);
+            out_g_pyramid[j].compute_at(output, yo).vectorize(x, vec);
+        }
+    }
+
     // Output W x H from an input W x H (both x, y, c with mins 0) by plain C++ loops, each
     // pyramid level stored over exactly the region the next stages read (one thread).
     void plain(const halo::Buffer<float> &in, halo::Buffer<float> &out) const;

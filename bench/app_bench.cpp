@@ -315,13 +315,16 @@ int main(int argc, char **argv) {
             Buffer<float> in(W, H, 3);
             in.for_each_value([](const std::vector<int> &p) { return float((p[0] * 7 + p[1] * 13 + p[2] * 50) % 256) / 255.0f; });
             apps::LocalLaplacian tiled(8, 4, 1.0f, 1.0f), bf(8, 4, 1.0f, 1.0f), ref(8, 4, 1.0f, 1.0f),
-                automatic(8, 4, 1.0f, 1.0f);
+                automatic(8, 4, 1.0f, 1.0f), strips(8, 4, 1.0f, 1.0f);
             tiled.schedule_tiled(64, 32, 8);
             bf.schedule_breadth_first(8);
-            for (auto *a : {&tiled, &bf, &automatic}) a->input.set(in);
-            Buffer<> o1(Float(32), {W, H, 3}), o2(Float(32), {W, H, 3}), o6(Float(32), {W, H, 3});
+            strips.schedule_fused_strips(64, 8);
+            for (auto *a : {&tiled, &bf, &automatic, &strips}) a->input.set(in);
+            Buffer<> o1(Float(32), {W, H, 3}), o2(Float(32), {W, H, 3}), o6(Float(32), {W, H, 3}),
+                o7(Float(32), {W, H, 3});
             Buffer<float> o3(W, H, 3);
             std::vector<Row> rows = {halo_row("halo: collapse at 64x32 tiles", tiled.output, o1),
+                                     halo_row("halo: collapse per strip of 64 rows", strips.output, o7),
                                      halo_row("halo: breadth-first", bf.output, o2), halo_auto_row(automatic.output, o6)};
             rows.push_back(plain_row([&] { ref.plain(in, o3); }, o3));
             report("local_laplacian " + std::to_string(W) + "x" + std::to_string(H) + "x3 float, 8 levels, 4 pyramid levels",

@@ -124,6 +124,17 @@ TEST_CASE("local Laplacian: every schedule matches the plain C++ pyramids") {
         INFO("schedule " << int(s));
         CHECK(halo_test::max_difference(out, expected) < 1e-4);
     }
+    // The collapse per strip of rows, at strip heights that do not divide the output
+    for (int strip : {8, 16}) {
+        apps::LocalLaplacian app(6, 3, 1.5f, 0.8f);
+        app.schedule_fused_strips(strip, 8);
+        app.input.set(in);
+        Buffer<float> out(W, H, 3), expected(W, H, 3);
+        app.plain(in, expected);
+        app.output.realize(out);
+        INFO("strips of " << strip);
+        CHECK(halo_test::max_difference(out, expected) < 1e-4);
+    }
 }
 
 TEST_CASE("cnn_block (channels innermost): fused and breadth-first blocked schedules match the plain C++ loops") {
