@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "IREquality.h"
 #include "ScheduleFunctions.h"
 #include "Simplify.h"
 #include "Substitute.h"
@@ -67,6 +68,89 @@ Monotonic monotonic_in(const Expr &e, const std::string &var) {
         return widening_int ? monotonic_in(n->value, var) : Monotonic::Unknown;
     }
     return Monotonic::Unknown;
+}
+
+// Replaces every occurrence of one expression.
+class ReplaceExpr : public IRMutator {
+public:
+    ReplaceExpr(Expr from, Expr to) : from_(std::move(from)), to_(std::move(to)) {}
+    using IRMutator::visit;
+    Expr mutate(const Expr &e) override { return equal(e, from_) ? to_ : IRMutator::mutate(e); }
+    using IRMutator::mutate;
+
+private:
+    Expr from_, to_;
+};
+
+// The divisions and remainders by positive constants in an expression that depend on var: the
+// innermost numerators (those with no such division inside), and the largest product of the
+// divisors along one nesting (4 for (y / 2 + 1) / 2): a multiple of every divisor on the way.
+class FindDivisions : public IRVisitor {
+public:
+    explicit FindDivisions(const std::string &v) : var_(v) {}
+    std::vector<Expr> innermost;
+    int64_t nested_product = 1;
+    bool other = false;  // a division by something else
+    using IRVisitor::visit;
+    void visit(const Div *op) override { note(op->a, op->b); }
+    void visit(const Mod *op) override { note(op->a, op->b); }
+
+private:
+    const std::string &var_;
+    int64_t product_ = 1;  // of the divisors of the enclosing divisions
+    void note(const Expr &a, const Expr &b) {
+        if (!depends_on(a, var_)) return;
+        const int64_t *k = as_const_int(b);
+        if (!k || *k <= 0 || *k > 64 || product_ > 64) {
+            other = true;
+            return;
+        }
+        const int64_t saved = product_;
+        const size_t found_before = innermost.size();
+        product_ *= *k;
+        nested_product = std::max(nested_product, product_);
+        a.accept(this);
+        if (innermost.size() == found_before) innermost.push_back(a);  // no division inside a
+        product_ = saved;
+    }
+};
+
+// Whether e never decreases as var grows, for expressions of n / k and n % k (k positive
+// constants, possibly nested, all over one innermost numerator n increasing in var), such as
+// the rows an upsampling reads, f(y / 2 - 1 + 2 * (y % 2)) and f(y / 2), and its upsampling
+// again: not monotonic term by term, but with n = K t + r for each remainder r (K a multiple
+// of every divisor on the way), e is an expression e_r(t) of t alone. It never decreases iff
+// each e_r(t) <= e_(r+1)(t), and e_(K-1)(t) <= e_0(t + 1): constants once simplified, or it
+// is not known.
+bool never_decreases_by_remainders(const Expr &e, const std::string &var) {
+    FindDivisions finder(var);
+    e.accept(&finder);
+    if (finder.other || finder.innermost.empty()) return false;
+    const Expr n = finder.innermost[0];
+    const int64_t K = finder.nested_product;
+    if (K > 64 || n.type() != Int(32) || monotonic_in(n, var) != Monotonic::Increasing) return false;
+    for (auto &a : finder.innermost) {
+        if (!equal(a, n)) return false;
+    }
+    Expr t = Variable::make(Int(32), var + ".quotient");
+    auto at = [&](int64_t r, const Expr &q) {
+        Expr v = simplify(ReplaceExpr(n, q * int32_t(K) + int32_t(r)).mutate(e));
+        return depends_on(v, var) ? Expr() : v;
+    };
+    for (int64_t r = 0; r < K; r++) {
+        Expr here = at(r, t), next = r + 1 < K ? at(r + 1, t) : at(0, t + 1);
+        if (!here.defined() || !next.defined()) return false;
+        const int64_t *step = as_const_int(simplify(next - here));
+        if (!step || *step < 0) return false;
+    }
+    return true;
+}
+
+// monotonic_in, and where that does not know, the remainders' analysis.
+Monotonic monotonic_bound(const Expr &e, const std::string &var) {
+    Monotonic m = monotonic_in(e, var);
+    if (m == Monotonic::Unknown && never_decreases_by_remainders(e, var)) return Monotonic::Increasing;
+    return m;
 }
 
 class Slide : public IRMutator {
@@ -157,7 +241,7 @@ private:
             Expr mn = expanded(p + ".min"), mx = expanded(p + ".max");
             if (!mn.defined() || !mx.defined()) return rebuild(chain);
             if (!depends_on(mn, c) && !depends_on(mx, c)) continue;
-            Monotonic a = monotonic_in(mn, c), b = monotonic_in(mx, c);
+            Monotonic a = monotonic_bound(mn, c), b = monotonic_bound(mx, c);
             bool grows = (a == Monotonic::Increasing || a == Monotonic::Constant) &&
                          (b == Monotonic::Increasing || b == Monotonic::Constant);
             if (sliding >= 0 || !grows) {
@@ -218,8 +302,8 @@ private:
             for (int u = 1; u < f_.stages(); u++) {
                 std::string q = stage_prefix(f_.name, u) + f_.args[d];
                 Expr u_min = expanded(q + ".min"), u_max = expanded(q + ".max");
-                Monotonic a = u_min.defined() ? monotonic_in(u_min, c) : Monotonic::Unknown;
-                Monotonic b = u_max.defined() ? monotonic_in(u_max, c) : Monotonic::Unknown;
+                Monotonic a = u_min.defined() ? monotonic_bound(u_min, c) : Monotonic::Unknown;
+                Monotonic b = u_max.defined() ? monotonic_bound(u_max, c) : Monotonic::Unknown;
                 bool grows = (a == Monotonic::Increasing || a == Monotonic::Constant) &&
                              (b == Monotonic::Increasing || b == Monotonic::Constant);
                 if (!grows) {

@@ -356,3 +356,61 @@ TEST_CASE("a Func computed in two specialization branches, sliding in one only, 
     halo_test::check_against_reference(g, halo_test::int_buffer_at(21, 7, 4, 3));
     halo_test::check_against_reference(g, halo_test::int_buffer_at(5, 7, 4, 3));
 }
+
+TEST_CASE("an upsampled producer slides: its rows y / 2 - 1 + 2 * (y % 2) and y / 2 only grow, remainder by remainder") {
+    // The upsampling of Halide's local Laplacian, once and twice (nested divisions): each
+    // output row reads two rows of the level below, alternately the one above and below. The
+    // row regions are not monotonic term by term, but are for every remainder of y modulo 2
+    // (4 for the nested one).
+    Var x("x"), y("y"), yo("yo"), yi("yi");
+    Buffer<float> in = halo_test::random_image<float>({40, 40}, 43, -1, 1);
+    in.set_min(-20, -20);
+    auto up = [&](Func f, const std::string &name) {
+        Func u(name);
+        u(x, y) = 0.25f * f(x, y / 2 - 1 + 2 * (y % 2)) + 0.75f * f(x, y / 2);
+        return u;
+    };
+    Func base("base");
+    base(x, y) = in(clamp(x, -20, 19), clamp(y, -20, 19)) * 2.0f;
+    Func once = up(base, "once");
+    Func twice = up(once, "twice");
+    Func out("out");
+    out(x, y) = twice(x, y) + 1.0f;
+    out.split(y, yo, yi, 16).parallel(yo);
+    base.store_at(out, yo).compute_at(out, yi);
+    once.store_at(out, yo).compute_at(out, yi);
+    twice.compute_at(out, yi);  // its row's bounds are lets: once's rows stay exact expressions
+    std::string stmt = out.lowered_stmt();
+    INFO(stmt);
+    CHECK(contains(stmt, "// once: sliding window over out.s0.yi in dimension y"));
+    CHECK(contains(stmt, "// base: sliding window over out.s0.yi in dimension y"));
+    for (auto [w, h, mx, my] : {std::tuple{23, 37, -11, -9}, {30, 50, 3, 5}}) {
+        Buffer<float> dst(w, h);
+        dst.set_min(mx, my);
+        INFO(w << "x" << h << " at (" << mx << ", " << my << ")");
+        halo_test::check_against_reference(out, dst);
+    }
+    // Strip s of 16 output rows reads rows 8s - 1 .. 8s + 8 of once: each computed once per
+    // strip (10 rows; without the window, two per output row), only the strips' halos twice.
+    RedundancyReport r = redundancy_report(out, {23, 64});
+    const RedundancyRow &o = row_of(r, "once");
+    CHECK(o.computed == 23 * 4 * 10);
+    CHECK(o.required == 23 * 34);
+}
+
+TEST_CASE("a parity access whose rows go back and forth does not slide, and stays right") {
+    // g's row y reads f's rows y / 2 and y / 2 + 2 * (y % 2): rows {0}, {0, 2}, {1}, {1, 3}, ...:
+    // the last row needed goes 0, 2, 1, 3, 2, ...: down at every even y
+    Var x("x"), y("y"), yo("yo"), yi("yi");
+    Func f("f"), g("g"), out("out");
+    f(x, y) = x * 100 + y;
+    g(x, y) = f(x, y / 2 + 2 * (y % 2)) + f(x, y / 2);
+    out(x, y) = g(x, y);
+    out.split(y, yo, yi, 8);
+    g.compute_at(out, yi);
+    f.store_at(out, yo).compute_at(out, yi);
+    CHECK(contains(out.lowered_stmt(), "// f: no sliding window over out.s0.yi (its region does not only grow)"));
+    Buffer<int> dst(5, 19);
+    dst.set_min(-2, -7);
+    halo_test::check_against_reference(out, dst);
+}
