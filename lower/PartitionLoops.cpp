@@ -3,6 +3,7 @@
 #include <set>
 
 #include "Bounds.h"
+#include "IREquality.h"
 #include "Simplify.h"
 #include "Substitute.h"
 #include "dsl/IROperator.h"
@@ -58,7 +59,12 @@ private:
             return;
         }
         Expr u = simplify(d.max);
-        if (!expr_uses_var(u, var_)) return;  // a guard of another loop
+        if (!expr_uses_var(u, var_)) {
+            // A guard of another loop; nested guards of this one may be inside.
+            not_removed.insert(op);
+            visit_nested(op->then_case);
+            return;
+        }
         // u must be coeff * var + rest with a positive constant coeff and rest free of var.
         Expr rest = simplify(substitute(var_, Expr(0), u));
         Expr coeff = simplify(substitute(var_, Expr(1), u) - rest);
@@ -72,7 +78,28 @@ private:
         Expr lim = simplify((0 - rest) / coeff);
         limit = limit.defined() ? simplify(min(limit, lim)) : lim;
         guards.insert(op);
+        if (guard_depth_ > 0 || (last_limit_.defined() && !equal(last_limit_, lim))) mixed_limits = true;
+        last_limit_ = lim;
+        // Guards nested inside count too: an inner loop partitioned before this one shares the
+        // nodes below its own guards between its steady state and its tail, so one guard node
+        // can be in both, under different ranges of that loop. Each place it is found in
+        // tightens the limit, and it is removed only if every place allows it.
+        visit_nested(op->then_case);
     }
+    void visit_nested(const Stmt &s) {
+        guard_depth_++;
+        s.accept(this);
+        guard_depth_--;
+    }
+    int guard_depth_ = 0;  // guards around the node visited
+    Expr last_limit_;      // of the guard found last
+
+public:
+    // Guards found somewhere where they do not depend on the loop: kept everywhere.
+    std::set<const IfThenElse *> not_removed;
+    // Whether the guards' limits differ, or one is inside another: past the limit some guard
+    // may then still hold, so the tail is not empty even if the body is nothing but guarded code.
+    bool mixed_limits = false;
 };
 
 class RemoveGuards : public IRMutator {
@@ -108,7 +135,8 @@ public:
         }
         FindGuardLimit finder(op->name);
         body.accept(&finder);
-        if (finder.unsupported || !finder.limit.defined()) {
+        for (const IfThenElse *g : finder.not_removed) finder.guards.erase(g);
+        if (finder.unsupported || !finder.limit.defined() || finder.guards.empty()) {
             return For::make(op->name, op->min, op->extent, op->for_type, body);
         }
         // steady: [min, split), tail: [split, min + extent)
@@ -121,7 +149,7 @@ public:
         // Past the limit every guard fails: if the body is nothing but guarded code, the tail
         // iterations do nothing at all (a split by a factor far larger than the loop would
         // otherwise spin through them).
-        if (only_guarded(body, finder.guards)) return LetStmt::make(split_name, split_value, steady);
+        if (!finder.mixed_limits && only_guarded(body, finder.guards)) return LetStmt::make(split_name, split_value, steady);
         return LetStmt::make(split_name, split_value, Block::make(steady, tail));
     }
 };

@@ -227,6 +227,13 @@ TEST_CASE("random stencil chains sliding under random loops match the reference 
             int dy = pick(3) - 1, dx = pick(3) - 1, dy2 = pick(4) - 1;
             if (i == 0) {
                 f(x, y) = in(x + dx, y + dy) + in(x, y + dy2) * 2;
+            } else if (pick(4) == 0) {
+                // An upsampling in y, as the local Laplacian's: rows y / 2 + a (y % 2) + b and
+                // y / 2 + c, whose union only grows with y for some a, b, c and not for others
+                Func p = s[size_t(pick(i))], q = s.back();
+                int a = pick(3), b = pick(3) - 1, c = pick(3) - 1;
+                f(x, y) = p(x + dx, y / 2 + a * (y % 2) + b) * 3 + q(x, y / 2 + c);
+                log << f.name() << " upsamples: rows y / 2 + " << a << " (y % 2) + " << b << " and y / 2 + " << c << "\n";
             } else {
                 Func p = s[size_t(pick(i))], q = s.back();
                 f(x, y) = p(x + dx, y + dy) - q(x, y + dy2) / 2 + q(x - 1, y);
