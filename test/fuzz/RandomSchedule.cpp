@@ -87,6 +87,14 @@ std::vector<std::string> RandomPipeline::schedule_loops(int s, int update, bool 
             log << "  " << stage_name << ".tile(x, y, xo, yo, xi, yi, " << w << ", " << h << ", " << tail_name(tail) << ")\n";
             loops = {"xi", "yi", "xo", "yo"};
             if (coin()) {
+                // Vectors of the tile's rows, GuardWithIf inside the tile's own tail strategy:
+                // nested guards, partitioned loop by loop (a guard once got lost between them).
+                int v = 2 << rand(2);
+                stage.vectorize(Var("xi"), v, TailStrategy::GuardWithIf);
+                log << "    .vectorize(xi, " << v << ", GuardWithIf)\n";
+                loops = {"xi_vi", "xi", "yi", "xo", "yo"};
+            }
+            if (coin()) {
                 parallel(stage, Var("yo"), "    ");
             }
         } else if (choice == 2) {
