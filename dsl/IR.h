@@ -436,6 +436,9 @@ struct Evaluate : StmtNode<Evaluate, IRNodeType::Evaluate> {
 
 // Helpers
 const int64_t *as_const_int(const Expr &e);
+// The pointer points into e's node: a temporary Expr (as_const_int(simplify(x))) would leave it
+// dangling once the temporary is gone. Keep the Expr in a variable first.
+const int64_t *as_const_int(Expr &&e) = delete;
 bool is_const(const Expr &e);
 bool is_const(const Expr &e, int64_t v);
 inline bool is_zero(const Expr &e) { return is_const(e, 0); }

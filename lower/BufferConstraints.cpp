@@ -79,7 +79,8 @@ Stmt add_buffer_constraints(const Stmt &s, const std::vector<std::shared_ptr<Par
                 if (std::string(field) == "stride" && d == 0) {
                     // Dimension 0 always has stride 1 (the runtime checks it with the other
                     // buffer fields): nothing more to check or to know.
-                    const int64_t *one = as_const_int(simplify(want));
+                    Expr wanted = simplify(want);  // as_const_int points into it
+                    const int64_t *one = as_const_int(wanted);
                     user_assert(one && *one == 1)
                         << directive << ": Halo buffers have stride 1 in dimension 0, so this constraint "
                         << "can never hold; make dimension 0 the innermost in memory";

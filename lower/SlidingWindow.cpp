@@ -140,7 +140,8 @@ bool never_decreases_by_remainders(const Expr &e, const std::string &var) {
     for (int64_t r = 0; r < K; r++) {
         Expr here = at(r, t), next = r + 1 < K ? at(r + 1, t) : at(0, t + 1);
         if (!here.defined() || !next.defined()) return false;
-        const int64_t *step = as_const_int(simplify(next - here));
+        Expr step_expr = simplify(next - here);  // as_const_int points into it
+        const int64_t *step = as_const_int(step_expr);
         if (!step || *step < 0) return false;
     }
     return true;
