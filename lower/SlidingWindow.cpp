@@ -30,19 +30,8 @@ Monotonic combine(Monotonic a, Monotonic b) {
     return a == b ? a : Monotonic::Unknown;
 }
 
-bool depends_on(const Expr &e, const std::string &var) {
-    struct Finder : IRVisitor {
-        const std::string &var;
-        bool found = false;
-        explicit Finder(const std::string &v) : var(v) {}
-        void visit(const Variable *op) override { found |= op->name == var; }
-    } finder(var);
-    e.accept(&finder);
-    return finder.found;
-}
-
 Monotonic monotonic_in(const Expr &e, const std::string &var) {
-    if (!depends_on(e, var)) return Monotonic::Constant;
+    if (!expr_uses_var(e, var)) return Monotonic::Constant;
     if (auto v = e.as<Variable>()) return v->name == var ? Monotonic::Increasing : Monotonic::Constant;
     if (auto n = e.as<Add>()) return combine(monotonic_in(n->a, var), monotonic_in(n->b, var));
     if (auto n = e.as<Sub>()) return combine(monotonic_in(n->a, var), flip(monotonic_in(n->b, var)));
@@ -70,18 +59,6 @@ Monotonic monotonic_in(const Expr &e, const std::string &var) {
     return Monotonic::Unknown;
 }
 
-// Replaces every occurrence of one expression.
-class ReplaceExpr : public IRMutator {
-public:
-    ReplaceExpr(Expr from, Expr to) : from_(std::move(from)), to_(std::move(to)) {}
-    using IRMutator::visit;
-    Expr mutate(const Expr &e) override { return equal(e, from_) ? to_ : IRMutator::mutate(e); }
-    using IRMutator::mutate;
-
-private:
-    Expr from_, to_;
-};
-
 // The divisions and remainders by positive constants in an expression that depend on var: the
 // innermost numerators (those with no such division inside), and the largest product of the
 // divisors along one nesting (4 for (y / 2 + 1) / 2): a multiple of every divisor on the way.
@@ -99,7 +76,7 @@ private:
     const std::string &var_;
     int64_t product_ = 1;  // of the divisors of the enclosing divisions
     void note(const Expr &a, const Expr &b) {
-        if (!depends_on(a, var_)) return;
+        if (!expr_uses_var(a, var_)) return;
         const int64_t *k = as_const_int(b);
         if (!k || *k <= 0 || *k > 64 || product_ > 64) {
             other = true;
@@ -134,8 +111,8 @@ bool never_decreases_by_remainders(const Expr &e, const std::string &var) {
     }
     Expr t = Variable::make(Int(32), var + ".quotient");
     auto at = [&](int64_t r, const Expr &q) {
-        Expr v = simplify(ReplaceExpr(n, q * int32_t(K) + int32_t(r)).mutate(e));
-        return depends_on(v, var) ? Expr() : v;
+        Expr v = simplify(substitute_expr(n, q * int32_t(K) + int32_t(r), e));
+        return expr_uses_var(v, var) ? Expr() : v;
     };
     for (int64_t r = 0; r < K; r++) {
         Expr here = at(r, t), next = r + 1 < K ? at(r + 1, t) : at(0, t + 1);
@@ -241,7 +218,7 @@ private:
             std::string p = stage_prefix(f_.name, 0) + f_.args[d];
             Expr mn = expanded(p + ".min"), mx = expanded(p + ".max");
             if (!mn.defined() || !mx.defined()) return rebuild(chain);
-            if (!depends_on(mn, c) && !depends_on(mx, c)) continue;
+            if (!expr_uses_var(mn, c) && !expr_uses_var(mx, c)) continue;
             Monotonic a = monotonic_bound(mn, c), b = monotonic_bound(mx, c);
             bool grows = (a == Monotonic::Increasing || a == Monotonic::Constant) &&
                          (b == Monotonic::Increasing || b == Monotonic::Constant);

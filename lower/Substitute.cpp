@@ -1,5 +1,7 @@
 #include "Substitute.h"
 
+#include "IREquality.h"
+
 namespace halo {
 
 namespace {
@@ -65,6 +67,22 @@ Stmt substitute(const std::string &name, const Expr &replacement, const Stmt &s)
 }
 Expr substitute(const std::map<std::string, Expr> &m, const Expr &e) { return Substituter(m).mutate(e); }
 Stmt substitute(const std::map<std::string, Expr> &m, const Stmt &s) { return Substituter(m).mutate(s); }
+
+namespace {
+class ReplaceExpr : public IRMutator {
+public:
+    ReplaceExpr(const Expr &find, const Expr &replacement) : find_(find), replacement_(replacement) {}
+    using IRMutator::mutate;
+    Expr mutate(const Expr &e) override { return equal(e, find_) ? replacement_ : IRMutator::mutate(e); }
+
+private:
+    const Expr &find_, &replacement_;
+};
+}  // namespace
+
+Expr substitute_expr(const Expr &find, const Expr &replacement, const Expr &e) {
+    return ReplaceExpr(find, replacement).mutate(e);
+}
 
 bool expr_uses_var(const Expr &e, const std::string &name) {
     UsesVar v(name);

@@ -13,6 +13,8 @@ Expr substitute(const std::string &name, const Expr &replacement, const Expr &e)
 Stmt substitute(const std::string &name, const Expr &replacement, const Stmt &s);
 Expr substitute(const std::map<std::string, Expr> &m, const Expr &e);
 Stmt substitute(const std::map<std::string, Expr> &m, const Stmt &s);
+// Replaces every subexpression equal to `find` (structurally) by `replacement`.
+Expr substitute_expr(const Expr &find, const Expr &replacement, const Expr &e);
 
 bool expr_uses_var(const Expr &e, const std::string &name);
 bool stmt_uses_var(const Stmt &s, const std::string &name);

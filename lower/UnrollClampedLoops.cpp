@@ -1,6 +1,7 @@
 #include "UnrollClampedLoops.h"
 
 #include "Simplify.h"
+#include "UnrollLoops.h"
 #include "dsl/IROperator.h"
 #include "dsl/IRVisitor.h"
 
@@ -62,11 +63,7 @@ public:
         // fewer clamps than the loop body: a loop whose clamps stay gains nothing.
         Stmt first = simplify(LetStmt::make(op->name, op->min, op->body));
         if (census(first).clamps >= body.clamps) return IRMutator::visit(op);
-        std::vector<Stmt> copies;
-        for (int64_t i = 0; i < *ex; i++) {
-            copies.push_back(LetStmt::make(op->name, make_const(op->min.type(), *mn + i), op->body));
-        }
-        return Block::make(copies);
+        return unrolled_copies(op, *ex, op->body);
     }
 };
 

@@ -39,11 +39,7 @@ public:
         copies_ *= std::max<int64_t>(*n, 1);
         Stmt body = mutate(op->body);
         copies_ = saved;
-        std::vector<Stmt> copies;
-        for (int64_t i = 0; i < *n; i++) {
-            copies.push_back(LetStmt::make(op->name, op->min + Expr(int32_t(i)), body));
-        }
-        return Block::make(copies);
+        return unrolled_copies(op, *n, body);
     }
 
 private:
@@ -53,5 +49,13 @@ private:
 }  // namespace
 
 Stmt unroll_loops(const Stmt &s) { return Unroller().mutate(s); }
+
+Stmt unrolled_copies(const For *loop, int64_t copies, const Stmt &body) {
+    std::vector<Stmt> result;
+    for (int64_t i = 0; i < copies; i++) {
+        result.push_back(LetStmt::make(loop->name, loop->min + Expr(int32_t(i)), body));
+    }
+    return Block::make(result);
+}
 
 }  // namespace halo
