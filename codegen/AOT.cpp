@@ -31,8 +31,7 @@ namespace halo {
 namespace {
 
 std::unique_ptr<llvm::TargetMachine> make_target_machine(const Target &t) {
-    llvm::InitializeNativeTarget();
-    llvm::InitializeNativeTargetAsmPrinter();
+    initialize_llvm();
     std::string err;
     const llvm::Target *target = llvm::TargetRegistry::lookupTarget(t.triple, err);
     user_assert(target) << "No LLVM backend for target '" << t.name << "' (" << t.triple << "): " << err;
@@ -220,6 +219,7 @@ void compile_to_files_on_this_stack(const std::vector<Func> &outputs, const std:
     }
     auto tm = make_target_machine(target);
     PassTimer timer(function_name);
+    LLVMPassTimingScope llvm_pass_timing;
     llvm::LLVMContext ctx;
     auto m = codegen_llvm(p, ctx, *tm);
     add_wrapper(*m, p, inputs, function_name, false);

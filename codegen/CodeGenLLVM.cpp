@@ -7,16 +7,22 @@
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/MC/MCSubtargetInfo.h>
+#include <llvm/IR/PassTimingInfo.h>
 #include <llvm/Passes/PassBuilder.h>
+#include <llvm/Passes/StandardInstrumentations.h>
+#include <llvm/Support/CommandLine.h>
+#include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
 
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <mutex>
 #include <set>
 
 #include "dsl/Error.h"
+#include "lower/PassTiming.h"
 #include "runtime/HaloRuntime.h"
 #include "dsl/IRPrinter.h"
 #include "dsl/IRVisitor.h"
@@ -1126,6 +1132,26 @@ std::unique_ptr<llvm::Module> codegen_llvm(const LoweredPipeline &p, llvm::LLVMC
     return m;
 }
 
+void initialize_llvm() {
+    static std::once_flag once;
+    std::call_once(once, [] {
+        llvm::InitializeNativeTarget();
+        llvm::InitializeNativeTargetAsmPrinter();
+        const char *argv0 = "halo";
+        llvm::cl::ParseCommandLineOptions(1, &argv0, "", nullptr, "HALO_LLVM_ARGS");
+    });
+}
+
+LLVMPassTimingScope::LLVMPassTimingScope() : active_(llvm_time_passes_enabled()) {
+    if (active_) llvm::TimePassesIsEnabled = true;
+}
+
+LLVMPassTimingScope::~LLVMPassTimingScope() {
+    if (!active_) return;
+    llvm::reportAndResetTimings(&llvm::errs());
+    llvm::TimePassesIsEnabled = false;
+}
+
 void optimize_module(llvm::Module &m, llvm::TargetMachine &tm, bool llvm_loop_opt) {
     llvm::LoopAnalysisManager lam;
     llvm::FunctionAnalysisManager fam;
@@ -1138,7 +1164,15 @@ void optimize_module(llvm::Module &m, llvm::TargetMachine &tm, bool llvm_loop_op
     pto.LoopInterleaving = llvm_loop_opt;
     pto.LoopUnrolling = llvm_loop_opt;
     pto.SLPVectorization = true;
-    llvm::PassBuilder pb(&tm, pto);
+    // With HALO_TIME_PASSES=llvm the instrumentation times every pass (the report is printed
+    // after machine code generation, together with the code generator's passes).
+    llvm::PassInstrumentationCallbacks pic;
+    std::optional<llvm::StandardInstrumentations> si;
+    if (llvm::TimePassesIsEnabled) {
+        si.emplace(m.getContext(), false);
+        si->registerCallbacks(pic, &mam);
+    }
+    llvm::PassBuilder pb(&tm, pto, std::nullopt, si ? &pic : nullptr);
     pb.registerModuleAnalyses(mam);
     pb.registerCGSCCAnalyses(cgam);
     pb.registerFunctionAnalyses(fam);

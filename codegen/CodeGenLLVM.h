@@ -21,8 +21,27 @@ namespace halo {
 std::unique_ptr<llvm::Module> codegen_llvm(const LoweredPipeline &p, llvm::LLVMContext &ctx,
                                            llvm::TargetMachine &tm);
 
+// Initializes the native target once per process, and reads LLVM's own options from the
+// environment variable HALO_LLVM_ARGS (as Halide's HL_LLVM_ARGS: "-time-passes
+// -print-after=instcombine"), for experiments with the code generator.
+void initialize_llvm();
+
 // Runs LLVM's O3 pipeline (new pass manager) for the target; its loop vectorizer, interleaver
 // and unroller only with llvm_loop_opt (Target::EnableLLVMLoopOpt).
 void optimize_module(llvm::Module &m, llvm::TargetMachine &tm, bool llvm_loop_opt);
+
+// With HALO_TIME_PASSES=llvm, LLVM times its passes while this lives and prints its report
+// (optimization and code generation, pass by pass) to stderr when it ends. LLVM's switch is
+// process-wide: meant for one compile at a time, when measuring.
+class LLVMPassTimingScope {
+public:
+    LLVMPassTimingScope();
+    ~LLVMPassTimingScope();
+    LLVMPassTimingScope(const LLVMPassTimingScope &) = delete;
+    LLVMPassTimingScope &operator=(const LLVMPassTimingScope &) = delete;
+
+private:
+    bool active_;
+};
 
 }  // namespace halo

@@ -25,14 +25,6 @@ namespace halo {
 
 namespace {
 
-void initialize_llvm() {
-    static std::once_flag once;
-    std::call_once(once, [] {
-        llvm::InitializeNativeTarget();
-        llvm::InitializeNativeTargetAsmPrinter();
-    });
-}
-
 std::string to_string(llvm::Error e) {
     std::string s;
     llvm::raw_string_ostream os(s);
@@ -67,6 +59,7 @@ JITModule::JITModule(const LoweredPipeline &p, const Target &target) : impl_(std
     impl_->tm = std::move(*tm);
 
     PassTimer timer(p.name);
+    LLVMPassTimingScope llvm_pass_timing;
     auto ctx = std::make_unique<llvm::LLVMContext>();
     auto module = codegen_llvm(p, *ctx, *impl_->tm);
     timer.lap("llvm_codegen");

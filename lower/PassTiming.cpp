@@ -11,6 +11,11 @@ bool time_passes_enabled() {
     return v && *v && std::string(v) != "0";
 }
 
+bool llvm_time_passes_enabled() {
+    const char *v = std::getenv("HALO_TIME_PASSES");
+    return v && std::string(v) == "llvm";
+}
+
 void PassTimer::lap(const char *step) {
     Clock::time_point now = Clock::now();
     if (time_passes_enabled()) {

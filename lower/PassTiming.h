@@ -1,5 +1,7 @@
 // HALO_TIME_PASSES=1: the time of every lowering pass and of LLVM's optimization and code
 // generation, printed to stderr as each finishes ("halo time: <pipeline> <step> <ms> ms").
+// HALO_TIME_PASSES=llvm: the same, plus LLVM's own report of every optimization and
+// code-generation pass after each compile.
 #pragma once
 
 #include <chrono>
@@ -8,6 +10,8 @@
 namespace halo {
 
 bool time_passes_enabled();
+// HALO_TIME_PASSES=llvm.
+bool llvm_time_passes_enabled();
 
 // Measures from its construction (or the last lap) and prints each lap when enabled.
 class PassTimer {
