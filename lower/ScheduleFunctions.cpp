@@ -326,7 +326,7 @@ public:
     using IRMutator::visit;
 
     bool found = false;
-    std::string loop_name;
+    std::vector<std::string> loop_names;  // a realization goes in each of these loops
 
     Stmt wrap(const Stmt &body) {
         Stmt s = body;
@@ -338,7 +338,9 @@ public:
     }
 
     Stmt visit(const For *op) override {
-        if (op->name != loop_name) return IRMutator::visit(op);
+        if (std::find(loop_names.begin(), loop_names.end(), op->name) == loop_names.end()) {
+            return IRMutator::visit(op);
+        }
         found = true;
         return For::make(op->name, op->min, op->extent, op->for_type, wrap_inside_guard(op->body));
     }
@@ -471,6 +473,36 @@ std::string resolve_loop(const Environment &env, const FunctionContents &f, cons
                << (elsewhere.empty() ? "" : "; '" + l.var + "' is a loop of " + g.name + "'s " + elsewhere +
                                                ", which does not use '" + f.name + "'");
     return "";
+}
+
+// The For loop names of LoopLevel l. compute_at(g, x) without a stage, when several stages
+// of g use f and each has a loop x, means all of them (as in Halide): f gets a realization in
+// each stage's loop x (Halide's tutorial 9: a producer used by both the pure step and the
+// update of its consumer is computed inside both). Otherwise the one loop of resolve_loop.
+std::vector<std::string> resolve_loops(const Environment &env, const FunctionContents &f, const LoopLevel &l,
+                                       const char *directive) {
+    auto it = env.find(l.func);
+    if (l.stage < 0 && it != env.end()) {
+        const FunctionContents &g = *it->second;
+        std::vector<int> using_stages;
+        bool all_have_loop = true;
+        for (int s = 0; s < g.stages(); s++) {
+            if (!stage_uses(env, g.stage(s), f.name)) continue;
+            using_stages.push_back(s);
+            const auto &dims = g.stage(s).schedule.dims;
+            all_have_loop &= std::any_of(dims.begin(), dims.end(), [&](const Dim &d) { return d.var == l.var; });
+        }
+        if (using_stages.size() > 1 && all_have_loop) {
+            std::vector<std::string> loops;
+            for (int s : using_stages) {
+                LoopLevel at_stage = l;
+                at_stage.stage = s;
+                loops.push_back(resolve_loop(env, f, at_stage, directive));
+            }
+            return loops;
+        }
+    }
+    return {resolve_loop(env, f, l, directive)};
 }
 
 // A reduction computed just outside its consumer's vectorized loops is vectorized the same
@@ -769,10 +801,10 @@ Stmt schedule_functions(const Environment &env, const std::vector<std::string> &
             s = inj.wrap(s);
             continue;
         }
-        std::string compute_loop = resolve_loop(env, f, sched.compute_level, "compute_at");
+        std::vector<std::string> compute_loops = resolve_loops(env, f, sched.compute_level, "compute_at");
         if (same) {
             InjectRealization inj(f, true, true);
-            inj.loop_name = compute_loop;
+            inj.loop_names = compute_loops;
             s = inj.mutate(s);
             user_assert(inj.found)
                 << "Func '" << f.name << "' is scheduled compute_at(" << sched.compute_level.func << ", "
@@ -783,31 +815,34 @@ Stmt schedule_functions(const Environment &env, const std::vector<std::string> &
         }
         // store_at outside compute_at: the Realize goes at the store loop, the produce inside.
         InjectRealization compute(f, false, true);
-        compute.loop_name = compute_loop;
+        compute.loop_names = compute_loops;
         s = compute.mutate(s);
-        user_assert(compute.found) << "Func '" << f.name << "': compute_at loop " << compute_loop
+        user_assert(compute.found) << "Func '" << f.name << "': compute_at loop " << compute_loops[0]
                                    << " is not in the pipeline";
         if (sched.store_level.is_root()) {
             s = Realize::make(f.name, f.types(), {}, s);
             check_no_parallel_loop_between(f, s, "");
             continue;
         }
-        std::string store_loop = resolve_loop(env, f, sched.store_level, "store_at");
+        std::vector<std::string> store_loops = resolve_loops(env, f, sched.store_level, "store_at");
         InjectRealization store(f, true, false);
-        store.loop_name = store_loop;
+        store.loop_names = store_loops;
         Stmt stored = store.mutate(s);
-        user_assert(store.found) << "Func '" << f.name << "': store_at loop " << store_loop
+        user_assert(store.found) << "Func '" << f.name << "': store_at loop " << store_loops[0]
                                  << " is not in the pipeline";
-        // The store loop must enclose the compute loop.
+        // A store loop must enclose every compute loop.
         bool store_encloses = true;
         for (const auto &loops : loops_around_producers(stored, f.name)) {
-            store_encloses &= std::any_of(loops.begin(), loops.end(), [&](const For *l) { return l->name == store_loop; });
+            auto at = std::find_if(loops.begin(), loops.end(), [&](const For *l) {
+                return std::find(store_loops.begin(), store_loops.end(), l->name) != store_loops.end();
+            });
+            store_encloses &= at != loops.end();
+            if (at != loops.end()) check_no_parallel_loop_between(f, loops, (*at)->name);
         }
         user_assert(store_encloses)
             << "Func '" << f.name << "' is stored at " << sched.store_level.to_string()
             << " but computed at " << sched.compute_level.to_string()
             << ", which is outside it. store_at must name a loop at or outside the compute_at loop";
-        check_no_parallel_loop_between(f, stored, store_loop);
         s = stored;
     }
     return s;

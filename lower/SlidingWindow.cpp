@@ -1,6 +1,7 @@
 #include "SlidingWindow.h"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 
 #include "IREquality.h"
@@ -365,9 +366,17 @@ int64_t next_power_of_two(int64_t n) {
     return p;
 }
 
+// A Func realized in several places (one per stage of a consumer it is computed in, or per
+// specialization branch) has one list of storage folds, used by storage flattening for all
+// of them: it is folded automatically only if every place proposes the same fold. So the
+// pass runs twice: once to collect the proposals, once to rewrite.
+using FoldProposal = std::optional<std::pair<int, int64_t>>;  // dimension, factor
+
 class FindRealizations : public IRMutator {
 public:
-    FindRealizations(Environment &env, std::vector<std::string> &report) : env_(env), report_(report) {}
+    FindRealizations(Environment &env, std::vector<std::string> &report,
+                     std::map<std::string, std::vector<FoldProposal>> &proposals, bool planning)
+        : env_(env), report_(report), proposals_(proposals), planning_(planning) {}
     using IRMutator::mutate;
     using IRMutator::visit;
 
@@ -379,6 +388,10 @@ public:
         Slide slide(f, report_);
         // (A Func of no dimensions has nothing to slide along.)
         if (f.dimensions() > 0 && !(f.schedule.store_level == f.schedule.compute_level)) body = slide.mutate(body);
+        if (planning_) {
+            proposals_[f.name].push_back(automatic_fold(slide));
+            return Realize::make(op->name, op->types, op->bounds, op->body);
+        }
         std::vector<Range> bounds = op->bounds;
         std::vector<Stmt> checks = fold(f, slide, bounds);
         checks.push_back(body);
@@ -386,11 +399,19 @@ public:
     }
 
 private:
-    // Storage folding: a Func sliding along one dimension (in one place) keeps only the rows
-    // an iteration needs, stored modulo a power of two. fold_storage folds by its extent
-    // anywhere: along the dimension the Func slides in, what each iteration needs must fit
-    // (checked where it is computed); along another, what the realization covers (checked
-    // here). Returns the checks to run first in the realization.
+    // A Func sliding along one dimension (in one place) needs only the rows an iteration
+    // needs: a power of two at least the window.
+    static FoldProposal automatic_fold(const Slide &slide) {
+        if (slide.slid.size() != 1 || !slide.slides_everywhere_along(slide.slid[0].dim)) return std::nullopt;
+        const int64_t *window = as_const_int(slide.slid[0].window);
+        if (!window || *window <= 0) return std::nullopt;
+        return std::make_pair(slide.slid[0].dim, next_power_of_two(*window));
+    }
+
+    // Storage folding: automatic where every realization of f agrees (see automatic_fold).
+    // fold_storage folds by its extent anywhere: along the dimension the Func slides in, what
+    // each iteration needs must fit (checked where it is computed); along another, what the
+    // realization covers (checked here). Returns the checks to run first in the realization.
     std::vector<Stmt> fold(FunctionContents &f, const Slide &slide, std::vector<Range> &bounds) {
         std::vector<StorageFold> folds;
         std::vector<Stmt> checks;
@@ -400,6 +421,8 @@ private:
             report_.push_back(f.name + ": storage folded modulo " + to_string(factor) + " in dimension " + f.args[size_t(d)]);
         };
         for (const StorageFold &fold : f.schedule.folds) {
+            // (An automatic fold from another realization of f is decided again below.)
+            if (!fold.explicit_fold) continue;
             int d = int(std::find(f.args.begin(), f.args.end(), fold.var) - f.args.begin());
             if (!slide.slides_everywhere_along(d)) {
                 Expr needed = bounds[size_t(d)].extent;
@@ -410,23 +433,26 @@ private:
             }
             add(d, fold.factor, true);
         }
-        if (folds.empty() && slide.slid.size() == 1 && slide.slides_everywhere_along(slide.slid[0].dim)) {
-            const int64_t *window = as_const_int(slide.slid[0].window);
-            if (window && *window > 0) add(slide.slid[0].dim, Expr(int32_t(next_power_of_two(*window))), false);
-        }
+        const std::vector<FoldProposal> &all = proposals_[f.name];
+        bool agreed = !all.empty() && all[0] && std::all_of(all.begin(), all.end(), [&](const FoldProposal &p) { return p == all[0]; });
+        if (folds.empty() && agreed) add(all[0]->first, Expr(int32_t(all[0]->second)), false);
         f.schedule.folds = folds;  // what storage flattening folds
         return checks;
     }
 
     Environment &env_;
     std::vector<std::string> &report_;
+    std::map<std::string, std::vector<FoldProposal>> &proposals_;
+    bool planning_;
 };
 
 }  // namespace
 
 Stmt sliding_window(const Stmt &s, Environment &env, std::vector<std::string> *report) {
-    std::vector<std::string> lines;
-    Stmt r = FindRealizations(env, lines).mutate(s);
+    std::map<std::string, std::vector<FoldProposal>> proposals;
+    std::vector<std::string> planning_lines, lines;
+    FindRealizations(env, planning_lines, proposals, true).mutate(s);
+    Stmt r = FindRealizations(env, lines, proposals, false).mutate(s);
     if (report) *report = lines;
     return r;
 }

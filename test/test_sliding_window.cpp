@@ -364,6 +364,31 @@ TEST_CASE("a Func computed in two specialization branches, sliding in one only, 
     halo_test::check_against_reference(g, halo_test::int_buffer_at(5, 7, 4, 3));
 }
 
+TEST_CASE("a Func realized in two specialization branches with different windows is not folded by the first one's fold") {
+    // Stored at the consumer's rows, computed at its x: each branch of the specialized
+    // consumer gets a realization of its own, sliding along x. The branch first in the IR (the
+    // specialization, unsplit: a window of 2 columns) proposed a fold of 2; the general case
+    // (split by 4: a window of 5) once took that fold as if the user had given it, and
+    // overwrote columns it still needed (wrong results at the first column). Now a Func is
+    // folded automatically only where all its realizations agree.
+    Buffer<int> in = halo_test::int_buffer_at(80, 80, -20, -20);
+    halo_test::fill_random(in, -50, 50, 7);
+    Param<bool> wide("wide");
+    Var x("x"), y("y"), xi("xi");
+    Func p("p"), c("c");
+    p(x, y) = in(x, y) * 2 + in(x + 1, y - 1);
+    c(x, y) = p(x, y) - p(x - 1, y + 1);
+    c.specialize(wide);  // keeps the schedule it has now: no split
+    c.split(x, x, xi, 4);
+    p.store_at(c, y).compute_at(c, x);
+    for (bool w : {true, false}) {
+        wide.set(w);
+        INFO("wide = " << w);
+        halo_test::check_against_reference(c, halo_test::int_buffer_at(13, 9, -7, -5));
+    }
+    CHECK(!contains(c.lowered_stmt(), "storage folded"));
+}
+
 TEST_CASE("an upsampled producer slides: its rows y / 2 - 1 + 2 * (y % 2) and y / 2 only grow, remainder by remainder") {
     // The upsampling of Halide's local Laplacian, once and twice (nested divisions): each
     // output row reads two rows of the level below, alternately the one above and below. The
