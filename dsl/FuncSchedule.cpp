@@ -1,17 +1,73 @@
 // The scheduling directives of Func and Stage. They only record what the user asked for,
 // after checking what can be checked locally; lowering applies them.
 #include <algorithm>
+#include <map>
 #include <set>
 #include <sstream>
 
 #include "Func.h"
 #include "IRPrinter.h"
+#include "IRVisitor.h"
 #include "lower/IREquality.h"
 #include "lower/Simplify.h"
 
 namespace halo {
 
 namespace {
+
+// The RVar a loop of def comes from through splits (and renames), or "" for a pure loop or a
+// loop fused from several.
+std::string rvar_origin(const Definition &def, const std::string &loop) {
+    if (!def.rdom) return "";
+    std::map<std::string, std::string> origin;
+    for (auto &rv : def.rdom->vars) origin[rv.name] = rv.name;
+    for (const Split &s : def.schedule.splits) {
+        if (s.kind == Split::FuseVars) {
+            if (origin.count(s.inner) || origin.count(s.outer)) origin[s.old_var] = "";
+            continue;
+        }
+        auto it = origin.find(s.old_var);
+        if (it == origin.end()) continue;
+        std::string from = it->second;
+        origin[s.outer] = from;
+        if (s.kind == Split::SplitVar) origin[s.inner] = from;
+    }
+    auto it = origin.find(loop);
+    return it == origin.end() ? "" : it->second;
+}
+
+// Halide's rule for a parallel or vectorized RVar loop: allowed where no two of its iterations
+// touch the same point of f. Recognised when the RVar the loop comes from is itself one of the
+// left side's arguments (distinct iterations write distinct points) and every read of f in the
+// update (values and RDom predicates) has that same argument there (each iteration reads only
+// points it writes itself), as f(r) = f(r) * 2 + r * r.
+bool rvar_loop_is_race_free(const std::string &f, const Definition &def, const std::string &loop) {
+    std::string r = rvar_origin(def, loop);
+    if (r.empty()) return false;
+    int position = -1;
+    for (size_t i = 0; i < def.args.size(); i++) {
+        const Variable *v = def.args[i].as<Variable>();
+        if (v && v->name == r) position = int(i);
+    }
+    if (position < 0) return false;
+    struct Reads : IRVisitor {
+        const std::string &f;
+        const Expr &own;
+        size_t position;
+        bool elsewhere = false;
+        Reads(const std::string &name, const Expr &a, size_t p) : f(name), own(a), position(p) {}
+        void visit(const Call *op) override {
+            IRVisitor::visit(op);
+            if (op->call_type != Call::Halo || op->name != f) return;
+            elsewhere |= op->args.size() <= position || compare_expr(op->args[position], own) != 0;
+        }
+    } reads(f, def.args[size_t(position)], size_t(position));
+    for (auto &v : def.values) v.accept(&reads);
+    for (auto &a : def.args) a.accept(&reads);
+    for (auto &p : def.rdom->predicates) p.accept(&reads);
+    return !reads.elsewhere;
+}
+
 std::string loop_names(const StageSchedule &s) {
     std::string r;
     for (auto it = s.dims.rbegin(); it != s.dims.rend(); ++it) r += (r.empty() ? "" : ", ") + it->var;
@@ -242,18 +298,20 @@ Stage &Stage::reorder(const std::vector<VarOrRVar> &vars) {
     for (size_t p : positions) chosen.push_back(dims[p]);
     std::vector<size_t> sorted = positions;
     std::sort(sorted.begin(), sorted.end());
-    // RVars must keep their relative order: reordering them would change the result of
-    // a reduction whose iterations depend on each other.
+    // RVars keep their relative order, unless the update is associative and commutative (as
+    // in Halide): reordering them could change the result of a reduction whose iterations
+    // depend on each other.
     std::vector<std::string> rv_before, rv_after;
     for (size_t p : sorted)
         if (dims[p].is_rvar) rv_before.push_back(dims[p].var);
     for (auto &d : chosen)
         if (d.is_rvar) rv_after.push_back(d.var);
-    user_assert(rv_before == rv_after)
+    user_assert(rv_before == rv_after || update_is_associative_and_commutative(f_->name, def()))
         << describe() << ": reorder would change the order of its RVars ("
         << (rv_before.empty() ? "" : rv_before[0]) << " ...), which can change the result of the "
-        << "reduction. Keep RVars in their order (innermost first as in the RDom); reorder "
-        << "pure Vars around them instead";
+        << "reduction (it is not of the form " << f_->name << "(...) = " << f_->name
+        << "(...) op e with op one of +, *, min, max). Keep RVars in their order (innermost first "
+        << "as in the RDom); reorder pure Vars around them instead";
     for (size_t i = 0; i < sorted.size(); i++) dims[sorted[i]] = chosen[i];
     return *this;
 }
@@ -292,10 +350,14 @@ Stage &Stage::tile(const std::vector<VarOrRVar> &vars, const std::vector<VarOrRV
 void Stage::set_for_type(const VarOrRVar &v, ForType t, const char *directive) {
     f_->changed();
     Dim &d = find_dim(v.name, directive);
-    user_assert(!d.is_rvar || t == ForType::Serial || t == ForType::Unrolled)
+    user_assert(!d.is_rvar || t == ForType::Serial || t == ForType::Unrolled ||
+                rvar_loop_is_race_free(f_->name, def(), v.name))
         << describe() << ": " << directive << "(" << v.name << ") over an RVar: the iterations of "
-        << "a reduction depend on each other, so they cannot run in " << directive
-        << ". Apply " << directive << " to a pure Var of the update instead";
+        << "a reduction may touch the same points of " << f_->name << ", so they cannot run in "
+        << directive << ". It is allowed where each iteration has points of its own: the RVar "
+        << "itself an argument of the left side, and " << f_->name << " read only at that argument "
+        << "(as " << f_->name << "(r) = " << f_->name << "(r) * 2). Otherwise apply " << directive
+        << " to a pure Var of the update, or rfactor the reduction";
     d.for_type = t;
 }
 

@@ -57,6 +57,11 @@ struct Definition {
     std::string fail_message;
 };
 
+// Whether an update is f(args) = f(args) op e, op one of +, *, min, max, and e does not read
+// f: the order of its iterations does not change the result (Halide's prove_associativity,
+// for the forms rfactor handles). Defined in Rfactor.cpp.
+bool update_is_associative_and_commutative(const std::string &f, const Definition &def);
+
 // "Func 'f'" or "Func 'f' update 0": how messages name stage `stage` of Func `func`.
 inline std::string describe_stage(const std::string &func, int stage) {
     return stage == 0 ? "Func '" + func + "'" : "Func '" + func + "' update " + std::to_string(stage - 1);

@@ -129,6 +129,11 @@ std::string loop_names(const RVarLoops &loops) {
 
 }  // namespace
 
+bool update_is_associative_and_commutative(const std::string &f, const Definition &def) {
+    AssociativeUpdate unused;
+    return def.values.size() == 1 && match_associative(def.values[0], f, def.args, unused);
+}
+
 Func Stage::rfactor(const RVar &r, const Var &v) { return rfactor({{r, v}}); }
 
 Func Stage::rfactor(const std::vector<std::pair<RVar, Var>> &preserved) {

@@ -338,8 +338,16 @@ private:
             // most hi. Saying so keeps the interval bounded when it is bounded again over an
             // outer loop: the largest split value of a tile, min(outer * factor + ..., hi),
             // has no lower bound over the outer loop when the factor is a Param, but lo is one.
-            if (mx.defined() && lo.min.defined() && !is_const(mx)) mx = Max::make(mx, lo.min);
-            if (mn.defined() && hi.max.defined() && !is_const(mn)) mn = Min::make(mn, hi.max);
+            // The range may be empty (hi < lo: a loop fused from one of no iterations), and
+            // then nothing lies in it: the bounds become [lo, hi] (as an empty RDom's are),
+            // not a point outside it (hi as the smallest value once made the region of an
+            // empty fused RDom start at -1, past the output buffer).
+            if (mx.defined() && lo.min.defined() && !is_const(mx)) {
+                mx = Max::make(mx, hi.max.defined() ? Min::make(lo.min, hi.max) : lo.min);
+            }
+            if (mn.defined() && hi.max.defined() && !is_const(mn)) {
+                mn = Min::make(mn, lo.min.defined() ? Max::make(hi.max, lo.min) : hi.max);
+            }
             result = Interval(mn, mx);
             return;
         }

@@ -328,6 +328,17 @@ TEST_CASE("parallel or vectorize over an RVar") {
     CHECK(has(msg, "parallel"));
     msg = compile_error_of([&] { f.update(0).vectorize(r.x); });
     CHECK(has(msg, "RVar"));
+    CHECK(has(msg, "rfactor"));
+    // Each iteration with points of its own: allowed (as in Halide).
+    Func g("g");
+    g(x) = x;
+    g(r) = g(r) * 3 + r;
+    CHECK(compile_error_of([&] { g.update(0).parallel(r.x); }).empty());
+    // Reading a neighbour (another iteration's point): refused.
+    Func h("h");
+    h(x) = x;
+    h(r) = h(r) + h(r + 1);
+    CHECK(has(compile_error_of([&] { h.update(0).vectorize(r.x, 4); }), "'h'"));
 }
 
 TEST_CASE("update(i) that does not exist") {

@@ -136,18 +136,23 @@ TEST_CASE("a Func stored outside a parallel loop but computed inside it is a rac
     }
 }
 
-TEST_CASE("reordering RVars against their order") {
+TEST_CASE("reordering RVars against their order, where the update is not associative") {
     Var x("x");
     Buffer<int> in(std::vector<int>{10, 10}, "in");
     Func f("f");
     RDom r(0, 10, 0, 10, "r");
     f(x) = 0;
-    f(x) += in(r.x, r.y) * x;
+    f(x) = f(x) * 2 + in(r.x, r.y) * x;  // the order of the iterations matters
     std::string msg = compile_error_of([&] { f.update().reorder(r.y, r.x); });
     CHECK(has(msg, "'f' update 0"));
     CHECK(has(msg, "RVars"));
     // Pure Vars may move around the RVars.
     CHECK(compile_error_of([&] { f.update().reorder(r.x, r.y, x); }).empty());
+    // A sum's RVars may be reordered (as in Halide).
+    Func g("g");
+    g(x) = 0;
+    g(x) += in(r.x, r.y) * x;
+    CHECK(compile_error_of([&] { g.update().reorder(r.y, r.x); }).empty());
 }
 
 TEST_CASE("parallel or vectorize of a variable already split away, fuse of non-adjacent loops") {

@@ -133,7 +133,7 @@ void RandomPipeline::add_update_stage(PipelineStage &st, int a, int b) {
         f(x, y) += read(a, x + k.x, y) * (k.x + 3);
         log_ << F << "(x, y) += " << A << "(x + k, y) * (k + 3), k in [-2, 2] where (k + y) % 2 == 0\n";
         st.update_has_x = {true};
-        maybe_rfactor(f, k);
+        st.rfactored = maybe_rfactor(f, k);
         return;
     }
     case 7:  // a diagonal update: loops over x only, writes (x, x)
@@ -148,7 +148,7 @@ void RandomPipeline::add_update_stage(PipelineStage &st, int a, int b) {
         f(x, y) += read(a, x + k.x, y) * (k.x + 2);
         log_ << F << "(x, y) += " << A << "(x + k, y) * (k + 2), k in [-1, 1]\n";
         st.update_has_x = {true};
-        maybe_rfactor(f, k);
+        st.rfactored = maybe_rfactor(f, k);
         return;
     }
     case 1:
@@ -219,8 +219,8 @@ void RandomPipeline::add_tuple_stage(PipelineStage &st, int a, int b) {
 
 // Sometimes splits the reduction over k and rfactors its outer loop into an intermediate Func
 // (default placement, or at the root with its update parallel over the new Var).
-void RandomPipeline::maybe_rfactor(Func f, const RDom &k) {
-    if (rand(3) != 0) return;
+bool RandomPipeline::maybe_rfactor(Func f, const RDom &k) {
+    if (rand(3) != 0) return false;
     std::string F = f.name();
     Var u("u" + F);
     RVar ko("ko" + F), ki("ki" + F);
@@ -237,6 +237,7 @@ void RandomPipeline::maybe_rfactor(Func f, const RDom &k) {
         }
     }
     log_ << "\n";
+    return true;
 }
 
 void RandomPipeline::add_typed_arithmetic(PipelineStage &st, int a, int b) {

@@ -39,6 +39,8 @@ struct PipelineStage {
     bool read_transposed = false;
     // Tuple-valued (two int32 values): consumers read value 0 - value 1.
     bool is_tuple = false;
+    // Its update was rfactored: the intermediate Func, not the update, reads the inputs.
+    bool rfactored = false;
 };
 
 // What the run of a generated case is expected to do.
@@ -80,6 +82,9 @@ private:
     std::vector<bool> reachable_;  // stages the output depends on
     std::vector<std::set<std::string>> parallel_loops_;  // of each stage's pure definition
     std::vector<bool> inside_parallel_;  // a stage computed inside some parallel loop
+    std::vector<bool> parallel_in_update_;  // a stage with a parallel loop in an update
+    // The loops of each stage's updates, innermost first (update u at index u - 1).
+    std::vector<std::vector<std::vector<std::string>>> update_loops_;
     std::vector<bool> specialized_;      // a stage whose pure definition has specializations
     std::vector<halo::Param<int>> params_;  // kept alive for the compiled pipeline
     std::vector<halo::Param<bool>> bool_params_;
@@ -93,7 +98,7 @@ private:
     void add_update_stage(PipelineStage &st, int a, int b);
     void add_typed_arithmetic(PipelineStage &st, int a, int b);
     void add_tuple_stage(PipelineStage &st, int a, int b);
-    void maybe_rfactor(halo::Func f, const halo::RDom &k);
+    bool maybe_rfactor(halo::Func f, const halo::RDom &k);
     halo::Expr edge_arithmetic(halo::Expr A, halo::Expr B, std::string &text);
     halo::Expr narrow_arithmetic(halo::Expr A, halo::Expr B, std::string &text);
 
@@ -101,6 +106,8 @@ private:
     // Schedules the loops of one stage; returns its loop names, innermost first.
     std::vector<std::string> schedule_loops(int s, int update, bool is_output);
     void place(int s, std::vector<std::vector<std::string>> &loops_of);
+    bool place_in_every_stage(int s, int consumer, const std::vector<std::string> &pure_loops);
+    void schedule_updates(int s, bool is_output);
     void expect_runtime_error(const std::string &message_part);
     void expect_compile_error(const std::string &message_part);
     void choose_output_region();

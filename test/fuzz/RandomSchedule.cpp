@@ -52,6 +52,7 @@ std::vector<std::string> RandomPipeline::schedule_loops(int s, int update, bool 
         stage.parallel(v);
         log << indent << ".parallel(" << v.name() << ")\n";
         if (update == 0) parallel_loops_[s].insert(v.name());
+        else parallel_in_update_[s] = true;
     };
     // Whether the schedule being applied runs: 1 yes, 0 no (a specialization whose condition
     // is false, or the general schedule when it is true), -1 not known yet (a condition on the
@@ -200,6 +201,10 @@ std::vector<std::string> RandomPipeline::schedule_loops(int s, int update, bool 
     } else {
         specialize_and_apply(f);
     }
+    // An update without a pure x (or y) has no such loop (its RVar loops are not listed).
+    loops.erase(std::remove_if(loops.begin(), loops.end(),
+                               [&](const std::string &l) { return (!has_x && l == "x") || (!has_y && l == "y"); }),
+                loops.end());
     return loops;
 }
 
@@ -264,7 +269,7 @@ void RandomPipeline::place(int s, std::vector<std::vector<std::string>> &loops_o
         }
         if (parallel_between(level)) expect_compile_error("is stored outside the parallel loop");
         inside_parallel_[s] = parallel_between(int(ls.size()));
-    } else {
+    } else if (!(choice == 1 && cons.size() == 1 && place_in_every_stage(s, cons[0], loops_of[cons[0]]))) {
         f.compute_root();
         log_ << "  " << f.name() << ".compute_root()\n";
     }
@@ -284,7 +289,44 @@ void RandomPipeline::place(int s, std::vector<std::vector<std::string>> &loops_o
         log_ << "    .store_in(MemoryType::" << names[m] << ")\n";
     }
     loops_of[s] = schedule_loops(s, 0, false);
-    for (int u = 1; u <= stages_[s].updates(); u++) schedule_loops(s, u, false);
+    schedule_updates(s, false);
+}
+
+void RandomPipeline::schedule_updates(int s, bool is_output) {
+    update_loops_[s].clear();
+    for (int u = 1; u <= stages_[s].updates(); u++) update_loops_[s].push_back(schedule_loops(s, u, is_output));
+}
+
+// compute_at a consumer with updates, at a loop every stage of it has: the producer is
+// computed in each stage that uses it (one realization each), stored there or at the root
+// (then the stages share one buffer, and each slides through it). Only where no stage of the
+// consumer has a parallel loop and it is not inside one (which stage's parallel loops lie
+// between the store and compute levels is not tracked), and not into a specialized consumer
+// (its branches may name and order loops differently), nor one whose update was rfactored
+// (the intermediate reads the producer, outside the consumer). False if no such place.
+bool RandomPipeline::place_in_every_stage(int s, int c, const std::vector<std::string> &pure_loops) {
+    const PipelineStage &consumer = stages_[c];
+    if (consumer.updates() == 0 || consumer.rfactored || specialized_[c] || inside_parallel_[c] || parallel_in_update_[c] ||
+        !parallel_loops_[c].empty()) {
+        return false;
+    }
+    std::vector<std::string> common;
+    for (const std::string &l : pure_loops) {
+        bool everywhere = true;
+        for (const auto &ul : update_loops_[c]) everywhere &= std::find(ul.begin(), ul.end(), l) != ul.end();
+        if (everywhere) common.push_back(l);
+    }
+    if (common.empty()) return false;
+    Func f = stages_[s].f;
+    const std::string &at = common[size_t(rand(int(common.size())))];
+    f.compute_at(consumer.f, Var(at));
+    log_ << "  " << f.name() << ".compute_at(" << consumer.f.name() << ", " << at << ")  (every stage that uses it)\n";
+    if (coin()) {
+        f.store_root();
+        log_ << "    .store_root()\n";
+    }
+    inside_parallel_[s] = false;
+    return true;
 }
 
 void RandomPipeline::expect_runtime_error(const std::string &message_part) {
@@ -327,6 +369,8 @@ void RandomPipeline::schedule() {
     reachable_.assign(stages_.size(), false);
     parallel_loops_.assign(stages_.size(), {});
     inside_parallel_.assign(stages_.size(), false);
+    parallel_in_update_.assign(stages_.size(), false);
+    update_loops_.assign(stages_.size(), {});
     specialized_.assign(stages_.size(), false);
     reachable_[out] = true;
     for (int s = out; s >= 0; s--) {
@@ -336,7 +380,7 @@ void RandomPipeline::schedule() {
     std::vector<std::vector<std::string>> loops_of(stages_.size());
     log_ << "schedule:\n";
     loops_of[out] = schedule_loops(out, 0, true);
-    for (int u = 1; u <= stages_[out].updates(); u++) schedule_loops(out, u, true);
+    schedule_updates(out, true);
     for (int s = out - 1; s >= 0; s--) place(s, loops_of);
     choose_output_region();
 }
