@@ -27,16 +27,23 @@ std::string output_overreach_hint(const FunctionContents &out, int d) {
                 "the bound's region");
         }
     }
-    bool split_tail = false;
+    bool shifts = false, rounds_up = false;
     for (int k = 0; k < out.stages(); k++) {
         for (auto &s : out.stage(k).schedule.splits) {
-            split_tail |= s.kind == Split::SplitVar && s.tail != TailStrategy::GuardWithIf;
+            if (s.kind != Split::SplitVar) continue;
+            rounds_up |= s.tail == TailStrategy::RoundUp;
+            shifts |= s.tail == TailStrategy::ShiftInwards || s.tail == TailStrategy::Auto;
         }
     }
-    if (split_tail) {
-        add("a split of the output with TailStrategy::ShiftInwards needs the output to be at least as "
-            "large as the split factor (RoundUp: a multiple of it); use TailStrategy::GuardWithIf or "
-            "request a larger output");
+    if (rounds_up) {
+        add("a split of the output with TailStrategy::RoundUp writes up to a multiple of the split "
+            "factor, so the output's size must be a multiple of it; use TailStrategy::GuardWithIf or "
+            "request such a size");
+    }
+    if (shifts) {
+        add("a split of the output with TailStrategy::ShiftInwards (the default) needs the output to "
+            "be at least as large as the split factor; use TailStrategy::GuardWithIf or request a "
+            "larger output");
     }
     if (out.stages() > 1) {
         add("its update definitions read or write " + out.name + " there, and an output is computed "

@@ -899,7 +899,10 @@ TEST_CASE("RoundUp on an output whose size the factor does not divide is an erro
         msg = e.what();
     }
     INFO(msg);
-    CHECK(msg.find("f") != std::string::npos);
+    CHECK(msg.find("'f'") != std::string::npos);
+    CHECK(msg.find("RoundUp") != std::string::npos);
+    CHECK(msg.find("multiple") != std::string::npos);
+    CHECK(msg.find("ShiftInwards") == std::string::npos);  // not a strategy this schedule uses
 }
 
 TEST_CASE("a sliding window over a producer that is split along the sliding dimension") {
