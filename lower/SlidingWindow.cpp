@@ -215,6 +215,7 @@ private:
         };
         const std::string &c = loop->name;
         int sliding = -1;
+        bool backwards = false;  // the region moves towards lower coordinates (Halide slides those too)
         for (int d = 0; d < f_.dimensions(); d++) {
             std::string p = stage_prefix(f_.name, 0) + f_.args[d];
             Expr mn = expanded(p + ".min"), mx = expanded(p + ".max");
@@ -223,12 +224,16 @@ private:
             Monotonic a = monotonic_bound(mn, c), b = monotonic_bound(mx, c);
             bool grows = (a == Monotonic::Increasing || a == Monotonic::Constant) &&
                          (b == Monotonic::Increasing || b == Monotonic::Constant);
-            if (sliding >= 0 || !grows) {
-                why_not = sliding >= 0 ? "its region moves in two dimensions" : "its region does not only grow";
+            bool shrinks = (a == Monotonic::Decreasing || a == Monotonic::Constant) &&
+                           (b == Monotonic::Decreasing || b == Monotonic::Constant);
+            if (sliding >= 0 || !(grows || shrinks)) {
+                why_not = sliding >= 0 ? "its region moves in two dimensions"
+                                       : "its region does not only grow, nor only shrink";
                 report_.push_back(f_.name + ": no sliding window over " + c + " (" + why_not + ")");
                 return rebuild(chain);
             }
             sliding = d;
+            backwards = !grows;
         }
         // Slide dimension `sliding` (or, if nothing moves, compute everything in the first
         // iteration only): from the second iteration on, start after what the previous one
@@ -259,9 +264,13 @@ private:
         // The bounds lets stay what the iteration needs (its producers' regions are made from
         // them); only f's own loops start later, from a let of their own around its produce.
         std::string p = stage_prefix(f_.name, 0) + f_.args[d];
-        Expr prev_max = substitute(c, Variable::make(Int(32), c) - 1, expanded(p + ".max"));
-        Expr here = Variable::make(Int(32), c), needed_min = Variable::make(Int(32), p + ".min");
-        Expr new_min = sliding >= 0 ? max(needed_min, prev_max + 1) : Variable::make(Int(32), p + ".max") + 1;
+        Expr here = Variable::make(Int(32), c);
+        auto previous = [&](const Expr &e) { return substitute(c, here - 1, e); };
+        Expr needed_min = Variable::make(Int(32), p + ".min"), needed_max = Variable::make(Int(32), p + ".max");
+        // Forwards, the loops start after what the previous iteration computed; backwards,
+        // they end before it. (If nothing moves, everything is computed in the first one.)
+        Expr new_min = sliding >= 0 ? max(needed_min, previous(expanded(p + ".max")) + 1) : needed_max + 1;
+        Expr new_max = min(needed_max, previous(expanded(p + ".min")) - 1);
         Expr window = simplify(expanded(p + ".max") - expanded(p + ".min") + 1);
         Stmt check;
         for (const StorageFold &fold : f_.schedule.folds) {
@@ -273,36 +282,46 @@ private:
                                   Call::Extern);
             check = AssertStmt::make(needed <= fold.factor, msg);
         }
-        std::vector<std::pair<std::string, Expr>> starts{{p + ".min", select(here > loop->min, new_min, needed_min)}};
+        // The bounds lets each stage's loops start (or, backwards, end) from instead.
+        std::vector<std::pair<std::string, Expr>> starts;
+        if (backwards) starts.push_back({p + ".max", select(here > loop->min, new_max, needed_max)});
+        else starts.push_back({p + ".min", select(here > loop->min, new_min, needed_min)});
         if (sliding >= 0) {
             // Every update runs only over the rows its stage 0 computed in this iteration:
-            // those after what the update covered in the iteration before. (Along a dimension
+            // those past what the update covered in the iteration before. (Along a dimension
             // an update leaves pure, it reads f only at its own point: the rows before are final.)
             for (int u = 1; u < f_.stages(); u++) {
                 std::string q = stage_prefix(f_.name, u) + f_.args[d];
                 Expr u_min = expanded(q + ".min"), u_max = expanded(q + ".max");
                 Monotonic a = u_min.defined() ? monotonic_bound(u_min, c) : Monotonic::Unknown;
                 Monotonic b = u_max.defined() ? monotonic_bound(u_max, c) : Monotonic::Unknown;
-                bool grows = (a == Monotonic::Increasing || a == Monotonic::Constant) &&
-                             (b == Monotonic::Increasing || b == Monotonic::Constant);
-                if (!grows) {
-                    why_not = "the region of its update " + std::to_string(u - 1) + " does not only grow";
+                Monotonic way = backwards ? Monotonic::Decreasing : Monotonic::Increasing;
+                bool moves_along = (a == way || a == Monotonic::Constant) && (b == way || b == Monotonic::Constant);
+                if (!moves_along) {
+                    why_not = "the region of its update " + std::to_string(u - 1) + " does not only " +
+                              (backwards ? "shrink" : "grow");
                     report_.push_back(f_.name + ": no sliding window over " + c + " (" + why_not + ")");
                     return rebuild(chain);
                 }
-                Expr u_prev_max = substitute(c, Variable::make(Int(32), c) - 1, u_max);
-                Expr u_needed = Variable::make(Int(32), q + ".min");
-                starts.push_back({q + ".min", select(here > loop->min, max(u_needed, u_prev_max + 1), u_needed)});
+                if (backwards) {
+                    Expr u_needed = Variable::make(Int(32), q + ".max");
+                    starts.push_back({q + ".max", select(here > loop->min, min(u_needed, previous(u_min) - 1), u_needed)});
+                } else {
+                    Expr u_needed = Variable::make(Int(32), q + ".min");
+                    starts.push_back({q + ".min", select(here > loop->min, max(u_needed, previous(u_max) + 1), u_needed)});
+                }
             }
         }
         for (auto &[name, start] : starts) rest = StartLater(f_.name, name, start).mutate(rest);
         if (check.defined()) rest = Block::make(check, rest);
         if (sliding >= 0) slid.push_back({d, window});
-        report_.push_back(f_.name + ": sliding window over " + c + " in dimension " + f_.args[d]);
+        report_.push_back(f_.name + ": sliding window over " + c + " in dimension " + f_.args[d] +
+                          (backwards ? ", backwards" : ""));
         return rebuild(chain);
     }
 
-    // Makes the loops of f's produce start at `min` instead of the bounds let `min_name`.
+    // Makes the loops of f's produce use `min` instead of the bounds let `min_name`: they start
+    // later (or, with a .max let, end earlier).
     class StartLater : public IRMutator {
     public:
         StartLater(const std::string &f, const std::string &min_name, Expr min) : f_(f), name_(min_name), min_(std::move(min)) {}
