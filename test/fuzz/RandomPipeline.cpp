@@ -75,7 +75,7 @@ void RandomPipeline::add_pointwise_or_stencil(PipelineStage &st, int a, int b) {
     Func f = st.f;
     Var x = x_, y = y_;
     std::string F = f.name(), A = stages_[a].f.name(), B = stages_[b].f.name();
-    switch (rand(8)) {
+    switch (rand(9)) {
     case 0:
         f(x, y) = read(a, x, y) * 3 + read(b, x, y);
         log_ << F << "(x, y) = " << A << "(x, y) * 3 + " << B << "(x, y)\n";
@@ -126,7 +126,7 @@ void RandomPipeline::add_update_stage(PipelineStage &st, int a, int b) {
     std::string range = "r in [" + std::to_string(lo) + ", " + std::to_string(lo + n - 1) + "]";
     f(x, y) = read(b, x, y);
     log_ << F << "(x, y) = " << B << "(x, y)\n";
-    switch (rand(8)) {
+    switch (rand(9)) {
     case 6: {  // a reduction over a predicated RDom (RDom::where) whose predicate reads y
         RDom k(-2, 5, "k" + F);
         k.where((k.x + y) % 2 == 0);
@@ -156,6 +156,11 @@ void RandomPipeline::add_update_stage(PipelineStage &st, int a, int b) {
         log_ << F << "(x, y) = max(" << F << "(x, y), " << F << "(x, y) / 2 + " << A << "(x, y+1))\n";
         st.update_has_x = {true};
         return;
+    case 8:  // each iteration reads and writes its own point: its RVar may run in parallel
+        f(r, y) = f(r, y) * 2 + read(a, r, y);
+        log_ << F << "(r, y) = " << F << "(r, y) * 2 + " << A << "(r, y), " << range << "\n";
+        st.update_rvar_race_free = true;
+        break;
     case 2:  // a scan
         f(r, y) = f(r - 1, y) / 2 + read(a, r, y);
         log_ << F << "(r, y) = " << F << "(r - 1, y) / 2 + " << A << "(r, y), " << range << "\n";
@@ -184,6 +189,8 @@ void RandomPipeline::add_update_stage(PipelineStage &st, int a, int b) {
     }
     st.update_has_x = {false};
     st.output_safe_updates = false;
+    st.has_update_rvar = true;
+    st.update_rvar = r.x;
 }
 
 // A Tuple-valued stage (two int32 values computed together), with updates that read both

@@ -41,6 +41,10 @@ struct PipelineStage {
     bool is_tuple = false;
     // Its update was rfactored: the intermediate Func, not the update, reads the inputs.
     bool rfactored = false;
+    // Its one update loops over an RVar in x (has_update_rvar): whether the iterations touch
+    // points of their own (then vectorize or parallel over it are allowed, else refused).
+    bool has_update_rvar = false, update_rvar_race_free = false;
+    halo::RVar update_rvar;
 };
 
 // What the run of a generated case is expected to do.

@@ -69,6 +69,27 @@ std::vector<std::string> RandomPipeline::schedule_loops(int s, int update, bool 
             if (!rejected) throw std::logic_error(stage_name + ": a ShiftInwards split of an update was accepted");
             log << "  " << stage_name << ".split(x, xo, xi, 2, ShiftInwards): rejected, as it must be\n";
         }
+        const PipelineStage &st = stages_[s];
+        if (update == 1 && st.has_update_rvar && st.updates() == 1 && rand(4) == 0) {
+            // vectorize or parallel over the RVar: allowed only where each iteration touches
+            // points of its own (Halide's rule); a scan's must be refused, at the directive.
+            bool par = coin() && !no_parallel;
+            std::string what = std::string(par ? ".parallel(" : ".vectorize(") + st.update_rvar.name() + (par ? ")" : ", 4)");
+            std::string refused;
+            try {
+                if (par) stage.parallel(st.update_rvar);
+                else stage.vectorize(st.update_rvar, 4);
+            } catch (const CompileError &e) {
+                refused = e.what();
+            }
+            if (st.update_rvar_race_free && !refused.empty()) {
+                throw std::logic_error(stage_name + what + " of a race-free update was refused: " + refused);
+            }
+            if (!st.update_rvar_race_free && refused.empty()) {
+                throw std::logic_error(stage_name + what + " of an update whose iterations read each other was accepted");
+            }
+            log << "  " << stage_name << what << (refused.empty() ? "\n" : ": refused, as it must be\n");
+        }
         int choice = rand(10);
         if (!has_x && choice != 5 && choice != 6) choice = 9;
         if (!has_y && choice != 0 && choice != 2 && choice != 4 && choice != 7) choice = 9;
