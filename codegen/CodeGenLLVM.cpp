@@ -170,6 +170,7 @@ private:
     }
 
     void unpack_buffer(const std::string &name, Value *buf, Type type, int dims);
+    std::set<std::string> strided_inputs_;  // inputs whose dimension 0 need not be dense
 
     // ---- expressions
     void visit(const IntImm *op) override {
@@ -1031,12 +1032,15 @@ void CodeGen::unpack_buffer(const std::string &name, Value *buf, Type type, int 
                                                {builder_.getPtrTy(), builder_.getPtrTy(), builder_.getInt32Ty()}),
                                        {null_ctx(), name_str, builder_.getInt32(dims)});
         });
-        Value *stride0 = builder_.CreateLoad(builder_.getInt32Ty(), builder_.CreateStructGEP(dim_t, dim, 2));
-        check_or_return(builder_.CreateICmpEQ(stride0, builder_.getInt32(1)), [&] {
-            return builder_.CreateCall(runtime("halo_error_bad_stride", builder_.getInt32Ty(),
-                                               {builder_.getPtrTy(), builder_.getPtrTy(), builder_.getInt32Ty()}),
-                                       {null_ctx(), name_str, stride0});
-        });
+        // (An input whose dim(0).set_stride was given takes any stride there: its addresses use it.)
+        if (!strided_inputs_.count(name)) {
+            Value *stride0 = builder_.CreateLoad(builder_.getInt32Ty(), builder_.CreateStructGEP(dim_t, dim, 2));
+            check_or_return(builder_.CreateICmpEQ(stride0, builder_.getInt32(1)), [&] {
+                return builder_.CreateCall(runtime("halo_error_bad_stride", builder_.getInt32Ty(),
+                                                   {builder_.getPtrTy(), builder_.getPtrTy(), builder_.getInt32Ty()}),
+                                           {null_ctx(), name_str, stride0});
+            });
+        }
     }
     static const char *fields[] = {"min", "extent", "stride"};
     for (int d = 0; d < dims; d++) {
@@ -1086,6 +1090,7 @@ void CodeGen::compile(const LoweredPipeline &p) {
         return builder_.CreateLoad(builder_.getPtrTy(), builder_.CreateConstInBoundsGEP1_32(builder_.getPtrTy(), args, i));
     };
     user_context_ = arg_ptr(0);
+    strided_inputs_ = p.strided_inputs;
     const int first_param = 1 + int(p.outputs.size());
     for (size_t i = 0; i < p.outputs.size(); i++) {
         unpack_buffer(p.outputs[i].name, arg_ptr(int(1 + i)), p.outputs[i].type, p.outputs[i].dimensions);

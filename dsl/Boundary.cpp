@@ -1,5 +1,9 @@
 #include "Boundary.h"
 
+#include <map>
+#include <mutex>
+#include <string>
+
 namespace halo {
 namespace BoundaryConditions {
 
@@ -8,6 +12,17 @@ namespace {
 using Source = std::function<Expr(const std::vector<Expr> &)>;
 
 enum class Kind { RepeatEdge, Constant, Mirror, MirrorInterior, RepeatImage };
+
+// Each boundary condition is a Func of its own, even of the same source and kind (a pipeline
+// may apply repeat_edge(in) twice): the first gets the plain name, later ones name$1, name$2,
+// as Halide's unique_name numbers them.
+std::string unique_boundary_name(const std::string &base) {
+    static std::mutex mutex;
+    static std::map<std::string, int> uses;
+    std::lock_guard<std::mutex> lock(mutex);
+    int n = uses[base]++;
+    return n == 0 ? base : base + "$" + std::to_string(n);
+}
 
 const char *kind_name(Kind k) {
     switch (k) {
@@ -51,7 +66,7 @@ Func make_boundary(const std::string &name, const Source &source, int dims, cons
         Expr o = Expr(v) < mn || Expr(v) > mx;
         outside = outside.defined() ? (outside || o) : o;
     }
-    Func f(name + "_" + kind_name(kind));
+    Func f(unique_boundary_name(name + "_" + kind_name(kind)));
     Expr inside = source(coords);
     if (kind == Kind::Constant && outside.defined()) {
         // An integer constant takes the source's type, and must fit it (select's rule).

@@ -73,10 +73,12 @@ void Dimension::constrain(Expr BufferDimConstraint::*member, const char *name, E
         std::lock_guard<std::mutex> lock(param_->mutex);
         param_->constraints.resize(size_t(param_->dimensions));
         param_->constraints[size_t(d_)].*member = value;
+        if (member == &BufferDimConstraint::stride) param_->constraints[size_t(d_)].stride_set = true;
         param_->constraints_version++;
     } else {
         output_->output_constraints.resize(size_t(output_->dimensions()));
         output_->output_constraints[size_t(d_)].*member = value;
+        if (member == &BufferDimConstraint::stride) output_->output_constraints[size_t(d_)].stride_set = true;
         output_->changed();
     }
 }

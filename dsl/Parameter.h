@@ -29,6 +29,9 @@ struct ImageParamWrappers {
 // the addressing). Undefined fields are free.
 struct BufferDimConstraint {
     Expr min, extent, stride;
+    // set_stride was called, even with an undefined Expr: for dimension 0 of an input this
+    // replaces the default constraint, stride 1 (as Halide's set_stride(Expr()) does).
+    bool stride_set = false;
 };
 
 struct ParameterContents {

@@ -32,9 +32,22 @@ struct Constrained {
     std::string buffer;  // the buffer's name, as its fields are named in the IR
     const std::vector<BufferDimConstraint> *dims;
     std::string directive_prefix;  // "input.dim(" or "g.output_buffer().dim("
+    bool is_output;
 };
 
 }  // namespace
+
+std::set<std::string> inputs_with_strided_dim0(const std::vector<std::shared_ptr<ParameterContents>> &params) {
+    std::set<std::string> strided;
+    for (auto &p : params) {
+        if (!p->is_buffer || p->is_fixed_buffer || p->dimensions == 0) continue;
+        std::lock_guard<std::mutex> lock(p->mutex);
+        if (p->constraints.empty() || !p->constraints[0].stride_set) continue;
+        const Expr &s = p->constraints[0].stride;
+        if (!s.defined() || !is_one(simplify(s))) strided.insert(p->name);
+    }
+    return strided;
+}
 
 Stmt add_buffer_constraints(const Stmt &s, const std::vector<std::shared_ptr<ParameterContents>> &params,
                             const std::vector<const FunctionContents *> &outputs) {
@@ -48,12 +61,12 @@ Stmt add_buffer_constraints(const Stmt &s, const std::vector<std::shared_ptr<Par
         std::lock_guard<std::mutex> lock(p->mutex);
         if (p->constraints.empty()) continue;
         copies.push_back(p->constraints);
-        all.push_back({p->name, &copies.back(), p->name + ".dim("});
+        all.push_back({p->name, &copies.back(), p->name + ".dim(", false});
     }
     for (const FunctionContents *output : outputs) {
         if (output->output_constraints.empty()) continue;
         copies.push_back(output->output_constraints);
-        all.push_back({output->name, &copies.back(), output->name + ".output_buffer().dim("});
+        all.push_back({output->name, &copies.back(), output->name + ".output_buffer().dim(", true});
     }
     if (all.empty()) return s;
 
@@ -76,14 +89,14 @@ Stmt add_buffer_constraints(const Stmt &s, const std::vector<std::shared_ptr<Par
                         << directive << " uses '" << p->name << "', which the pipeline does not otherwise "
                         << "take; use it in the algorithm too, or constrain with a constant";
                 }
-                if (std::string(field) == "stride" && d == 0) {
-                    // Dimension 0 always has stride 1 (the runtime checks it with the other
-                    // buffer fields): nothing more to check or to know.
-                    Expr wanted = simplify(want);  // as_const_int points into it
-                    const int64_t *one = as_const_int(wanted);
-                    user_assert(one && *one == 1)
-                        << directive << ": Halo buffers have stride 1 in dimension 0, so this constraint "
-                        << "can never hold; make dimension 0 the innermost in memory";
+                if (std::string(field) == "stride" && d == 0 && (is_one(simplify(want)) || c.is_output)) {
+                    // Stride 1 is dimension 0's default (the runtime checks it with the other
+                    // buffer fields): nothing more to check or to know. An input's dimension 0
+                    // may have another stride (checked below like any field); an output's not.
+                    user_assert(is_one(simplify(want)))
+                        << directive << ": Halo writes outputs with stride 1 in dimension 0, so this "
+                        << "constraint can never hold; make dimension 0 the innermost in memory (an "
+                        << "input's dimension 0 may have any stride)";
                     continue;
                 }
                 Expr have = Variable::make(Int(32), c.buffer + "." + field + "." + std::to_string(d));

@@ -6,6 +6,8 @@
 #pragma once
 
 #include <memory>
+#include <set>
+#include <string>
 #include <vector>
 
 #include "dsl/Function.h"
@@ -13,6 +15,10 @@
 #include "dsl/Parameter.h"
 
 namespace halo {
+
+// The input buffers whose dimension 0 may have a stride other than 1: those whose
+// dim(0).set_stride was given something other than the constant 1 (Expr() for no constraint).
+std::set<std::string> inputs_with_strided_dim0(const std::vector<std::shared_ptr<ParameterContents>> &params);
 
 Stmt add_buffer_constraints(const Stmt &s, const std::vector<std::shared_ptr<ParameterContents>> &params,
                             const std::vector<const FunctionContents *> &outputs);

@@ -154,6 +154,11 @@ std::vector<std::shared_ptr<ParameterContents>> find_parameters(const Environmen
                 user_assert(q->name != p->name)
                     << "Two different inputs are both named '" << p->name << "'; give them distinct names";
             }
+            // A Func's buffer has the Func's name: an input of the same name would be the same
+            // buffer in the generated code (the Func once wrote into the caller's input).
+            user_assert(!env.count(p->name))
+                << (p->is_buffer ? "The input buffer '" : "The Param '") << p->name
+                << "' has the same name as a Func of the pipeline; give them distinct names";
             params.push_back(p);
         }
     };

@@ -19,12 +19,13 @@ Expr field(const std::string &buffer, const char *name, int d, Type t = Int(32))
 // coordinate (and every offset from a dimension's min) fits in 32 bits. Internal buffers
 // carry 64-bit strides of their own; inputs and outputs have the 32-bit strides of
 // halo_buffer_t. Dimension 0 of an input or output is dense (codegen checks it on entry),
-// which is what lets vector loads and stores be contiguous.
+// which is what lets vector loads and stores be contiguous, unless the input's dim(0)
+// stride was set (dense0 false: its stride is used, a constant one where it was given).
 // The values of a Tuple-valued Func f live in buffers f.0, f.1, ...: internal ones share f's
 // mins and strides; an output's have strides of their own (its mins are checked equal).
 // folds: per dimension, the factor it is stored modulo (undefined: not folded).
 Expr flat_index(const std::string &name, const std::string &stride_name, const std::vector<Expr> &args,
-                bool external, const std::vector<Expr> &folds = {}) {
+                bool external, bool dense0, const std::vector<Expr> &folds = {}) {
     Expr idx;
     for (size_t d = 0; d < args.size(); d++) {
         Expr from_min = args[d] - field(name, "min", int(d));
@@ -32,7 +33,7 @@ Expr flat_index(const std::string &name, const std::string &stride_name, const s
         Expr offset = Cast::make(Int(64), from_min);
         Expr stride = external ? Cast::make(Int(64), field(stride_name, "stride", int(d)))
                                : field(stride_name, "stride", int(d), Int(64));
-        Expr term = d == 0 && external ? offset : offset * stride;
+        Expr term = d == 0 && external && dense0 ? offset : offset * stride;
         idx = idx.defined() ? idx + term : term;
     }
     return idx.defined() ? idx : Expr(int64_t(0));
@@ -43,7 +44,8 @@ std::string value_name(const Provide *op, int i) { return op->name + ".value." +
 
 class Flatten : public IRMutator {
 public:
-    explicit Flatten(const Environment &env) : env_(env) {}
+    Flatten(const Environment &env, const std::set<std::string> &strided_inputs)
+        : env_(env), strided_inputs_(strided_inputs) {}
     using IRMutator::mutate;
     using IRMutator::visit;
 
@@ -94,14 +96,14 @@ public:
         int n = int(op->values.size());
         if (n == 1) {
             return Store::make(op->name, mutate(op->values[0]),
-                               flat_index(op->name, op->name, args, external, folds_of(op->name)));
+                               flat_index(op->name, op->name, args, external, true, folds_of(op->name)));
         }
         // Every value is computed before any is stored: an update's values read the old ones.
         std::vector<Stmt> stores;
         for (int i = 0; i < n; i++) {
             std::string b = tuple_buffer_name(op->name, i, n);
             stores.push_back(Store::make(b, Variable::make(op->values[size_t(i)].type(), value_name(op, i)),
-                                         flat_index(op->name, external ? b : op->name, args, external, folds_of(op->name))));
+                                         flat_index(op->name, external ? b : op->name, args, external, true, folds_of(op->name))));
         }
         Stmt s = Block::make(stores);
         for (int i = n; i-- > 0;) s = LetStmt::make(value_name(op, i), mutate(op->values[i]), s);
@@ -114,7 +116,8 @@ public:
         bool external = !internal_.count(op->name);
         int n = op->call_type == Call::Halo ? env_.at(op->name)->outputs() : 1;
         std::string b = tuple_buffer_name(op->name, op->value_index, n);
-        return Load::make(op->type, b, flat_index(op->name, external ? b : op->name, args, external, folds_of(op->name)));
+        bool dense0 = !strided_inputs_.count(op->name);
+        return Load::make(op->type, b, flat_index(op->name, external ? b : op->name, args, external, dense0, folds_of(op->name)));
     }
 
     // The storage folds of an internal buffer (sliding windows, fold_storage), per dimension.
@@ -133,14 +136,14 @@ public:
 
 private:
     const Environment &env_;
+    const std::set<std::string> &strided_inputs_;
     std::multiset<std::string> internal_;
 };
 
 }  // namespace
 
-Stmt storage_flattening(const Stmt &s, const Environment &env, const std::string &output) {
-    (void)output;
-    return Flatten(env).mutate(s);
+Stmt storage_flattening(const Stmt &s, const Environment &env, const std::set<std::string> &strided_inputs) {
+    return Flatten(env, strided_inputs).mutate(s);
 }
 
 }  // namespace halo

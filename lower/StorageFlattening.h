@@ -2,11 +2,15 @@
 // strides: x is innermost (stride 1) in every Func's own storage.
 #pragma once
 
+#include <set>
+#include <string>
+
 #include "Environment.h"
 #include "dsl/IR.h"
 
 namespace halo {
 
-Stmt storage_flattening(const Stmt &s, const Environment &env, const std::string &output);
+// strided_inputs: the input buffers whose dimension 0 is not known to be dense.
+Stmt storage_flattening(const Stmt &s, const Environment &env, const std::set<std::string> &strided_inputs);
 
 }  // namespace halo

@@ -106,10 +106,10 @@ TEST_CASE("constraints a pipeline can never meet, or that name loop variables, a
     Var x("x"), y("y");
     Func f("f");
     f(x, y) = in(x, y);
-    in.dim(0).set_stride(2);
+    f.output_buffer().dim(0).set_stride(2);
     std::string msg = compile_error_of([&] { f.compile_jit(); });
-    CHECK(contains(msg, "in.dim(0).set_stride(2): Halo buffers have stride 1 in dimension 0, so this constraint can never hold"));
-    in.dim(0).set_stride(Expr());
+    CHECK(contains(msg, "f.output_buffer().dim(0).set_stride(2): Halo writes outputs with stride 1 in dimension 0, so this constraint can never hold"));
+    f.output_buffer().dim(0).set_stride(1);
     msg = compile_error_of([&] { in.dim(1).set_min(x); });
     CHECK(contains(msg, "in.dim(1).set_min(x) uses 'x', a Var or RVar; a constraint may use only constants, Params and buffer fields"));
     msg = compile_error_of([&] { in.dim(1).set_extent(1.5f); });
@@ -144,4 +144,59 @@ TEST_CASE("a generator's Input and Output take dim(d) constraints as in Halide")
     moved.set_min(0, 2);
     std::string msg = runtime_error_of([&] { f.realize(moved); });
     CHECK(contains(msg, "buffer 'output' has min 2 in dimension 1, but the pipeline requires 0 there (output.output_buffer().dim(1).set_min(0))"));
+}
+
+TEST_CASE("an input's dimension 0 may have another stride once dim(0).set_stride says so") {
+    // Halide's idiom for interleaved images: x steps over 3 channels, c over neighbours.
+    const int W = 37, H = 5;
+    std::vector<uint8_t> mem(size_t(W * H * 3));
+    for (size_t i = 0; i < mem.size(); i++) mem[i] = uint8_t(i * 7 + 3);
+    const halo_dimension_t shape[] = {{0, W, 3, 0}, {0, H, 3 * W, 0}, {0, 3, 1, 0}};
+    Buffer<uint8_t> interleaved(mem.data(), 3, shape, "rgb");
+    ImageParam in(UInt(8), 3, "in");
+    Var x("x"), y("y"), c("c");
+    Func f("f");
+    f(x, y, c) = cast<int>(in(x, y, c)) * 2 + in(x, y, (c + 1) % 3);
+    f.vectorize(x, 8, TailStrategy::GuardWithIf);
+    in.set(interleaved);
+    // Without the directive, the stride is refused at run time, naming the way out.
+    std::string msg = runtime_error_of([&] { f.realize({W, H, 3}); });
+    INFO(msg);
+    CHECK(contains(msg, "buffer 'in' has stride 3 in dimension 0"));
+    CHECK(contains(msg, "set_stride"));
+    for (int variant = 0; variant < 2; variant++) {
+        if (variant == 0) in.dim(0).set_stride(3).dim(2).set_stride(1);  // known: wide loads, shuffles
+        else in.dim(0).set_stride(Expr()).dim(2).set_stride(Expr());  // any stride: gathers
+        Buffer<int> out = f.realize({W, H, 3});
+        int bad = 0;
+        out.for_each_element([&](const std::vector<int> &p) {
+            auto at = [&](int xx, int yy, int cc) { return int(mem[size_t(xx * 3 + yy * 3 * W + cc)]); };
+            bad += out(p) != at(p[0], p[1], p[2]) * 2 + at(p[0], p[1], (p[2] + 1) % 3);
+        });
+        CHECK(bad == 0);
+    }
+    // A stride other than the one required is the run-time constraint error.
+    in.dim(0).set_stride(4);
+    msg = runtime_error_of([&] { f.realize({W, H, 3}); });
+    CHECK(contains(msg, "buffer 'in' has stride 3 in dimension 0, but the pipeline requires 4 there (in.dim(0).set_stride(4))"));
+}
+
+TEST_CASE("a transposed view of an input, read with dim(0).set_stride(Expr())") {
+    const int W = 6, H = 9;
+    std::vector<float> mem(size_t(W * H));  // stored column by column: x steps by H
+    for (int xx = 0; xx < W; xx++)
+        for (int yy = 0; yy < H; yy++) mem[size_t(xx * H + yy)] = float(yy * 100 + xx);
+    const halo_dimension_t shape[] = {{0, W, H, 0}, {0, H, 1, 0}};
+    Buffer<float> view(mem.data(), 2, shape, "view");
+    ImageParam in(Float(32), 2, "in");
+    in.dim(0).set_stride(Expr());
+    in.set(view);
+    Var x("x"), y("y");
+    Func g("g");
+    g(x, y) = in(x, y) + in(x, y) * 0.5f;
+    g.vectorize(x, 4, TailStrategy::GuardWithIf);
+    Buffer<float> out = g.realize({W, H});
+    int bad = 0;
+    out.for_each_element([&](const std::vector<int> &p) { bad += out(p) != float(p[1] * 100 + p[0]) * 1.5f; });
+    CHECK(bad == 0);
 }

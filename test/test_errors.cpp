@@ -477,3 +477,24 @@ TEST_CASE("wrapped memory whose last coordinate does not fit in 32 bits is a bad
                            "coordinate 2147483650 does not fit in 32 bits"),
                   msg);
 }
+
+TEST_CASE("a Func named like an input buffer or Param is refused, and the input stays untouched") {
+    // The Func's buffer and the input were one buffer in the generated code: the pipeline
+    // read its own output and wrote over the caller's input.
+    Buffer<float> in(std::vector<int>{8}, "g");
+    for (int i = 0; i < 8; i++) in(i) = float(i) * 10;
+    Var x("x");
+    Func g("g");
+    g(x) = in(x) + 1;
+    std::string msg = compile_error_of([&] { g.realize({8}); });
+    INFO(msg);
+    CHECK(has(msg, "input buffer 'g'"));
+    CHECK(has(msg, "same name as a Func"));
+    for (int i = 0; i < 8; i++) CHECK(in(i) == float(i) * 10);
+    Param<int> k("k");
+    Func kf("k"), out("out");
+    kf(x) = x + k;
+    out(x) = kf(x);
+    msg = compile_error_of([&] { out.realize({4}); });
+    CHECK(has(msg, "Param 'k'"));
+}
