@@ -767,6 +767,12 @@ void CodeGen::visit(const Call *op) {
         value_ = builder_.CreateXor(arg(0), arg(1));
     } else if (n == Call::bitwise_not) {
         value_ = builder_.CreateNot(arg(0));
+    } else if (n == Call::popcount) {
+        value_ = builder_.CreateUnaryIntrinsic(llvm::Intrinsic::ctpop, arg(0));
+    } else if (n == Call::count_leading_zeros || n == Call::count_trailing_zeros) {
+        Value *x = arg(0);
+        auto id = n == Call::count_leading_zeros ? llvm::Intrinsic::ctlz : llvm::Intrinsic::cttz;
+        value_ = builder_.CreateIntrinsic(id, {x->getType()}, {x, builder_.getFalse()});  // defined at 0
     } else if (n == Call::shift_left || n == Call::shift_right) {
         value_ = shift(op, n == Call::shift_left);
     } else if (n == Call::abs) {

@@ -317,6 +317,11 @@ struct Call : ExprNode<Call, IRNodeType::Call> {
     static constexpr const char *shift_left = "shift_left";
     static constexpr const char *shift_right = "shift_right";
     static constexpr const char *abs = "abs";
+    // Bit counts of an integer, in its own type (Halide's popcount, count_leading_zeros,
+    // count_trailing_zeros; a zero has as many leading and trailing zeros as the type has bits).
+    static constexpr const char *popcount = "popcount";
+    static constexpr const char *count_leading_zeros = "count_leading_zeros";
+    static constexpr const char *count_trailing_zeros = "count_trailing_zeros";
     static constexpr const char *likely = "likely";
     // promise_clamped(value, lo, hi): value, which lowering knows lies in [lo, hi]. Bounds
     // inference uses the interval; the promise is removed before code generation.

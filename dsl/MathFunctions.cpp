@@ -65,6 +65,52 @@ Expr absd(Expr a, Expr b) {
     return select(a > b, ua - ub, ub - ua);
 }
 
+namespace {
+Expr bit_count(const char *name, Expr x) {
+    user_assert(x.defined()) << name << " of an undefined Expr";
+    user_assert((x.type().is_int() || x.type().is_uint()) && !x.type().is_bool())
+        << name << "(" << x << "): the argument is " << x.type() << "; it must be an integer";
+    Type t = x.type();
+    return Call::make(t, name, {std::move(x)}, Call::Intrinsic);
+}
+
+// Euclidean quotient and remainder of a / b, and whether they differ from the truncating ones
+// (a negative, not a multiple of b).
+struct TruncatingParts {
+    Expr q, r, adjust;
+};
+TruncatingParts truncating_parts(const char *name, Expr &a, Expr &b) {
+    user_assert(a.defined() && b.defined()) << name << " of an undefined Expr";
+    match_types(a, b);
+    user_assert((a.type().is_int() || a.type().is_uint()) && !a.type().is_bool())
+        << name << "(" << a << ", " << b << "): the arguments are " << a.type() << "; they must be integers";
+    Expr q = a / b, r = a % b;
+    Expr adjust = a.type().is_uint() ? Expr() : (a < make_zero(a.type()) && r != make_zero(a.type()));
+    return {q, r, adjust};
+}
+}  // namespace
+
+Expr popcount(Expr x) { return bit_count(Call::popcount, std::move(x)); }
+Expr count_leading_zeros(Expr x) { return bit_count(Call::count_leading_zeros, std::move(x)); }
+Expr count_trailing_zeros(Expr x) { return bit_count(Call::count_trailing_zeros, std::move(x)); }
+
+Expr div_round_to_zero(Expr a, Expr b) {
+    TruncatingParts p = truncating_parts("div_round_to_zero", a, b);
+    if (!p.adjust.defined()) return p.q;
+    // a = q b + r with 0 <= r < |b|; for a negative a with r > 0 the truncated quotient is one
+    // step towards zero: q + sign(b).
+    Type t = a.type();
+    return p.q + select(p.adjust, select(b < make_zero(t), make_zero(t) - make_one(t), make_one(t)), make_zero(t));
+}
+
+Expr mod_round_to_zero(Expr a, Expr b) {
+    TruncatingParts p = truncating_parts("mod_round_to_zero", a, b);
+    if (!p.adjust.defined()) return p.r;
+    // The remainder with a's sign: r - |b|, written r + b or r - b so that |MIN| never appears.
+    Type t = a.type();
+    return select(p.adjust, p.r + select(b < make_zero(t), b, make_zero(t) - b), p.r);
+}
+
 Expr lerp(Expr zero_val, Expr one_val, Expr weight) {
     user_assert(zero_val.defined() && one_val.defined() && weight.defined()) << "lerp of an undefined Expr";
     user_assert(zero_val.type() == one_val.type())

@@ -43,6 +43,18 @@ Expr absd(Expr a, Expr b);
 //  Other value types are a CompileError.
 Expr lerp(Expr zero_val, Expr one_val, Expr weight);
 
+// The number of set bits, of leading zero bits and of trailing zero bits of an integer, in its
+// own type (a zero has as many leading and trailing zeros as the type has bits).
+Expr popcount(Expr x);
+Expr count_leading_zeros(Expr x);
+Expr count_trailing_zeros(Expr x);
+
+// Integer division and remainder rounding toward zero, as C's / and %, for ports of code that
+// relies on them (Halo's / and % are Euclidean, as Halide's): the remainder has a's sign.
+// Division by zero gives 0, as Halo's /.
+Expr div_round_to_zero(Expr a, Expr b);
+Expr mod_round_to_zero(Expr a, Expr b);
+
 Expr fast_log(Expr x);
 Expr fast_exp(Expr x);
 Expr fast_pow(Expr x, Expr y);

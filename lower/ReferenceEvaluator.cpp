@@ -32,6 +32,15 @@ using Values = std::vector<Value>;  // one per value of a (Tuple-valued) Func
 using Point = std::vector<int>;
 
 int64_t wrap(Type t, int64_t v) { return wrap_to_type(t, v); }
+
+// popcount / count_leading_zeros / count_trailing_zeros of the low `bits` bits of v.
+int64_t count_bits(const std::string &which, int bits, uint64_t v) {
+    if (bits < 64) v &= (uint64_t(1) << bits) - 1;
+    if (which == Call::popcount) return __builtin_popcountll(v);
+    if (v == 0) return bits;
+    if (which == Call::count_leading_zeros) return __builtin_clzll(v) - (64 - bits);
+    return __builtin_ctzll(v);
+}
 double round_float(Type t, double v) { return t.bits == 32 ? double(float(v)) : v; }
 
 class Evaluator {
@@ -196,6 +205,9 @@ Value Evaluator::call(const Call *op, Frame &frame) {
     else if (n == Call::bitwise_or) r.i = arg(0).i | arg(1).i;
     else if (n == Call::bitwise_xor) r.i = arg(0).i ^ arg(1).i;
     else if (n == Call::bitwise_not) r.i = ~arg(0).i;
+    else if (n == Call::popcount || n == Call::count_leading_zeros || n == Call::count_trailing_zeros) {
+        r.i = count_bits(n, t.bits, uint64_t(arg(0).i));
+    }
     else if (n == Call::shift_left || n == Call::shift_right) {
         int64_t a = arg(0).i, b = arg(1).i;
         r.i = shift_value(t, a, b, op->args[1].type().is_int(), n == Call::shift_left);

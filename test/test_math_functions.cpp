@@ -178,3 +178,102 @@ TEST_CASE("ConciseCasts as in Halide") {
         CHECK(out(i) == sat + int(int8_t(i * 100)) * 1000 + int(uint16_t(float(i) * 1.5f)) * 1000000);
     }
 }
+
+namespace {
+
+// Every value of an 8- or 16-bit type (or a spread of 32-bit ones) through fn, scalar and
+// vectorized by 8, against want and against the reference evaluator.
+template <typename T>
+void check_bits(const char *name, std::function<Expr(Expr)> fn, std::function<T(T)> want) {
+    const int n = sizeof(T) <= 2 ? (1 << (8 * sizeof(T))) : 4099;
+    Buffer<T> in(std::vector<int>{n}, "bits_in");
+    for (int i = 0; i < n; i++) in(i) = sizeof(T) <= 2 ? T(i) : T(uint32_t(i) * 2654435761u >> (i % 29));
+    in(0) = T(0);
+    for (int vec = 0; vec < 2; vec++) {
+        Var x("x");
+        Func f("bits");
+        f(x) = fn(in(x));
+        if (vec) f.vectorize(x, 8, TailStrategy::GuardWithIf);
+        INFO(name << " over " << type_of<T>() << (vec ? ", vectorized" : ""));
+        CHECK(f.output_type() == type_of<T>());
+        Buffer<T> out = f.realize({n});
+        int bad = 0;
+        for (int i = 0; i < n; i++) bad += out(i) != want(in(i));
+        CHECK(bad == 0);
+        halo_test::check_against_reference(f, Buffer<T>(n));
+    }
+}
+
+template <typename T>
+void check_all_counts() {
+    using U = std::make_unsigned_t<T>;
+    const int bits = 8 * sizeof(T);
+    check_bits<T>("popcount", [](Expr e) { return popcount(e); },
+                  [](T v) { return T(__builtin_popcountll(uint64_t(U(v)))); });
+    check_bits<T>("count_leading_zeros", [](Expr e) { return count_leading_zeros(e); },
+                  [&](T v) { return T(U(v) == 0 ? bits : __builtin_clzll(uint64_t(U(v))) - (64 - bits)); });
+    check_bits<T>("count_trailing_zeros", [](Expr e) { return count_trailing_zeros(e); },
+                  [&](T v) { return T(U(v) == 0 ? bits : __builtin_ctzll(uint64_t(U(v)))); });
+}
+
+}  // namespace
+
+TEST_CASE("popcount, count_leading_zeros and count_trailing_zeros of every 8- and 16-bit value, and of 32-bit ones") {
+    check_all_counts<uint8_t>();
+    check_all_counts<int8_t>();
+    check_all_counts<uint16_t>();
+    check_all_counts<int16_t>();
+    check_all_counts<int32_t>();
+    check_all_counts<uint32_t>();
+    std::string msg = compile_error_of([] { popcount(Expr(1.5f)); });
+    CHECK(contains(msg, "popcount(1.5f): the argument is float32; it must be an integer"));
+}
+
+TEST_CASE("div_round_to_zero and mod_round_to_zero are C's / and %, and 0 when dividing by zero") {
+    // Every pair of int8 values, and spreads of int16 and int32 ones, signed and unsigned.
+    auto check = [](auto sample) {
+        using T = decltype(sample);
+        std::vector<T> vals;
+        if (sizeof(T) == 1) {
+            for (int v = 0; v < 256; v++) vals.push_back(T(v));
+        } else {
+            for (int64_t v : {0, 1, 2, 3, 5, 7, 100, 1000, 32767, 40000, 123456789}) {
+                vals.push_back(T(v));
+                vals.push_back(T(-v));
+            }
+        }
+        const int n = int(vals.size());
+        Buffer<T> a(std::vector<int>{n, n}, "a"), b(std::vector<int>{n, n}, "b");
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < n; j++) a(i, j) = vals[size_t(i)], b(i, j) = vals[size_t(j)];
+        for (int vec = 0; vec < 2; vec++) {
+            Var x("x"), y("y");
+            Func q("q"), r("r");
+            q(x, y) = div_round_to_zero(a(x, y), b(x, y));
+            r(x, y) = mod_round_to_zero(a(x, y), b(x, y));
+            if (vec) {
+                q.vectorize(x, 8, TailStrategy::GuardWithIf);
+                r.vectorize(x, 8, TailStrategy::GuardWithIf);
+            }
+            INFO(type_of<T>() << (vec ? ", vectorized" : ""));
+            Buffer<T> qo = q.realize({n, n}), ro = r.realize({n, n});
+            int bad = 0;
+            for (int i = 0; i < n; i++) {
+                for (int j = 0; j < n; j++) {
+                    int64_t av = a(i, j), bv = b(i, j);
+                    bool overflow = std::is_signed<T>::value && bv == -1 && av == int64_t(std::numeric_limits<T>::min());
+                    if (overflow) continue;  // C leaves MIN / -1 undefined
+                    T wq = bv == 0 ? T(0) : T(av / bv), wr = bv == 0 ? T(0) : T(av % bv);
+                    bad += qo(i, j) != wq || ro(i, j) != wr;
+                }
+            }
+            CHECK(bad == 0);
+            halo_test::check_against_reference(q, Buffer<T>(n, n));
+        }
+    };
+    check(int8_t(0));
+    check(uint8_t(0));
+    check(int16_t(0));
+    check(int32_t(0));
+    check(uint32_t(0));
+}
