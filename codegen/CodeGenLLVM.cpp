@@ -767,6 +767,8 @@ void CodeGen::visit(const Call *op) {
         value_ = builder_.CreateXor(arg(0), arg(1));
     } else if (n == Call::bitwise_not) {
         value_ = builder_.CreateNot(arg(0));
+    } else if (n == Call::reinterpret) {
+        value_ = builder_.CreateBitCast(arg(0), llvm_type(t));
     } else if (n == Call::popcount) {
         value_ = builder_.CreateUnaryIntrinsic(llvm::Intrinsic::ctpop, arg(0));
     } else if (n == Call::count_leading_zeros || n == Call::count_trailing_zeros) {

@@ -97,6 +97,8 @@ JITModule::JITModule(const LoweredPipeline &p, const Target &target) : impl_(std
     add("halo_error_split_factor", &halo_error_split_factor);
     add("halo_print", &halo_print);
     add("halo_error_specialize_fail", &halo_error_specialize_fail);
+    add("halo_error_param_range_i64", &halo_error_param_range_i64);
+    add("halo_error_param_range_f64", &halo_error_param_range_f64);
     add("halo_error_func_bound", &halo_error_func_bound);
     add("halo_error_buffer_constraint", &halo_error_buffer_constraint);
     add("halo_error_bounds_overflow", &halo_error_bounds_overflow);

@@ -229,6 +229,7 @@ void Pipeline::realize(Realization &dst, const ParamMap &param_map) {
 Realization Pipeline::realize(const std::vector<int> &sizes, const ParamMap &param_map) {
     std::vector<Buffer<>> buffers;
     for (auto &out : outputs()) {
+        user_assert(out->has_pure_definition) << "Func '" << out->name << "' is realized but has no definition";
         user_assert(int(sizes.size()) == out->dimensions())
             << "Func '" << out->name << "' has " << out->dimensions() << " dimensions but realize() was given "
             << sizes.size() << " sizes";

@@ -1,5 +1,7 @@
 #include "Buffer.h"
 
+#include "ImplicitVars.h"
+
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -165,6 +167,7 @@ void buffer_set_from_double(const BufferContents &b, const int *c, double v) {
 
 Expr buffer_call(const std::shared_ptr<BufferContents> &b, std::vector<Expr> args) {
     user_assert(b != nullptr) << "Use of an undefined Buffer in an algorithm";
+    expand_placeholder(args, int(b->dims.size()), "Buffer '" + b->name + "'");
     user_assert(args.size() == b->dims.size())
         << "Buffer '" << b->name << "' has " << b->dims.size() << " dimensions but is called with "
         << args.size() << " arguments";

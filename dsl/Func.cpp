@@ -1,6 +1,8 @@
 // Func definitions and the checks that turn user mistakes into clear errors.
 #include "Func.h"
 
+#include "ImplicitVars.h"
+
 #include <algorithm>
 #include <set>
 #include <sstream>
@@ -189,12 +191,14 @@ FuncRef Func::operator()(std::vector<Expr> args) const {
             << " Expr as argument " << i << ": Func arguments must be integers (use cast<int>())";
         if (args[i].type() != Int(32)) args[i] = Cast::make(Int(32), args[i]);
     }
+    int placeholder = expand_placeholder(args, defined() ? dimensions() : -1, "Func '" + name() + "'");
     if (defined()) {
         user_assert(int(args.size()) == dimensions())
             << "Func '" << name() << "' is called with " << args.size()
             << " arguments, but it is defined over " << dimensions() << " (" << join(f_->args) << ")";
+        placeholder = -1;
     }
-    return FuncRef(f_, std::move(args));
+    return FuncRef(f_, std::move(args), placeholder);
 }
 
 namespace {
@@ -315,6 +319,28 @@ Stage FuncRef::operator=(const FuncRef &e) {
     return define({Expr(e)});
 }
 
+// The pure definition f(x, _) = e: the implicit Vars e uses go where the placeholder was. Without
+// a placeholder, e may not use them (they would be free Vars).
+void FuncRef::expand_left_placeholder(const std::vector<std::string> &free_vars) {
+    int used = 0;
+    for (auto &v : free_vars)
+        if (is_implicit_var_name(v)) used = std::max(used, std::stoi(v.substr(1)) + 1);
+    if (placeholder_ < 0) {
+        for (int i = 0; i < used; i++) {
+            bool on_left = false;
+            for (auto &a : args_) on_left |= a.as<Variable>() && a.as<Variable>()->name == "_" + std::to_string(i);
+            user_assert(on_left) << "Func '" << f_->name << "': its pure definition uses the implicit Var _" << i
+                                 << " (a call with the placeholder _ on the right side), but its left side has no "
+                                 << "placeholder; write " << f_->name << "(..., _) = ... so the implicit Vars become "
+                                 << "its arguments";
+        }
+        return;
+    }
+    int at = placeholder_;
+    for (int i = 0; i < used; i++) args_.insert(args_.begin() + at++, Var::implicit(i));
+    placeholder_ = -1;
+}
+
 Stage FuncRef::define(std::vector<Expr> values) {
     for (size_t i = 0; i < values.size(); i++) {
         user_assert(values[i].defined()) << "Func '" << f_->name << "' defined with an undefined Expr"
@@ -326,6 +352,8 @@ Stage FuncRef::define(std::vector<Expr> values) {
         value = weaken.mutate(checked_definition(f_->name, value, "definition"));
         value.accept(&names);
     }
+    // (names.vars, not values: the values may be graphs whose trees are exponential)
+    if (!f_->has_pure_definition) expand_left_placeholder(names.vars);
     for (auto &a : args_) a = weaken.mutate(checked_definition(f_->name, a, "left side"));
     f_->changed();
     if (!f_->has_pure_definition) {
@@ -553,8 +581,9 @@ Expr minimum(Expr e, const std::string &name) {
 }
 
 namespace {
-// The first point (in iteration order) where e reaches its extreme value `best`.
-std::vector<Expr> arg_extreme(const Expr &e, const std::string &name, bool is_max) {
+// The first point (in iteration order) where e reaches its extreme value `best`: its
+// coordinates, then the value (Halide's layout).
+Tuple arg_extreme(const Expr &e, const std::string &name, bool is_max) {
     user_assert(e.defined()) << name << "() of an undefined Expr";
     Expr best = is_max ? maximum(e, name + "_value") : minimum(e, name + "_value");
     FreeNames n;
@@ -574,12 +603,13 @@ std::vector<Expr> arg_extreme(const Expr &e, const std::string &name, bool is_ma
         coords.push_back(rv.min + (first / stride) % rv.extent);
         stride = stride * rv.extent;
     }
-    return coords;
+    coords.push_back(best);
+    return Tuple(coords);
 }
 }  // namespace
 
-std::vector<Expr> argmax(Expr e, const std::string &name) { return arg_extreme(e, name, true); }
-std::vector<Expr> argmin(Expr e, const std::string &name) { return arg_extreme(e, name, false); }
+Tuple argmax(Expr e, const std::string &name) { return arg_extreme(e, name, true); }
+Tuple argmin(Expr e, const std::string &name) { return arg_extreme(e, name, false); }
 
 // ---------------------------------------------------------------- RDom and ImageParam
 
@@ -592,6 +622,14 @@ RDom::RDom(const std::vector<std::pair<Expr, Expr>> &ranges, const std::string &
         user_assert(mn.defined() && ex.defined()) << "RDom '" << dom_->name << "' given an undefined bound";
         user_assert(!mn.type().is_float() && !ex.type().is_float())
             << "RDom '" << dom_->name << "' bounds must be integers";
+        for (const Expr *e : {&mn, &ex}) {
+            std::string loop_var = first_loop_variable(*e);
+            user_assert(loop_var.empty())
+                << "RDom '" << dom_->name << "': the " << (e == &mn ? "min " : "extent ") << *e << " of dimension "
+                << i << " uses '" << loop_var << "', a Var or RVar. An RDom's bounds are fixed before its loops "
+                << "run: use constants, Params and input sizes (such as input.width()); to skip points that "
+                << "depend on a Var, use RDom::where";
+        }
         mn = cast(Int(32), mn);
         ex = cast(Int(32), ex);
         std::string vn = dom_->name + "." + (i < 4 ? suffix[i] : std::to_string(i));
@@ -605,6 +643,21 @@ RDom::RDom(const std::vector<std::pair<Expr, Expr>> &ranges, const std::string &
     }
     RVar *fields[] = {&x, &y, &z, &w};
     for (size_t i = 0; i < ranges.size() && i < 4; i++) *fields[i] = RVar(dom_, int(i));
+    for (size_t i = ranges.size(); i < 4; i++) {
+        *fields[i] = RVar::missing("RDom '" + dom_->name + "' has " + std::to_string(ranges.size()) + " dimension" +
+                                   (ranges.size() == 1 ? "" : "s") + ", so " + dom_->name + "." + suffix[i] +
+                                   " does not exist; give the RDom more ranges, or use the ones it has");
+    }
+}
+
+RDom::RDom() {
+    RVar *fields[] = {&x, &y, &z, &w};
+    const char *suffix[] = {"x", "y", "z", "w"};
+    for (int i = 0; i < 4; i++) {
+        *fields[i] = RVar::missing(std::string("Use of .") + suffix[i] + " of an RDom that has no dimensions "
+                                   "(default-constructed, never given ranges); construct it with its bounds, as "
+                                   "RDom r(0, 10)");
+    }
 }
 
 RDom &RDom::where(Expr predicate) {
@@ -709,6 +762,7 @@ Buffer<> ImageParam::get() const {
 
 Expr ImageParam::operator()(std::vector<Expr> args) const {
     user_assert(p_) << "Use of an undefined ImageParam";
+    expand_placeholder(args, dimensions(), "ImageParam '" + name() + "'");
     user_assert(int(args.size()) == dimensions())
         << "ImageParam '" << name() << "' has " << dimensions() << " dimensions but is called with "
         << args.size() << " arguments";

@@ -101,8 +101,10 @@ private:
 // f(x, y) on either side of an assignment.
 class FuncRef {
 public:
-    FuncRef(std::shared_ptr<FunctionContents> f, std::vector<Expr> args)
-        : f_(std::move(f)), args_(std::move(args)) {}
+    // placeholder: where the placeholder _ was in args, for a Func not yet defined (its pure
+    // definition puts the implicit Vars its right side uses there), else -1.
+    FuncRef(std::shared_ptr<FunctionContents> f, std::vector<Expr> args, int placeholder = -1)
+        : f_(std::move(f)), args_(std::move(args)), placeholder_(placeholder) {}
     // Defines the Func: the pure definition the first time, an update after that.
     Stage operator=(const Expr &e);
     // A Tuple-valued Func: f(x) = {a, b} (every definition has the same number of values).
@@ -122,8 +124,10 @@ public:
 
 private:
     Stage define(std::vector<Expr> values);
+    void expand_left_placeholder(const std::vector<std::string> &free_vars);
     std::shared_ptr<FunctionContents> f_;
     std::vector<Expr> args_;
+    int placeholder_ = -1;
 };
 
 class Pipeline;
@@ -315,8 +319,9 @@ Expr sum(Expr e, const std::string &name = "sum");
 Expr product(Expr e, const std::string &name = "product");
 Expr maximum(Expr e, const std::string &name = "maximum");
 Expr minimum(Expr e, const std::string &name = "minimum");
-// The coordinates (in RDom dimension order) of the first maximum / minimum of e over its RDom.
-std::vector<Expr> argmax(Expr e, const std::string &name = "argmax");
-std::vector<Expr> argmin(Expr e, const std::string &name = "argmin");
+// The first maximum / minimum of e over its RDom, as Halide's: a Tuple of the point's coordinates
+// (in RDom dimension order; the first in iteration order, dimension 0 fastest) and then the value.
+Tuple argmax(Expr e, const std::string &name = "argmax");
+Tuple argmin(Expr e, const std::string &name = "argmin");
 
 }  // namespace halo

@@ -237,11 +237,14 @@ Stage &Stage::split(const VarOrRVar &old, const VarOrRVar &outer, const VarOrRVa
         << ". A split factor must be a constant or an expression of scalar Params (or input sizes)";
     factor = cast(Int(32), factor);
     auto &dims = def().schedule.dims;
+    // A new name may be the split loop's own (split(x, x, xi)), never another existing loop's.
     for (auto &o : dims) {
-        user_assert(&o == &d || (o.var != outer.name && o.var != inner.name) ||
-                    outer.name == old.name || inner.name == old.name)
-            << describe() << ": split(" << old.name << ", " << outer.name << ", " << inner.name
-            << ") reuses the name of the existing loop '" << o.var << "'; pick new names";
+        if (&o == &d) continue;
+        for (const std::string *n : {&outer.name, &inner.name}) {
+            user_assert(o.var != *n || *n == old.name)
+                << describe() << ": split(" << old.name << ", " << outer.name << ", " << inner.name
+                << ") reuses the name of the existing loop '" << o.var << "'; pick new names";
+        }
     }
     user_assert(outer.name != inner.name) << describe() << ": split(" << old.name
                                           << ") needs different names for the outer and inner loops";
@@ -268,9 +271,20 @@ Stage &Stage::fuse(const VarOrRVar &inner, const VarOrRVar &outer, const VarOrRV
     Dim &dout = find_dim(outer.name, "fuse");
     auto &dims = def().schedule.dims;
     size_t pi = &di - dims.data(), po = &dout - dims.data();
+    user_assert(pi != po) << describe() << ": fuse(" << inner.name << ", " << outer.name << ", " << fused.name
+                          << ") fuses a loop with itself; name two different loops, the inner one first";
     user_assert(po == pi + 1) << describe() << ": fuse(" << inner.name << ", " << outer.name
                               << "): the two loops must be adjacent, " << outer.name
                               << " directly outside " << inner.name << "; reorder them first";
+    // As in Halide the fused loop keeps the inner loop's kind (vectorize(x).fuse(x, y, xy) is a
+    // vectorized xy), checked again as a directive on the fused loop (over an RVar it must be
+    // race free). The outer loop's kind cannot carry over: refuse rather than drop it.
+    ForType kind = di.for_type;
+    static const char *const directive[] = {"serial", "parallel", "vectorize", "unroll"};
+    user_assert(dout.for_type == ForType::Serial || dout.for_type == kind)
+        << describe() << ": fuse(" << inner.name << ", " << outer.name << ", " << fused.name << "): the outer loop "
+        << outer.name << " is marked " << directive[int(dout.for_type)] << ", which the fused loop cannot keep; "
+        << "fuse first, then apply " << directive[int(dout.for_type)] << "(" << fused.name << ")";
     Split s;
     s.kind = Split::FuseVars;
     s.old_var = fused.name;
@@ -280,6 +294,7 @@ Stage &Stage::fuse(const VarOrRVar &inner, const VarOrRVar &outer, const VarOrRV
     bool is_rvar = di.is_rvar || dout.is_rvar;
     dims[pi] = Dim{fused.name, ForType::Serial, is_rvar};
     dims.erase(dims.begin() + po);
+    if (kind != ForType::Serial) set_for_type(fused, kind, directive[int(kind)]);
     return *this;
 }
 
@@ -469,6 +484,15 @@ Func &Func::bound(const Var &var, Expr min, Expr extent) {
     user_assert(std::find(f_->args.begin(), f_->args.end(), var.name()) != f_->args.end())
         << "Func '" << name() << "': bound(" << var.name() << ") names a Var that is not one of its "
         << "pure arguments";
+    user_assert(min.defined() && extent.defined()) << "Func '" << name() << "': bound(" << var.name()
+                                                   << ") with an undefined min or extent";
+    for (const Expr *e : {&min, &extent}) {
+        std::string loop_var = first_loop_variable(*e);
+        user_assert(loop_var.empty())
+            << "Func '" << name() << "': bound(" << var.name() << ", " << min << ", " << extent << ") uses '"
+            << loop_var << "', a Var or RVar. The bounds of a Func are fixed before its loops run: use "
+            << "constants, Params and input sizes (such as input.width())";
+    }
     f_->schedule.bounds.push_back(Bound{var.name(), cast(Int(32), min), cast(Int(32), extent)});
     return *this;
 }

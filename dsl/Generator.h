@@ -340,6 +340,11 @@ public:
     }
     // With a default value (Halide's Input<T>{name, value}), which stays until set.
     Input(const std::string &n, T value) : Input(n) { this->set(value); }
+    // With the range of its values (Halide's Input<T>{name, default, min, max}): a call with a
+    // value outside it fails before anything runs.
+    Input(const std::string &n, T value, const Expr &min, const Expr &max) : Input(n, value) {
+        this->set_range(min, max);
+    }
     std::shared_ptr<ParameterContents> input_parameter() const override { return this->parameter(); }
 };
 

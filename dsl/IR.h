@@ -322,6 +322,8 @@ struct Call : ExprNode<Call, IRNodeType::Call> {
     static constexpr const char *popcount = "popcount";
     static constexpr const char *count_leading_zeros = "count_leading_zeros";
     static constexpr const char *count_trailing_zeros = "count_trailing_zeros";
+    // reinterpret(x): x's bits read as the Call's type, which has the same bits per lane.
+    static constexpr const char *reinterpret = "reinterpret";
     static constexpr const char *likely = "likely";
     // promise_clamped(value, lo, hi): value, which lowering knows lies in [lo, hi]. Bounds
     // inference uses the interval; the promise is removed before code generation.

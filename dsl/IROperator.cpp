@@ -245,15 +245,11 @@ Expr &operator*=(Expr &a, Expr b) { return compound_assign<Mul>(a, std::move(b),
 Expr &operator/=(Expr &a, Expr b) { return compound_assign<Div>(a, std::move(b), "/="); }
 
 namespace {
-// An integer-constant select arm takes the other arm's type.
+// An integer-constant select arm takes the other arm's type, as in Halide: a cast, which wraps
+// a constant the type cannot hold (select(c, u8_value, 300) selects 44).
 Expr coerce_arm(const Expr &arm, Type other) {
-    const int64_t *v = int_constant(arm);
-    if (!v || arm.type().element_of() == other.element_of()) return arm;
-    user_assert(other.can_represent(*v))
-        << "select: the constant arm " << *v << " would be coerced to the other arm's type "
-        << type_name(other) << ", which changes its value to " << converted_text(other, *v)
-        << "; cast the other arm to a wider type, or cast the constant explicitly";
-    return make_const(other.element_of(), *v);
+    if (!int_constant(arm) || arm.type().element_of() == other.element_of()) return arm;
+    return cast(other.element_of().with_lanes(arm.type().lanes), arm);
 }
 }  // namespace
 

@@ -94,6 +94,19 @@ Expr popcount(Expr x) { return bit_count(Call::popcount, std::move(x)); }
 Expr count_leading_zeros(Expr x) { return bit_count(Call::count_leading_zeros, std::move(x)); }
 Expr count_trailing_zeros(Expr x) { return bit_count(Call::count_trailing_zeros, std::move(x)); }
 
+Expr reinterpret(Type t, Expr x) {
+    user_assert(x.defined()) << "reinterpret of an undefined Expr";
+    Type from = x.type();
+    if (t.lanes == 1) t = t.with_lanes(from.lanes);
+    auto reinterpretable = [](Type u) { return !u.is_bool() && (!u.is_float() || u.bits == 32 || u.bits == 64); };
+    user_assert(reinterpretable(from) && reinterpretable(t) && from.bits == t.bits && from.lanes == t.lanes)
+        << "reinterpret<" << t << ">(" << x << "): the argument is " << from
+        << "; reinterpret needs the same number of bits per lane (integers or 32-/64-bit floats, not bool). "
+        << "Use cast<" << t.element_of() << "> to convert the value instead";
+    if (from == t) return x;
+    return Call::make(t, Call::reinterpret, {std::move(x)}, Call::Intrinsic);
+}
+
 Expr div_round_to_zero(Expr a, Expr b) {
     TruncatingParts p = truncating_parts("div_round_to_zero", a, b);
     if (!p.adjust.defined()) return p.q;
@@ -136,6 +149,15 @@ Expr lerp(Expr zero_val, Expr one_val, Expr weight) {
     Type i64 = Int(64, lanes);
     Expr w;  // the weight as an integer in [0, M]
     if (wt.is_float()) {
+        // A constant weight outside [0, 1] is a mistake (Halide refuses it); a computed one is
+        // clamped.
+        Expr wc = weight.as<Broadcast>() ? weight.as<Broadcast>()->value : weight;
+        if (const FloatImm *c = wc.as<FloatImm>()) {
+            user_assert(c->value >= 0.0 && c->value <= 1.0)
+                << "lerp(" << zero_val << ", " << one_val << ", " << weight << "): the constant float weight "
+                << c->value << " of an integer lerp is not in [0, 1]; a float weight is the fraction of the way "
+                << "from the first value to the second";
+        }
         Type f64 = Float(64, wt.lanes);
         Expr wf = clamp(cast(f64, weight), make_const(f64, 0.0), make_const(f64, 1.0));
         w = cast(i64, round(wf * make_const(f64, double(M))));

@@ -49,6 +49,14 @@ Expr popcount(Expr x);
 Expr count_leading_zeros(Expr x);
 Expr count_trailing_zeros(Expr x);
 
+// The bits of x read as type t (Halide's reinterpret): t has x's bits per lane (a float of 32 or
+// 64 bits or an integer; not bool); a scalar t takes x's lanes. reinterpret<T>(x) uses T's type.
+Expr reinterpret(Type t, Expr x);
+template <typename T>
+Expr reinterpret(Expr x) {
+    return reinterpret(type_of<T>(), std::move(x));
+}
+
 // Integer division and remainder rounding toward zero, as C's / and %, for ports of code that
 // relies on them (Halo's / and % are Euclidean, as Halide's): the remainder has a's sign.
 // Division by zero gives 0, as Halo's /.

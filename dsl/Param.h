@@ -3,6 +3,7 @@
 
 #include <memory>
 #include <string>
+#include <type_traits>
 
 #include "Buffer.h"
 #include "Dimension.h"
@@ -13,6 +14,9 @@ namespace halo {
 
 class Func;
 
+// Param<T>::set_min_value / set_max_value: checks and stores the bound (is_max: the largest).
+void set_param_bound(ParameterContents &p, const Expr &bound, bool is_max);
+
 template <typename T>
 class Param {
 public:
@@ -22,8 +26,29 @@ public:
         p_->type = type_of<T>();
     }
     Param(const std::string &name, T value) : Param(name) { set(value); }
+    // With the range its values must lie in (Halide's Param(name, value, min, max)).
+    Param(const std::string &name, T value, const Expr &min, const Expr &max) : Param(name, value) {
+        set_range(min, max);
+    }
     void set(T v) { p_->set_scalar(v); }
     T get() const { return p_->get_scalar<T>(); }
+
+    // The smallest and largest values a call may give (constants of any numeric type, cast to
+    // T; an undefined Expr removes the bound). A value outside them makes the pipeline fail with
+    // halo_error_code_param_out_of_range and a message naming the Param, before anything runs.
+    void set_range(const Expr &min, const Expr &max) {
+        set_min_value(min);
+        set_max_value(max);
+    }
+    void set_min_value(const Expr &min) { set_param_bound(*p_, min, false); }
+    void set_max_value(const Expr &max) { set_param_bound(*p_, max, true); }
+    Expr min_value() const { return p_->min_value; }
+    Expr max_value() const { return p_->max_value; }
+    // A typical value, for schedulers (Halide's set_estimate); it does not change the results.
+    void set_estimate(T v) {
+        if constexpr (std::is_floating_point_v<T>) p_->estimate = make_const(p_->type, double(v));
+        else p_->estimate = make_const(p_->type, int64_t(v));
+    }
     const std::string &name() const { return p_->name; }
     operator Expr() const { return Variable::make(p_->type, p_->name, p_); }
     const std::shared_ptr<ParameterContents> &parameter() const { return p_; }

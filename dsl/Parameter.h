@@ -45,8 +45,11 @@ struct ParameterContents {
     // For buffers: the buffer bound to it (set by ImageParam::set or fixed for a Buffer).
     std::shared_ptr<BufferContents> buffer;
     bool is_fixed_buffer = false;  // a Buffer used directly in the algorithm
+    // For scalars: the range the value must lie in (Param::set_range; undefined: no bound),
+    // checked when a pipeline runs, and the estimate (Param::set_estimate) for schedulers.
+    Expr min_value, max_value, estimate;
     // For ImageParams: constraints per dimension (empty: none), and a count of their changes
-    // (a compiled pipeline that used older ones recompiles).
+    // (a compiled pipeline that used older ones recompiles; so do scalars' ranges).
     std::vector<BufferDimConstraint> constraints;
     uint64_t constraints_version = 0;
     // ImageParam::in wrappers (alive while a handle of the ImageParam is).

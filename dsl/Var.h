@@ -22,14 +22,19 @@ public:
     // Var::outermost()) computes a producer once per realization of f, inside f's own
     // realization (unlike compute_root when f is itself computed at a tile).
     static Var outermost() { return Var("__outermost"); }
+    // The n-th implicit Var (_n), which the placeholder _ stands for (see ImplicitVars.h).
+    static Var implicit(int n) { return Var("_" + std::to_string(n)); }
 
 private:
     std::string name_;
 };
 
-// The Vars of an ImageParam's wrappers (ImageParam::in), as Halide names them: schedule a
-// wrapper of a 2-D image with im.in().compute_root().vectorize(_0, 8).
-inline const Var _0("_0"), _1("_1"), _2("_2"), _3("_3");
+// The implicit Vars, as Halide names them: those the placeholder _ stands for
+// (f(x, _) = g(x, _) is f(x, _0, _1) = g(x, _0, _1) for a 3-D g), and the Vars of an
+// ImageParam's wrappers (im.in().compute_root().vectorize(_0, 8)).
+inline const Var _("_");
+inline const Var _0("_0"), _1("_1"), _2("_2"), _3("_3"), _4("_4"), _5("_5"), _6("_6"), _7("_7"), _8("_8"),
+    _9("_9");
 
 class RDom;
 
@@ -44,19 +49,30 @@ public:
     const std::string &name() const { return dom_ ? dom_->vars[index_].name : name_; }
     Expr min() const { return dom_->vars[index_].min; }
     Expr extent() const { return dom_->vars[index_].extent; }
-    operator Expr() const { return Variable::make(Int(32), name(), nullptr, dom_); }
+    operator Expr() const {
+        user_assert(missing_.empty()) << missing_;
+        return Variable::make(Int(32), name(), nullptr, dom_);
+    }
     const std::shared_ptr<ReductionDomainContents> &domain() const { return dom_; }
+    // A field of an RDom (r.y, r.z, r.w) beyond its dimensions: using it is an error that says so.
+    static RVar missing(const std::string &why) {
+        RVar v;
+        v.missing_ = why;
+        return v;
+    }
 
 private:
     std::shared_ptr<ReductionDomainContents> dom_;
     int index_ = 0;
     std::string name_;
+    std::string missing_;
 };
 
 // A multi-dimensional box to reduce over, iterated with dimension 0 innermost.
 class RDom {
 public:
-    RDom() = default;
+    // No dimensions yet (Halide's undefined RDom); r.x of it is an error.
+    RDom();
     // RDom(min0, extent0, min1, extent1, ...)
     explicit RDom(const std::vector<std::pair<Expr, Expr>> &ranges, const std::string &name = "");
     RDom(Expr min0, Expr extent0, const std::string &name = "") : RDom({{min0, extent0}}, name) {}

@@ -128,6 +128,7 @@ std::map<std::string, InputRegion> infer_input_regions(const std::vector<std::sh
         }
         c.walk(p.body);
         bool changed = false;
+        std::string unsettled;  // the inputs whose region changed in this round
         for (auto &[name, r] : regions) {
             auto why = c.needs.unknown.find(name);
             user_assert(why == c.needs.unknown.end())
@@ -138,14 +139,23 @@ std::map<std::string, InputRegion> infer_input_regions(const std::vector<std::sh
             for (size_t d = 0; d < it->second.size() && d < r.min.size(); d++) {
                 auto [lo, hi] = it->second[d];
                 int64_t extent = std::max<int64_t>(hi - lo + 1, 1);
-                changed |= lo != r.min[d] || extent != r.extent[d];
+                if (lo != r.min[d] || extent != r.extent[d]) {
+                    if (unsettled.find("'" + name + "'") == std::string::npos)
+                        unsettled += (unsettled.empty() ? "'" : ", '") + name + "'";
+                    changed = true;
+                }
                 r.min[d] = lo;
                 r.extent[d] = extent;
             }
         }
         if (!changed) break;
-        user_assert(round < 8) << "infer_input_bounds: the regions read from the inputs do not settle (each "
-                               << "depends on the others' sizes); bind the inputs yourself";
+        if (round >= 8) {
+            std::string funcs;
+            for (auto &out : outputs) funcs += (funcs.empty() ? "'" : ", '") + out->name + "'";
+            user_error << "infer_input_bounds of Func " << funcs << ": the region read from input " << unsettled
+                       << " does not settle (it depends on the input's own size, which depends on the region); "
+                       << "bind the input yourself with a buffer of the size you want";
+        }
     }
     return regions;
 }

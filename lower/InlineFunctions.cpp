@@ -44,6 +44,14 @@ public:
             << "Func '" << f.name << "' is specialized (specialize or specialize_fail) but computed inline, "
             << "where it has no loops of its own to specialize. Compute it somewhere (compute_root() or "
             << "compute_at) or specialize its consumer instead";
+        // As in Halide, a loop directive on an inlined Func is a mistake, not something to drop.
+        for (const Dim &d : f.pure.schedule.dims) {
+            static const char *const directive[] = {"serial", "parallelize", "vectorize", "unroll"};
+            user_assert(d.for_type == ForType::Serial)
+                << "Cannot " << directive[int(d.for_type)] << " dimension " << d.var << " of Func '" << f.name
+                << "' because it is computed inline (into '" << current_consumer_ << "'), where it has no loops of "
+                << "its own. Compute it somewhere (compute_root() or compute_at) or remove the directive";
+        }
         const Call *c = call.as<Call>();
         // The same point of an inlined Func is inlined once and shared: a chain of inlined
         // stencils reads each point of each stage many times, and expanding every read would
@@ -75,6 +83,7 @@ public:
     // Each stage's value is lifted on its own: the shared points become Lets.
     Stmt visit(const Provide *op) override {
         inlined_.clear();
+        current_consumer_ = op->name;
         std::vector<Expr> values;
         for (auto &v : op->values) values.push_back(common_subexpression_elimination(mutate(v)));
         std::vector<Expr> args;
@@ -86,6 +95,7 @@ private:
     const Environment &env_;
     const std::string &output_;
     std::map<CallKey, Expr> inlined_;
+    std::string current_consumer_;  // the Func whose definition is being inlined into
     // Beyond this the lowered code would be too large to compile in reasonable time anyway.
     static constexpr size_t kMaxInlinedPoints = 20000;
 };

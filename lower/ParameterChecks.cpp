@@ -1,5 +1,7 @@
 #include "ParameterChecks.h"
 
+#include <map>
+#include <mutex>
 #include <set>
 
 #include "Simplify.h"
@@ -94,8 +96,52 @@ void check_specialization_conditions(const Environment &env, const std::vector<s
     }
 }
 
+namespace {
+
+// The scalar Params a statement reads, by name.
+class ScalarParams : public IRVisitor {
+public:
+    std::map<std::string, std::shared_ptr<ParameterContents>> found;
+    using IRVisitor::visit;
+    void visit(const Variable *op) override {
+        if (op->param && !op->param->is_buffer) found.emplace(op->name, op->param);
+    }
+};
+
+// Param::set_range: the value lies in its range, checked with the value in 64 bits.
+void add_range_checks(const Stmt &s, std::vector<Stmt> &checks) {
+    ScalarParams params;
+    s.accept(&params);
+    for (auto &[name, p] : params.found) {
+        Expr lo, hi;
+        {
+            std::lock_guard<std::mutex> lock(p->mutex);
+            lo = p->min_value;
+            hi = p->max_value;
+        }
+        bool is_float = p->type.is_float();
+        Type wide = is_float ? Float(64) : Int(64);
+        const char *fn = is_float ? "halo_error_param_range_f64" : "halo_error_param_range_i64";
+        Expr value = Cast::make(wide, Variable::make(p->type, name, p));
+        for (int is_max = 0; is_max < 2; is_max++) {
+            Expr bound = is_max ? hi : lo;
+            if (!bound.defined()) continue;
+            Expr b = Cast::make(wide, bound);
+            // uint64 values past INT64_MAX compare as themselves; the message shows them as int64.
+            bool u64 = p->type.is_uint() && p->type.bits == 64;
+            Expr v = u64 ? Variable::make(p->type, name, p) : value, bb = u64 ? bound : b;
+            Expr ok = is_max ? v <= bb : v >= bb;
+            Expr msg = Call::make(Int(32), fn, {StringImm::make(name), value, b, Expr(int32_t(is_max))}, Call::Extern);
+            checks.push_back(AssertStmt::make(ok, msg));
+        }
+    }
+}
+
+}  // namespace
+
 Stmt add_parameter_checks(const Stmt &s, const Environment &env) {
     std::vector<Stmt> checks;
+    add_range_checks(s, checks);
     std::set<const ReductionDomainContents *> rdoms_seen;
     for (auto &[name, f] : env) {
         for (int k = 0; k < f->stages(); k++) {

@@ -41,6 +41,34 @@ int64_t count_bits(const std::string &which, int bits, uint64_t v) {
     if (which == Call::count_leading_zeros) return __builtin_clzll(v) - (64 - bits);
     return __builtin_ctzll(v);
 }
+// The bits of v (of type from) read as type to: both have the same bits, floats are 32 or 64.
+Value reinterpret_bits(Type from, Type to, Value v) {
+    uint64_t bits = 0;
+    if (from.is_float() && from.bits == 32) {
+        float f = float(v.f);
+        uint32_t u;
+        std::memcpy(&u, &f, 4);
+        bits = u;
+    } else if (from.is_float()) {
+        std::memcpy(&bits, &v.f, 8);
+    } else {
+        bits = uint64_t(v.i);
+        if (from.bits < 64) bits &= (uint64_t(1) << from.bits) - 1;
+    }
+    Value r;
+    if (to.is_float() && to.bits == 32) {
+        uint32_t u = uint32_t(bits);
+        float f;
+        std::memcpy(&f, &u, 4);
+        r.f = f;
+    } else if (to.is_float()) {
+        std::memcpy(&r.f, &bits, 8);
+    } else {
+        r.i = wrap_to_type(to, int64_t(bits));
+    }
+    return r;
+}
+
 double round_float(Type t, double v) { return t.bits == 32 ? double(float(v)) : v; }
 
 class Evaluator {
@@ -205,6 +233,7 @@ Value Evaluator::call(const Call *op, Frame &frame) {
     else if (n == Call::bitwise_or) r.i = arg(0).i | arg(1).i;
     else if (n == Call::bitwise_xor) r.i = arg(0).i ^ arg(1).i;
     else if (n == Call::bitwise_not) r.i = ~arg(0).i;
+    else if (n == Call::reinterpret) return reinterpret_bits(op->args[0].type(), t, arg(0));
     else if (n == Call::popcount || n == Call::count_leading_zeros || n == Call::count_trailing_zeros) {
         r.i = count_bits(n, t.bits, uint64_t(arg(0).i));
     }

@@ -1,7 +1,9 @@
 #include "Wrappers.h"
 
+#include <map>
 #include <set>
 
+#include "dsl/Error.h"
 #include "dsl/IRVisitor.h"
 
 namespace halo {
@@ -26,6 +28,7 @@ public:
             if (w == wrappers->end() || is_wrapper_of(*wrappers)) return e;
         }
         if (w->second->name == consumer_) return e;  // a wrapper reads the Func it wraps
+        used_.insert(w->second->name);
         const Call *c = e.as<Call>();
         return Call::make(c->type, w->second->name, c->args, Call::Halo, w->second, nullptr, c->value_index);
     }
@@ -50,6 +53,10 @@ private:
         }
         return false;
     }
+public:
+    std::set<std::string> used_;  // the wrappers this consumer now reads
+
+private:
     std::vector<std::shared_ptr<ImageParamWrappers>> image_wrappers_;
     const Environment &env_;
     const std::string &consumer_;
@@ -64,9 +71,22 @@ void redirect(Definition &d, RedirectCalls &r) {
 }  // namespace
 
 void apply_wrappers(Environment &env, const std::vector<std::string> &outputs) {
+    std::map<std::string, std::set<std::string>> used;  // consumer -> wrappers it reads
     for (auto &[name, f] : env) {
         RedirectCalls r(env, name);
         for (int k = 0; k < f->stages(); k++) redirect(f->stage(k), r);
+        used[name] = r.used_;
+    }
+    // f.in(g) where g (in this pipeline) does not read f: the wrapper and its schedule would be
+    // dropped without a word (Halide refuses it too).
+    for (auto &[name, f] : env) {
+        for (auto &[consumer, w] : f->wrappers) {
+            if (consumer.empty() || !env.count(consumer)) continue;
+            user_assert(used[consumer].count(w->name))
+                << "Func '" << name << "': in(" << consumer << ") wraps it for '" << consumer << "', but '" << consumer
+                << "' does not call '" << name << "', so the wrapper '" << w->name << "' and its schedule would "
+                << "do nothing. Wrap it for a Func that reads it";
+        }
     }
     // Keep what the output reaches now (a wrapper of a consumer outside this pipeline, or a
     // wrapped Func read only through wrappers, drops out or stays as needed).

@@ -315,6 +315,36 @@ int32_t halo_error_split_factor(void *user_context, const char *stage_name, cons
     return halo_error_code_bad_split_factor;
 }
 
+namespace {
+int32_t param_range_error(void *user_context, const char *param_name, const char *value, const char *bound,
+                          int32_t is_max) {
+    char msg[512];
+    std::snprintf(msg, sizeof msg,
+                  "Param '%s' is %s, %s than its %s value %s (set_range / set_%s_value); give it a value in "
+                  "its range",
+                  param_name, value, is_max ? "larger" : "smaller", is_max ? "largest" : "smallest", bound,
+                  is_max ? "max" : "min");
+    halo_error(user_context, msg);
+    return halo_error_code_param_out_of_range;
+}
+}  // namespace
+
+int32_t halo_error_param_range_i64(void *user_context, const char *param_name, int64_t value, int64_t bound,
+                                   int32_t is_max) {
+    char v[32], b[32];
+    std::snprintf(v, sizeof v, "%lld", (long long)value);
+    std::snprintf(b, sizeof b, "%lld", (long long)bound);
+    return param_range_error(user_context, param_name, v, b, is_max);
+}
+
+int32_t halo_error_param_range_f64(void *user_context, const char *param_name, double value, double bound,
+                                   int32_t is_max) {
+    char v[32], b[32];
+    std::snprintf(v, sizeof v, "%g", value);
+    std::snprintf(b, sizeof b, "%g", bound);
+    return param_range_error(user_context, param_name, v, b, is_max);
+}
+
 int32_t halo_error_specialize_fail(void *user_context, const char *stage_name, const char *message) {
     char msg[1024];
     std::snprintf(msg, sizeof msg,

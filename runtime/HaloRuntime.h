@@ -49,6 +49,7 @@ enum {
     halo_error_code_bad_split_factor = -9,
     halo_error_code_constraint_violated = -10,
     halo_error_code_specialize_fail = -11,
+    halo_error_code_param_out_of_range = -12,
 };
 
 // Memory that pipelines reuse across calls: a freed buffer goes back to the arena and the
@@ -145,6 +146,12 @@ int32_t halo_error_split_factor(void *user_context, const char *stage_name, cons
 int32_t halo_error_bad_stride(void *user_context, const char *buffer_name, int32_t stride);
 // No specialization's condition held for a stage scheduled with specialize_fail(message);
 // returns halo_error_code_specialize_fail.
+// A scalar Param's value lies outside its range (Param::set_range): below bound, or above it
+// if is_max. Returns halo_error_code_param_out_of_range.
+int32_t halo_error_param_range_i64(void *user_context, const char *param_name, int64_t value, int64_t bound,
+                                   int32_t is_max);
+int32_t halo_error_param_range_f64(void *user_context, const char *param_name, double value, double bound,
+                                   int32_t is_max);
 int32_t halo_error_specialize_fail(void *user_context, const char *stage_name, const char *message);
 // A buffer with dimensions > 0 but a NULL dim array; returns halo_error_code_null_buffer.
 int32_t halo_error_null_dim(void *user_context, const char *buffer_name, int32_t dimensions);

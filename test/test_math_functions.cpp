@@ -3,6 +3,7 @@
 // Each against the C library or plain C++ and against the reference evaluator, vectorized and
 // not; misuse gives a message.
 #include <cmath>
+#include <cstring>
 #include <functional>
 #include <limits>
 
@@ -276,4 +277,84 @@ TEST_CASE("div_round_to_zero and mod_round_to_zero are C's / and %, and 0 when d
     check(int16_t(0));
     check(int32_t(0));
     check(uint32_t(0));
+}
+
+namespace {
+
+// f(x) = reinterpret<To>(in(x)), scalar and vectorized: the bits of every value unchanged (memcpy
+// in C++), and the reference evaluator agreeing.
+template <typename From, typename To>
+void check_reinterpret(const std::vector<From> &vals) {
+    static_assert(sizeof(From) == sizeof(To));
+    const int n = int(vals.size());
+    Buffer<From> in(std::vector<int>{n}, "reint_in");
+    for (int i = 0; i < n; i++) in(i) = vals[size_t(i)];
+    for (int vec = 0; vec < 2; vec++) {
+        Var x("x");
+        Func f("reint");
+        f(x) = reinterpret<To>(in(x));
+        if (vec) f.vectorize(x, 8, TailStrategy::GuardWithIf);
+        INFO(type_of<From>() << " -> " << type_of<To>() << (vec ? ", vectorized" : ""));
+        REQUIRE(f.output_type() == type_of<To>());
+        Buffer<To> out = f.realize({n});
+        int bad = 0;
+        for (int i = 0; i < n; i++) {
+            From v = in(i);
+            To got = out(i);
+            bad += std::memcmp(&v, &got, sizeof(v)) != 0;
+        }
+        CHECK(bad == 0);
+        halo_test::check_against_reference(f, Buffer<To>(n));
+    }
+}
+
+}  // namespace
+
+TEST_CASE("reinterpret keeps the bits: floats and integers of the same width, both ways, and signedness") {
+    std::vector<float> fl{0.0f, -0.0f, 1.0f, -2.5f, 3.0e38f, 1.0e-42f, INFINITY, -INFINITY, 0.1f};
+    check_reinterpret<float, int32_t>(fl);
+    check_reinterpret<float, uint32_t>(fl);
+    check_reinterpret<double, int64_t>({0.0, -0.0, 1.0, -2.5, 1e300, 5e-324, -INFINITY, 0.1});
+    check_reinterpret<int32_t, float>({0, 1, -1, 0x3f800000, int32_t(0xbf800000), 0x7f7fffff, 12345});
+    check_reinterpret<uint64_t, double>({0, 1, 0x3ff0000000000000ull, 0xc004000000000000ull, 0x7fefffffffffffffull});
+    std::vector<int8_t> i8;
+    for (int v = -128; v < 128; v++) i8.push_back(int8_t(v));
+    check_reinterpret<int8_t, uint8_t>(i8);
+    std::vector<uint16_t> u16;
+    for (int v = 0; v < 65536; v += 97) u16.push_back(uint16_t(v));
+    u16.push_back(65535);
+    check_reinterpret<uint16_t, int16_t>(u16);
+    check_reinterpret<int64_t, uint64_t>({0, -1, INT64_MIN, INT64_MAX, 1234567890123456789ll});
+}
+
+TEST_CASE("reinterpret inside arithmetic: the bit trick of the fast inverse square root") {
+    const int n = 50;
+    Buffer<float> in(n);
+    for (int i = 0; i < n; i++) in(i) = 0.01f + float(i) * 3.7f;
+    Var x("x");
+    Func f("inv_sqrt_guess");
+    Expr bits = reinterpret<int32_t>(in(x));
+    Expr guess = reinterpret<float>(0x5f3759df - (bits >> 1));
+    f(x) = guess * (1.5f - 0.5f * in(x) * guess * guess);
+    f.vectorize(x, 8, TailStrategy::GuardWithIf);
+    Buffer<float> out = f.realize({n});
+    for (int i = 0; i < n; i++) {
+        float v = in(i);
+        int32_t b;
+        std::memcpy(&b, &v, 4);
+        int32_t g = 0x5f3759df - (b >> 1);
+        float y;
+        std::memcpy(&y, &g, 4);
+        CHECK(out(i) == y * (1.5f - 0.5f * v * y * y));
+    }
+    halo_test::check_against_reference(f, Buffer<float>(n), 1e-6);
+}
+
+TEST_CASE("reinterpret refuses a type of another width, saying to cast") {
+    Var x("x");
+    std::string msg = compile_error_of([&] { reinterpret<int16_t>(Expr(x)); });
+    CHECK(contains(msg, "reinterpret<int16>(x): the argument is int32; reinterpret needs the same number of bits per lane"));
+    CHECK(contains(msg, "Use cast<int16> to convert the value instead"));
+    CHECK(contains(compile_error_of([&] { reinterpret(Bool(), Expr(x) > 0); }), "not bool"));
+    CHECK(reinterpret<int32_t>(Expr(x)).type() == Int(32));  // the same type: x itself
 }

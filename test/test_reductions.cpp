@@ -264,10 +264,14 @@ TEST_CASE("argmax over a 2-D RDom with a non-zero min") {
     Var k("k");
     RDom r(2, W - 3, 1, H - 2);  // x in [2, W-2], y in [1, H-2]
     Func ax("ax"), ay("ay");
-    std::vector<Expr> am = argmax(img(r.x, r.y, k));
+    Tuple am = argmax(img(r.x, r.y, k));
+    REQUIRE(am.size() == 3);  // x, y, then the value (Halide's layout)
     ax(k) = am[0];
     ay(k) = am[1];
+    Func av("av");
+    av(k) = am[2];
     Buffer<int32_t> ox = ax.realize({K}), oy = ay.realize({K});
+    Buffer<float> ov = av.realize({K});
     for (int kk = 0; kk < K; kk++) {
         int bx = 2, by = 1;
         for (int j = 1; j <= H - 2; j++)
@@ -275,6 +279,20 @@ TEST_CASE("argmax over a 2-D RDom with a non-zero min") {
                 if (img(i, j, kk) > img(bx, by, kk)) bx = i, by = j;
         CHECK_MESSAGE(ox(kk) == bx, "k=" << kk);
         CHECK_MESSAGE(oy(kk) == by, "k=" << kk);
+        CHECK_MESSAGE(ov(kk) == img(bx, by, kk), "k=" << kk);
+    }
+    // The whole Tuple defines a Tuple-valued Func, as in Halide: f(k) = argmax(...).
+    Func whole("whole");
+    whole(k) = argmin(img(r.x, r.y, k));
+    Realization rz = whole.realize({K});
+    Buffer<int32_t> wx(rz[0]), wy(rz[1]);
+    Buffer<float> wv(rz[2]);
+    for (int kk = 0; kk < K; kk++) {
+        int bx = 2, by = 1;
+        for (int j = 1; j <= H - 2; j++)
+            for (int i = 2; i <= W - 2; i++)
+                if (img(i, j, kk) < img(bx, by, kk)) bx = i, by = j;
+        CHECK_MESSAGE((wx(kk) == bx && wy(kk) == by && wv(kk) == img(bx, by, kk)), "k=" << kk);
     }
 }
 

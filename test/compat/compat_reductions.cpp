@@ -72,8 +72,9 @@ TEST_CASE("argmax, minimum and the target's vector width") {
     Buffer<float> b(20);
     for (int i = 0; i < 20; i++) b(i) = float((i * 7) % 20);
     RDom r(0, 20);
-    std::vector<Expr> am = argmax(b(r));
+    Tuple am = argmax(b(r));
     CHECK(evaluate<int>(am[0]) == 17);  // 7 * 17 % 20 == 19
+    CHECK(evaluate<float>(am[1]) == 19.0f);
     CHECK(evaluate<float>(minimum(b(r))) == 0.0f);
     Target t = get_jit_target_from_environment();
     Var x("x");

@@ -5,6 +5,7 @@
 #include <climits>
 
 #include "RandomPipeline.h"
+#include "lower/Environment.h"
 
 #include <stdexcept>
 
@@ -229,6 +230,13 @@ std::vector<std::string> RandomPipeline::schedule_loops(int s, int update, bool 
     return loops;
 }
 
+namespace {
+bool calls_directly(const Func &consumer, const Func &f) {
+    std::vector<std::string> calls = direct_calls(*consumer.function());
+    return std::find(calls.begin(), calls.end(), f.name()) != calls.end();
+}
+}  // namespace
+
 // Where stage s is computed and stored: inline, at root, or inside its only consumer's loops
 // (with a store level at or outside the compute level).
 void RandomPipeline::place(int s, std::vector<std::vector<std::string>> &loops_of) {
@@ -236,8 +244,9 @@ void RandomPipeline::place(int s, std::vector<std::vector<std::string>> &loops_o
     Func f = stages_[s].f;
     auto cons = consumers_of(s);
     // Sometimes the consumer reads a wrapper (Func::in) with a placement of its own; then
-    // the wrapper is f's only consumer, and f is inlined or computed at the root.
-    bool wrapped = cons.size() == 1 && rand(6) == 0;
+    // the wrapper is f's only consumer, and f is inlined or computed at the root. Only a
+    // consumer that calls f itself (not through an inline reduction's Func) can be given one.
+    bool wrapped = cons.size() == 1 && rand(6) == 0 && calls_directly(stages_[cons[0]].f, f);
     if (wrapped) {
         const PipelineStage &consumer = stages_[cons[0]];
         Func w = f.in(consumer.f);
