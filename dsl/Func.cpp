@@ -192,13 +192,11 @@ FuncRef Func::operator()(std::vector<Expr> args) const {
         if (args[i].type() != Int(32)) args[i] = Cast::make(Int(32), args[i]);
     }
     int placeholder = expand_placeholder(args, defined() ? dimensions() : -1, "Func '" + name() + "'");
-    if (defined()) {
-        user_assert(int(args.size()) == dimensions())
-            << "Func '" << name() << "' is called with " << args.size()
-            << " arguments, but it is defined over " << dimensions() << " (" << join(f_->args) << ")";
-        placeholder = -1;
-    }
-    return FuncRef(f_, std::move(args), placeholder);
+    if (!defined()) return FuncRef(f_, std::move(args), placeholder);  // its definition places _
+    user_assert(int(args.size()) == dimensions())
+        << "Func '" << name() << "' is called with " << args.size() << " arguments, but it is defined over "
+        << dimensions() << " (" << join(f_->args) << ")";
+    return FuncRef(f_, std::move(args));
 }
 
 namespace {

@@ -280,11 +280,11 @@ Stage &Stage::fuse(const VarOrRVar &inner, const VarOrRVar &outer, const VarOrRV
     // vectorized xy), checked again as a directive on the fused loop (over an RVar it must be
     // race free). The outer loop's kind cannot carry over: refuse rather than drop it.
     ForType kind = di.for_type;
-    static const char *const directive[] = {"serial", "parallel", "vectorize", "unroll"};
+    const char *outer_kind = directive_name(dout.for_type);
     user_assert(dout.for_type == ForType::Serial || dout.for_type == kind)
         << describe() << ": fuse(" << inner.name << ", " << outer.name << ", " << fused.name << "): the outer loop "
-        << outer.name << " is marked " << directive[int(dout.for_type)] << ", which the fused loop cannot keep; "
-        << "fuse first, then apply " << directive[int(dout.for_type)] << "(" << fused.name << ")";
+        << outer.name << " is marked " << outer_kind << ", which the fused loop cannot keep; "
+        << "fuse first, then apply " << outer_kind << "(" << fused.name << ")";
     Split s;
     s.kind = Split::FuseVars;
     s.old_var = fused.name;
@@ -294,7 +294,7 @@ Stage &Stage::fuse(const VarOrRVar &inner, const VarOrRVar &outer, const VarOrRV
     bool is_rvar = di.is_rvar || dout.is_rvar;
     dims[pi] = Dim{fused.name, ForType::Serial, is_rvar};
     dims.erase(dims.begin() + po);
-    if (kind != ForType::Serial) set_for_type(fused, kind, directive[int(kind)]);
+    if (kind != ForType::Serial) set_for_type(fused, kind, directive_name(kind));
     return *this;
 }
 

@@ -20,7 +20,6 @@ bool is_placeholder(const Expr &e) {
     const Variable *v = e.as<Variable>();
     return v && v->name == "_" && !v->rdom && !v->param;
 }
-
 }  // namespace
 
 int expand_placeholder(std::vector<Expr> &args, int dimensions, const std::string &callee) {
@@ -41,6 +40,5 @@ int expand_placeholder(std::vector<Expr> &args, int dimensions, const std::strin
     for (int at = pos; int(args.size()) < dimensions; at++) args.insert(args.begin() + at, Var::implicit(k++));
     return pos;
 }
-
 
 }  // namespace halo

@@ -1,7 +1,6 @@
 // The ranges of scalar Params (Param<T>::set_range and its parts).
 #include "Param.h"
 
-#include "Dimension.h"
 #include "Error.h"
 #include "IRPrinter.h"
 #include "lower/Simplify.h"

@@ -23,6 +23,12 @@ struct Split {
     TailStrategy tail = TailStrategy::Auto;
 };
 
+// The directive that gives a loop this kind (vectorize for Vectorized, ...), for messages.
+inline const char *directive_name(ForType t) {
+    static const char *const names[] = {"serial", "parallel", "vectorize", "unroll"};
+    return names[int(t)];
+}
+
 // One loop of a stage, innermost first in StageSchedule::dims.
 struct Dim {
     std::string var;

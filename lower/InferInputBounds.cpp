@@ -1,5 +1,7 @@
 #include "InferInputBounds.h"
 
+#include <set>
+
 #include "EvaluateInt.h"
 #include "Lower.h"
 #include "dsl/Error.h"
@@ -127,8 +129,7 @@ std::map<std::string, InputRegion> infer_input_regions(const std::vector<std::sh
             }
         }
         c.walk(p.body);
-        bool changed = false;
-        std::string unsettled;  // the inputs whose region changed in this round
+        std::set<std::string> unsettled;  // the inputs whose region changed in this round
         for (auto &[name, r] : regions) {
             auto why = c.needs.unknown.find(name);
             user_assert(why == c.needs.unknown.end())
@@ -139,20 +140,22 @@ std::map<std::string, InputRegion> infer_input_regions(const std::vector<std::sh
             for (size_t d = 0; d < it->second.size() && d < r.min.size(); d++) {
                 auto [lo, hi] = it->second[d];
                 int64_t extent = std::max<int64_t>(hi - lo + 1, 1);
-                if (lo != r.min[d] || extent != r.extent[d]) {
-                    if (unsettled.find("'" + name + "'") == std::string::npos)
-                        unsettled += (unsettled.empty() ? "'" : ", '") + name + "'";
-                    changed = true;
-                }
+                if (lo != r.min[d] || extent != r.extent[d]) unsettled.insert(name);
                 r.min[d] = lo;
                 r.extent[d] = extent;
             }
         }
-        if (!changed) break;
+        if (unsettled.empty()) break;
         if (round >= 8) {
-            std::string funcs;
-            for (auto &out : outputs) funcs += (funcs.empty() ? "'" : ", '") + out->name + "'";
-            user_error << "infer_input_bounds of Func " << funcs << ": the region read from input " << unsettled
+            auto quoted = [](const std::vector<std::string> &names) {
+                std::string s;
+                for (auto &n : names) s += (s.empty() ? "'" : ", '") + n + "'";
+                return s;
+            };
+            std::vector<std::string> funcs;
+            for (auto &out : outputs) funcs.push_back(out->name);
+            user_error << "infer_input_bounds of Func " << quoted(funcs) << ": the region read from input "
+                       << quoted({unsettled.begin(), unsettled.end()})
                        << " does not settle (it depends on the input's own size, which depends on the region); "
                        << "bind the input yourself with a buffer of the size you want";
         }

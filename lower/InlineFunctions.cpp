@@ -46,11 +46,11 @@ public:
             << "compute_at) or specialize its consumer instead";
         // As in Halide, a loop directive on an inlined Func is a mistake, not something to drop.
         for (const Dim &d : f.pure.schedule.dims) {
-            static const char *const directive[] = {"serial", "parallelize", "vectorize", "unroll"};
             user_assert(d.for_type == ForType::Serial)
-                << "Cannot " << directive[int(d.for_type)] << " dimension " << d.var << " of Func '" << f.name
-                << "' because it is computed inline (into '" << current_consumer_ << "'), where it has no loops of "
-                << "its own. Compute it somewhere (compute_root() or compute_at) or remove the directive";
+                << "Func '" << f.name << "': " << directive_name(d.for_type) << "(" << d.var
+                << ") cannot apply because the Func is computed inline (into '" << current_consumer_
+                << "'), where it has no loops of its own. Compute it somewhere (compute_root() or compute_at) or "
+                << "remove the directive";
         }
         const Call *c = call.as<Call>();
         // The same point of an inlined Func is inlined once and shared: a chain of inlined

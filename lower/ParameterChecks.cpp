@@ -108,7 +108,8 @@ public:
     }
 };
 
-// Param::set_range: the value lies in its range, checked with the value in 64 bits.
+// Param::set_range: the value lies in its range. The bounds are constants of the Param's own
+// type, so the comparison is exact in it; the message shows both in 64 bits.
 void add_range_checks(const Stmt &s, std::vector<Stmt> &checks) {
     ScalarParams params;
     s.accept(&params);
@@ -122,16 +123,15 @@ void add_range_checks(const Stmt &s, std::vector<Stmt> &checks) {
         bool is_float = p->type.is_float();
         Type wide = is_float ? Float(64) : Int(64);
         const char *fn = is_float ? "halo_error_param_range_f64" : "halo_error_param_range_i64";
-        Expr value = Cast::make(wide, Variable::make(p->type, name, p));
+        Expr value = Variable::make(p->type, name, p);
         for (int is_max = 0; is_max < 2; is_max++) {
             Expr bound = is_max ? hi : lo;
             if (!bound.defined()) continue;
-            Expr b = Cast::make(wide, bound);
-            // uint64 values past INT64_MAX compare as themselves; the message shows them as int64.
-            bool u64 = p->type.is_uint() && p->type.bits == 64;
-            Expr v = u64 ? Variable::make(p->type, name, p) : value, bb = u64 ? bound : b;
-            Expr ok = is_max ? v <= bb : v >= bb;
-            Expr msg = Call::make(Int(32), fn, {StringImm::make(name), value, b, Expr(int32_t(is_max))}, Call::Extern);
+            Expr ok = is_max ? value <= bound : value >= bound;
+            Expr msg = Call::make(Int(32), fn,
+                                  {StringImm::make(name), Cast::make(wide, value), Cast::make(wide, bound),
+                                   Expr(int32_t(is_max))},
+                                  Call::Extern);
             checks.push_back(AssertStmt::make(ok, msg));
         }
     }

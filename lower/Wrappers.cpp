@@ -28,7 +28,7 @@ public:
             if (w == wrappers->end() || is_wrapper_of(*wrappers)) return e;
         }
         if (w->second->name == consumer_) return e;  // a wrapper reads the Func it wraps
-        used_.insert(w->second->name);
+        used_.insert(w->second->name);  // this consumer now reads the wrapper
         const Call *c = e.as<Call>();
         return Call::make(c->type, w->second->name, c->args, Call::Halo, w->second, nullptr, c->value_index);
     }
@@ -53,13 +53,14 @@ private:
         }
         return false;
     }
-public:
-    std::set<std::string> used_;  // the wrappers this consumer now reads
-
-private:
     std::vector<std::shared_ptr<ImageParamWrappers>> image_wrappers_;
     const Environment &env_;
     const std::string &consumer_;
+    std::set<std::string> used_;
+
+public:
+    // The wrappers the consumer reads after the redirection.
+    const std::set<std::string> &used() const { return used_; }
 };
 
 void redirect(Definition &d, RedirectCalls &r) {
@@ -75,7 +76,7 @@ void apply_wrappers(Environment &env, const std::vector<std::string> &outputs) {
     for (auto &[name, f] : env) {
         RedirectCalls r(env, name);
         for (int k = 0; k < f->stages(); k++) redirect(f->stage(k), r);
-        used[name] = r.used_;
+        used[name] = r.used();
     }
     // f.in(g) where g (in this pipeline) does not read f: the wrapper and its schedule would be
     // dropped without a word (Halide refuses it too).
