@@ -284,7 +284,7 @@ void RandomPipeline::add_typed_arithmetic(PipelineStage &st, int a, int b) {
 Expr RandomPipeline::edge_arithmetic(Expr A, Expr B, std::string &text) {
     Expr most_negative = select(A > 0, Expr(INT32_MIN), A);
     Expr minus_one_or_b = select(B > 0, Expr(-1), B);
-    switch (rand(15)) {
+    switch (rand(18)) {
     case 0: text = "int32(float32(A) * 3e7f)"; return cast<int32_t>(cast<float>(A) * 3.0e7f);
     case 1: text = "A << (B % 40 - 4)"; return A << (B % 40 - 4);
     case 2: text = "A >> (B % 40 - 4)"; return A >> (B % 40 - 4);
@@ -299,6 +299,11 @@ Expr RandomPipeline::edge_arithmetic(Expr A, Expr B, std::string &text) {
     case 11: text = "int32(abs(select(A > 0, INT_MIN, A)) / 2)"; return cast<int32_t>(abs(most_negative) / 2);
     case 12: text = "int32(float32(A) / float32(B))"; return cast<int32_t>(cast<float>(A) / cast<float>(B));
     case 13: text = "int32(float64(A) * 1e10)"; return cast<int32_t>(cast<double>(A) * 1e10);
+    case 14: text = "reinterpret<int32>(float32(A % 4096) * 0.37f)"; return reinterpret<int32_t>(cast<float>(A % 4096) * 0.37f);
+    case 15:
+        text = "int32(reinterpret<uint32>(A) >> 7) ^ reinterpret<int32>(uint32(B) * 3)";
+        return cast<int32_t>(reinterpret<uint32_t>(A) >> 7) ^ reinterpret<int32_t>(cast<uint32_t>(B) * Expr(uint32_t(3)));
+    case 16: text = "int32(select(A > B, uint8(A), 300))  [300 is cast to uint8: 44]"; return cast<int32_t>(select(A > B, cast<uint8_t>(A), 300));
     default: text = "A * 100000000 (int32 overflow for |A| > 21)"; return A * 100000000;
     }
 }

@@ -160,6 +160,15 @@ std::vector<std::string> RandomPipeline::schedule_loops(int s, int update, bool 
             params_.push_back(factor);
             stage.split(x, Var("xo"), Var("xi"), factor, tail);
             log << "  " << stage_name << ".split(x, xo, xi, factor = " << value << ", " << tail_name(tail) << ")\n";
+            if (value > 0 && coin()) {
+                // A range on the factor (Param::set_range): usually one that holds; sometimes one
+                // that excludes it, and then the call fails before anything runs.
+                bool excluded = runs == 1 && rand(6) == 0;
+                int lo = excluded ? value + 1 : 1;
+                factor.set_range(lo, lo + 6);
+                log << "    factor.set_range(" << lo << ", " << lo + 6 << ")\n";
+                if (excluded) expect_runtime_error("smaller than its smallest value");
+            }
             loops = {"xi", "xo", "y"};
             if (value == 0 && runs == 1) expect_runtime_error("by a factor that is 0");
         } else if (choice == 8) {
