@@ -52,7 +52,7 @@ bool contains_any(const std::string &s, const std::vector<std::string> &parts) {
 // machine's OOM killer, nor in minutes of computing a 4 GiB buffer for each of 18 output
 // points (seed 101198 under an 8 GiB limit). A case needs well under 1 GiB otherwise. Address-space limits and AddressSanitizer's shadow memory do not mix, so the
 // sanitized builds generate no such cases instead.
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#if HALO_TEST_SANITIZED  // test/CMakeLists.txt
 constexpr bool kExtremeRegions = false;
 void limit_memory() {}
 #else
