@@ -5,7 +5,7 @@
 # with a time limit; prints every failing shard's output and the totals: cases, matches,
 # expected errors, undefined behaviour, resource limits, failures, crashes and hangs.
 # HALO_FUZZ_BINARY: the test binary to run (a copy, so rebuilding during a long run does not
-# change the code under test). Expects a build in build/ (bash scripts/test.sh --no-sanitize, or cmake and make).
+# change the code under test). Expects a build in build/ (bash scripts/test.sh --release, or cmake and make).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 cases=${1:-100000}
