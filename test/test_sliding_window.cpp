@@ -216,7 +216,8 @@ TEST_CASE("random stencil chains sliding under random loops match the reference 
     halo_test::fill_random(in, -20, 20, 48);
     int folds_too_small = 0, folds_fine = 0;
     int backwards = 0;
-    const unsigned seeds = unsigned(halo_test::env_int("HALO_SLIDING_SEEDS", 100));  // more by hand
+    // More by hand; half under the sanitizers (each seed takes ~5 s there).
+    const unsigned seeds = unsigned(halo_test::env_int("HALO_SLIDING_SEEDS", HALO_TEST_SANITIZED ? 50 : 100));
     for (unsigned seed = 1; seed <= seeds; seed++) {
         std::mt19937 rng(seed);
         auto pick = [&](int n) { return int(rng() % unsigned(n)); };
