@@ -177,8 +177,12 @@ public:
     Func &compute_root();
     Func &compute_inline();
     Func &compute_at(const Func &consumer, const VarOrRVar &var);
+    // At a LoopLevel: inlined() is compute_inline(), root() compute_root().
+    Func &compute_at(const LoopLevel &level);
     Func &store_root();
     Func &store_at(const Func &consumer, const VarOrRVar &var);
+    // At a LoopLevel: root() is store_root(); inlined() stores where it is computed.
+    Func &store_at(const LoopLevel &level);
     // ---- schedule: the loops of the pure definition (see Stage)
     Func &split(const VarOrRVar &old, const VarOrRVar &outer, const VarOrRVar &inner, Expr factor,
                 TailStrategy tail = TailStrategy::Auto);

@@ -590,34 +590,40 @@ Func &Func::compute_inline() {
     return *this;
 }
 
-Func &Func::compute_at(const Func &consumer, const VarOrRVar &var) {
+LoopLevel::LoopLevel(const Func &consumer, const VarOrRVar &v, int stage_index)
+    : kind(At), func(consumer.name()), var(v.name), stage(stage_index) {
+    user_assert(stage_index >= -1)
+        << "LoopLevel(" << consumer.name() << ", " << v.name << ", " << stage_index
+        << "): the stage index is 0 for the pure definition, k for update k - 1, or -1 for the stages "
+        << "that use the producer";
+}
+
+Func &Func::compute_at(const Func &consumer, const VarOrRVar &var) { return compute_at(LoopLevel(consumer, var)); }
+
+Func &Func::compute_at(const LoopLevel &level) {
+    if (level.is_inlined()) return compute_inline();
+    if (level.is_root()) return compute_root();
     f_->changed();
-    user_assert(consumer.f_ != f_) << "Func '" << name() << "': compute_at(" << name() << ", "
-                                   << var.name << ") places a Func inside its own loops; pick a consumer";
-    LoopLevel l;
-    l.kind = LoopLevel::At;
-    l.func = consumer.name();
-    l.var = var.name;
-    f_->schedule.compute_level = l;
+    user_assert(level.func != name()) << "Func '" << name() << "': compute_at(" << name() << ", " << level.var
+                                      << ") places a Func inside its own loops; pick a consumer";
+    f_->schedule.compute_level = level;
     f_->schedule.explicitly_inlined = false;
-    if (!f_->schedule.store_level_set) f_->schedule.store_level = l;
+    if (!f_->schedule.store_level_set) f_->schedule.store_level = level;
     return *this;
 }
 
-Func &Func::store_root() {
-    f_->changed();
-    f_->schedule.store_level = LoopLevel::root();
-    f_->schedule.store_level_set = true;
-    return *this;
-}
+Func &Func::store_root() { return store_at(LoopLevel::root()); }
 
-Func &Func::store_at(const Func &consumer, const VarOrRVar &var) {
+Func &Func::store_at(const Func &consumer, const VarOrRVar &var) { return store_at(LoopLevel(consumer, var)); }
+
+Func &Func::store_at(const LoopLevel &level) {
     f_->changed();
-    LoopLevel l;
-    l.kind = LoopLevel::At;
-    l.func = consumer.name();
-    l.var = var.name;
-    f_->schedule.store_level = l;
+    if (level.is_inlined()) {  // Halide's default: stored where it is computed
+        f_->schedule.store_level = f_->schedule.compute_level;
+        f_->schedule.store_level_set = false;
+        return *this;
+    }
+    f_->schedule.store_level = level;
     f_->schedule.store_level_set = true;
     return *this;
 }

@@ -113,6 +113,21 @@ Type parse_type(const std::string &text, const std::string &param) {
     return it->second;
 }
 
+LoopLevel parse_loop_level(const std::string &text, const std::string &param) {
+    if (text == "root") return LoopLevel::root();
+    if (text == "inlined" || text == "inline") return LoopLevel::inlined();
+    size_t dot = text.find('.');
+    user_assert(dot != std::string::npos && dot > 0 && dot + 1 < text.size() &&
+                text.find_first_of(" \t") == std::string::npos)
+        << "GeneratorParam '" << param << "' is a LoopLevel; '" << text
+        << "' is not root, inlined or func.var (a Func's name and one of its loop variables)";
+    LoopLevel l;
+    l.kind = LoopLevel::At;
+    l.func = text.substr(0, dot);
+    l.var = text.substr(dot + 1);
+    return l;
+}
+
 }  // namespace internal
 
 void GeneratorBase::set_param(const std::string &name, const std::string &value) {

@@ -68,6 +68,9 @@ bool parse_bool(const std::string &text, const std::string &param);
 int64_t parse_int(const std::string &text, const std::string &param, int64_t min, int64_t max);
 double parse_double(const std::string &text, const std::string &param, double min, double max);
 Type parse_type(const std::string &text, const std::string &param);
+// A LoopLevel as Halide's GeneratorParam<LoopLevel> takes it: "root", "inlined" (or "inline"),
+// or "func.var" (the loop var of Func func, by name; checked when the pipeline is lowered).
+LoopLevel parse_loop_level(const std::string &text, const std::string &param);
 // The items of a list between separators ("a,b,,c" -> a, b, "", c), for command lines.
 std::vector<std::string> split_list(const std::string &text, char separator);
 // An output size as the generator driver's and the sweep's -r take it: WxH[x...], whole
@@ -195,6 +198,8 @@ public:
             value_ = internal::parse_type(text, name);
         } else if constexpr (std::is_same_v<T, std::string>) {
             value_ = text;
+        } else if constexpr (std::is_same_v<T, LoopLevel>) {
+            value_ = internal::parse_loop_level(text, name);
         } else {
             user_error << "GeneratorParam '" << name << "' cannot be set from text";
         }
@@ -207,6 +212,7 @@ public:
         else if constexpr (std::is_arithmetic_v<T>) return std::to_string(value_);
         else if constexpr (std::is_same_v<T, Type>) return value_.to_string();
         else if constexpr (std::is_same_v<T, std::string>) return value_;
+        else if constexpr (std::is_same_v<T, LoopLevel>) return value_.is_inlined() ? "inlined" : value_.to_string();
         else return "?";
     }
     std::string type_name() const override {
@@ -219,6 +225,7 @@ public:
         else if constexpr (std::is_integral_v<T>) return ranged_ ? "int in " + range_string() : "int";
         else if constexpr (std::is_floating_point_v<T>) return ranged_ ? "float in " + range_string() : "float";
         else if constexpr (std::is_same_v<T, Type>) return "type";
+        else if constexpr (std::is_same_v<T, LoopLevel>) return "LoopLevel (root, inlined or func.var)";
         else return "string";
     }
 

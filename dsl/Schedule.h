@@ -41,7 +41,14 @@ struct StageSchedule {
     std::vector<Dim> dims;
 };
 
-// A loop at which a Func is stored or computed.
+class Func;
+struct VarOrRVar;
+
+// A loop at which a Func is stored or computed, as Halide's LoopLevel: inlined(), root(), or
+// LoopLevel(consumer, var[, stage_index]) for the loop `var` of the consumer's stage
+// (f.compute_at(LoopLevel(g, x)) is f.compute_at(g, x)). Unlike Halide's, it is a value: a
+// Func scheduled with a LoopLevel keeps the level it was given (there is no set() that later
+// changes every Func scheduled with it); a default-constructed LoopLevel is inlined().
 struct LoopLevel {
     enum Kind { Inlined, Root, At };
     Kind kind = Inlined;
@@ -49,6 +56,10 @@ struct LoopLevel {
     std::string var;   // the consumer's loop variable, for At
     int stage = -1;    // the consumer's stage; -1 means its last stage that uses the producer
 
+    LoopLevel() = default;
+    // The loop `var` of `consumer`'s stage `stage_index` (0: the pure definition, k: update
+    // k - 1; -1: the stages that use the producer, as compute_at(consumer, var) chooses).
+    LoopLevel(const Func &consumer, const VarOrRVar &var, int stage_index = -1);
     static LoopLevel inlined() { return LoopLevel(); }
     static LoopLevel root() {
         LoopLevel l;
@@ -56,7 +67,9 @@ struct LoopLevel {
         return l;
     }
     bool is_inline() const { return kind == Inlined; }
+    bool is_inlined() const { return kind == Inlined; }
     bool is_root() const { return kind == Root; }
+    int stage_index() const { return stage; }
     bool operator==(const LoopLevel &o) const {
         return kind == o.kind && func == o.func && var == o.var && stage == o.stage;
     }

@@ -428,6 +428,32 @@ std::string specialization_without_loop(const Definition &def, const std::string
     return "";
 }
 
+// A LoopLevel naming a stage of the consumer g (LoopLevel(g, x, k)): the stage must exist,
+// and f's realization there must cover every use of f by g, so no other stage of g may call f
+// and, if any stage calls it, the named one must.
+void check_named_stage(const Environment &env, const FunctionContents &f, const FunctionContents &g,
+                       const LoopLevel &l, const char *directive) {
+    std::string where = std::string(directive) + "(LoopLevel(" + g.name + ", " + l.var + ", " +
+                        std::to_string(l.stage) + "))";
+    user_assert(l.stage < g.stages())
+        << "Func '" << f.name << "' is scheduled " << where << ", but '" << g.name << "' has " << g.stages()
+        << " stage(s): 0 is its pure definition, k its update k - 1";
+    std::vector<int> callers;
+    for (int s = 0; s < g.stages(); s++) {
+        if (stage_uses(env, g.stage(s), f.name)) callers.push_back(s);
+    }
+    bool named_calls = std::find(callers.begin(), callers.end(), l.stage) != callers.end();
+    for (int s : callers) {
+        user_assert(s == l.stage)
+            << "Func '" << f.name << "' is scheduled " << where << ", but "
+            << (named_calls ? "" : "that stage does not call '" + f.name + "' and ") << g.name << "'s "
+            << stage_description(s) << (named_calls ? " also" : "") << " calls it, outside that stage's loops. "
+            << "Use compute_at(" << g.name << ", "
+            << l.var << ") without a stage index (f is then computed in every stage that calls it), or a "
+            << "loop further out";
+    }
+}
+
 // The For loop name of LoopLevel l: the consumer's last stage that has the loop and calls f.
 std::string resolve_loop(const Environment &env, const FunctionContents &f, const LoopLevel &l,
                          const char *directive) {
@@ -482,6 +508,7 @@ std::string resolve_loop(const Environment &env, const FunctionContents &f, cons
 std::vector<std::string> resolve_loops(const Environment &env, const FunctionContents &f, const LoopLevel &l,
                                        const char *directive) {
     auto it = env.find(l.func);
+    if (l.stage >= 0 && it != env.end()) check_named_stage(env, f, *it->second, l, directive);
     if (l.stage < 0 && it != env.end()) {
         const FunctionContents &g = *it->second;
         std::vector<int> using_stages;

@@ -1,7 +1,7 @@
 // compute_at(consumer, x) without naming a stage, when several stages of the consumer use
 // the producer and each has a loop x, computes the producer inside each of those loops: one
 // realization per stage (Halide's tutorial 9, "case 3"). With store_at outside, the stages
-// share one buffer. Named stages (compute_at(consumer.update(0), x)) keep meaning that stage.
+// share one buffer. A LoopLevel naming a stage (LoopLevel(consumer, x, 1)) keeps meaning that stage.
 #include "TestUtil.h"
 
 using namespace halo;

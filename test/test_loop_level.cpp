@@ -1,0 +1,199 @@
+// LoopLevel objects, as in Halide: f.compute_at(LoopLevel(g, x)) is f.compute_at(g, x),
+// LoopLevel::root() and ::inlined() are compute_root() and compute_inline(), a stage index names
+// one stage of the consumer (checked: it must exist and cover every use), and a generator takes
+// a GeneratorParam<LoopLevel> ("root", "inlined", "func.var").
+#include "TestUtil.h"
+
+using namespace halo;
+
+namespace {
+
+struct Chain {
+    Var x{"x"}, y{"y"};
+    Func p{"p"}, q{"q"}, c{"c"};
+    explicit Chain(const Buffer<int> &in) {
+        p(x, y) = in(x, y) * 3 + in(x + 1, y - 1);
+        q(x, y) = p(x - 1, y) + p(x + 1, y + 1);
+        c(x, y) = q(x, y) * 2 - q(x, y - 1);
+    }
+};
+
+Buffer<int> input() {
+    Buffer<int> in = halo_test::int_buffer_at(60, 60, -20, -20);
+    halo_test::fill_random(in, -99, 99, 11);
+    return in;
+}
+
+}  // namespace
+
+TEST_CASE("compute_at and store_at with a LoopLevel lower exactly as with (Func, Var)") {
+    Buffer<int> in = input();
+    for (int variant = 0; variant < 4; variant++) {
+        Chain a(in), b(in);
+        Var xo("xo"), yo("yo"), xi("xi"), yi("yi");
+        for (Chain *ch : {&a, &b}) ch->c.tile(ch->x, ch->y, xo, yo, xi, yi, 8, 4);
+        switch (variant) {
+        case 0:
+            a.q.compute_at(a.c, xo);
+            b.q.compute_at(LoopLevel(b.c, xo));
+            break;
+        case 1:
+            a.q.compute_at(a.c, xo);
+            a.p.compute_at(a.q, a.y);
+            b.q.compute_at(LoopLevel(b.c, xo));
+            b.p.compute_at(LoopLevel(b.q, b.y));
+            break;
+        case 2:
+            a.q.store_at(a.c, yo).compute_at(a.c, xo);
+            b.q.store_at(LoopLevel(b.c, yo)).compute_at(LoopLevel(b.c, xo));
+            break;
+        default:
+            a.p.compute_root();
+            a.q.compute_inline();
+            b.p.compute_at(LoopLevel::root());
+            b.q.compute_at(LoopLevel::inlined());
+            break;
+        }
+        INFO("variant " << variant << "\n" << b.c.lowered_stmt());
+        CHECK(a.c.lowered_stmt() == b.c.lowered_stmt());
+        Buffer<int> dst = halo_test::int_buffer_at(21, 11, -7, -5);  // tiles do not divide
+        halo_test::check_against_reference(b.c, dst);
+    }
+}
+
+TEST_CASE("store_at(LoopLevel::inlined()) stores the Func where it is computed, store_at(root()) at the root") {
+    Buffer<int> in = input();
+    Chain a(in), b(in), c(in);
+    a.q.store_root().compute_at(a.c, a.y);
+    b.q.store_at(LoopLevel::root()).compute_at(LoopLevel(b.c, b.y));
+    CHECK(a.c.lowered_stmt() == b.c.lowered_stmt());
+    c.q.store_root().compute_at(c.c, c.y);
+    c.q.store_at(LoopLevel::inlined());
+    Chain d(in);
+    d.q.compute_at(d.c, d.y);
+    CHECK(c.c.lowered_stmt() == d.c.lowered_stmt());
+    halo_test::check_against_reference(c.c, halo_test::int_buffer_at(9, 7, -3, 4));
+}
+
+TEST_CASE("a LoopLevel with a stage index computes the producer in that stage of the consumer") {
+    Buffer<int> in = input();
+    Var x("x"), y("y");
+    Func p("p"), c("c");
+    p(x, y) = in(x, y) + in(x - 1, y + 2);
+    c(x, y) = x - y;
+    c(x, y) += p(x, y) * 5;  // stage 1 (update 0) is the only one that calls p
+    p.compute_at(LoopLevel(c, x, 1));
+    INFO(c.lowered_stmt());
+    halo_test::check_against_reference(c, halo_test::int_buffer_at(10, 6, -4, -3));
+    CHECK(LoopLevel(c, x, 1).stage_index() == 1);
+    CHECK(LoopLevel(c, x).stage_index() == -1);
+}
+
+TEST_CASE("a LoopLevel's stage index that does not cover every use is refused, naming the stages") {
+    Buffer<int> in = input();
+    Var x("x"), y("y");
+    {
+        Func p("p"), c("c");
+        p(x, y) = in(x, y) * 2;
+        c(x, y) = x + y;
+        c(x, y) += p(x, y);
+        p.compute_at(LoopLevel(c, x, 0));  // the pure definition does not call p
+        std::string err = halo_test::compile_error_of([&] { c.realize({4, 4}); });
+        INFO(err);
+        CHECK(halo_test::contains(err, "Func 'p' is scheduled compute_at(LoopLevel(c, x, 0))"));
+        CHECK(halo_test::contains(err, "that stage does not call 'p' and c's update 0 calls it"));
+    }
+    {
+        Func p("p"), c("c");
+        p(x, y) = in(x, y) * 2;
+        c(x, y) = p(x, y);
+        c(x, y) += p(x + 1, y);
+        p.compute_at(LoopLevel(c, y, 1));  // the pure definition calls p too
+        std::string err = halo_test::compile_error_of([&] { c.realize({4, 4}); });
+        INFO(err);
+        CHECK(halo_test::contains(err, "c's pure definition also calls it, outside that stage's loops"));
+        CHECK(halo_test::contains(err, "Use compute_at(c, y) without a stage index"));
+    }
+    {
+        Func p("p"), c("c");
+        p(x, y) = in(x, y) * 2;
+        c(x, y) = p(x, y);
+        p.compute_at(LoopLevel(c, x, 3));
+        std::string err = halo_test::compile_error_of([&] { c.realize({4, 4}); });
+        INFO(err);
+        CHECK(halo_test::contains(err, "but 'c' has 1 stage(s): 0 is its pure definition, k its update k - 1"));
+    }
+    {
+        Func c("c");
+        c(x, y) = x;
+        std::string err = halo_test::compile_error_of([&] { LoopLevel(c, x, -2); });
+        INFO(err);
+        CHECK(halo_test::contains(err, "LoopLevel(c, x, -2): the stage index is 0 for the pure definition"));
+    }
+}
+
+namespace {
+
+class Leveled : public Generator<Leveled> {
+public:
+    GeneratorParam<LoopLevel> intermediate_level{"intermediate_level", LoopLevel::root()};
+    Input<Buffer<int>> input{"input", 2};
+    Output<Buffer<int>> output{"output", 2};
+    void generate() {
+        intermediate(x, y) = input(x, y) * 2 + 1;
+        output(x, y) = intermediate(x, y) + intermediate(x + 1, y);
+    }
+    void schedule() { intermediate.compute_at(intermediate_level); }
+    Var x{"x"}, y{"y"};
+    Func intermediate{"intermediate"};
+};
+
+int count(const std::string &s, const std::string &part) {
+    int n = 0;
+    for (size_t at = s.find(part); at != std::string::npos; at = s.find(part, at + 1)) n++;
+    return n;
+}
+
+}  // namespace
+
+TEST_CASE("GeneratorParam<LoopLevel> takes root, inlined and func.var, and refuses other text") {
+    Buffer<int> in(12, 5);
+    halo_test::fill_random(in, -50, 50, 5);
+    for (const char *text : {"root", "inlined", "inline", "output.y", "output.x"}) {
+        Leveled g;
+        g.set_param("intermediate_level", text);
+        Func out = g.build();
+        g.input.set(in);
+        INFO(text << "\n" << out.lowered_stmt());
+        CHECK(count(out.lowered_stmt(), "produce intermediate") == (std::string(text).rfind("inline", 0) == 0 ? 0 : 1));
+        Buffer<int> dst(11, 5);
+        out.realize(dst);
+        bool all_match = true;
+        for (int y = 0; y < 5; y++)
+            for (int x = 0; x < 11; x++) all_match &= dst(x, y) == in(x, y) * 2 + 1 + in(x + 1, y) * 2 + 1;
+        CHECK(all_match);
+    }
+    Leveled g;
+    CHECK(g.intermediate_level.value_string() == "root");
+    CHECK(g.intermediate_level.type_name() == "LoopLevel (root, inlined or func.var)");
+    g.set_param("intermediate_level", "output.y");
+    CHECK(g.intermediate_level.value_string() == "output.y");
+    g.set_param("intermediate_level", "inline");
+    CHECK(g.intermediate_level.value_string() == "inlined");
+    for (const char *bad : {"", "output", ".y", "output.", "output y"}) {
+        std::string err = halo_test::compile_error_of([&] { g.set_param("intermediate_level", bad); });
+        INFO("'" << bad << "': " << err);
+        CHECK(halo_test::contains(err, std::string("GeneratorParam 'intermediate_level' is a LoopLevel; '") + bad +
+                                           "' is not root, inlined or func.var"));
+    }
+}
+
+TEST_CASE("a GeneratorParam<LoopLevel> naming a loop that does not exist is refused when the pipeline is lowered") {
+    Leveled g;
+    g.set_param("intermediate_level", "output.z");
+    Func out = g.build();
+    std::string err = halo_test::compile_error_of([&] { out.lowered_stmt(); });
+    INFO(err);
+    CHECK(halo_test::contains(err, "Func 'intermediate' is scheduled compute_at(output, z)"));
+    CHECK(halo_test::contains(err, "has no loop 'z'"));
+}
