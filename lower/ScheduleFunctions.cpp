@@ -75,6 +75,80 @@ private:
 
 namespace {
 
+// A split or fuse of build_definition, kept to find the true ranges of the variables it
+// defines. For a split, `var` is the old variable, [lo, hi] its range when outer and inner stay
+// in their loops' ranges, and value its let (let_index: the let in `lets`, SIZE_MAX if its
+// value is not promised). For a fuse, `var` is the fused variable, `loop` the inner
+// variable's range, [lo, hi] the outer variable's loop range, and value the outer variable's let.
+struct SplitRecord {
+    enum Kind { SplitVar, FuseVars } kind;
+    std::string var, outer, inner;
+    LoopBounds loop;
+    Expr factor;
+    TailStrategy tail;
+    Expr lo, hi;
+    size_t let_index;
+    Expr value;
+};
+
+// An inclusive range of a loop variable's values.
+struct ValueRange {
+    Expr lo, hi;
+};
+
+// The promises of build_definition's lets assume that the variables a split or fuse defines
+// stay in their loops' ranges. A later split can move them out: a ShiftInwards split of a loop
+// shorter than its factor starts before the loop (fuse(x, y, t).vectorize(t, 8) over fewer than
+// 8 points makes t negative, so y = t / w + y.min falls below y.min), RoundUp ends after it.
+// A promise narrower than the values would make bounds inference size the buffer too small.
+// Walking the splits from the last one back, this finds each variable's true range and
+// widens the promises where it differs; the common schedules' lets stay as they are.
+void widen_promises(const std::vector<SplitRecord> &records, const std::map<std::string, LoopBounds> &bounds,
+                    std::vector<std::pair<std::string, Expr>> &lets) {
+    std::map<std::string, ValueRange> moved;  // variables whose values leave their loop's range
+    auto range_of = [&](const std::string &sym) {
+        auto it = moved.find(sym);
+        if (it != moved.end()) return it->second;
+        const LoopBounds &b = bounds.at(sym);
+        return ValueRange{b.min, b.min + b.extent - 1};
+    };
+    for (auto r = records.rbegin(); r != records.rend(); ++r) {
+        bool children_moved = moved.count(r->outer) || moved.count(r->inner);
+        if (r->kind == SplitRecord::FuseVars) {
+            if (!moved.count(r->var)) continue;
+            // The fused value t in [t.lo, t.hi] instead of [0, T - 1] (T = w * outer.extent):
+            // inner = t % w + inner.min stays in range; outer = t / w + outer.min. Without
+            // dividing by the symbolic w (which bounds inference cannot follow), for w >= 1:
+            // t / w >= min(t.lo, 0), and t / w <= (T - 1) / w + max(t.hi - (T - 1), 0).
+            ValueRange t = range_of(r->var);
+            Expr last = bounds.at(r->var).extent - 1;
+            ValueRange outer{simplify(r->lo + min(t.lo, 0)), simplify(r->hi + max(t.hi - last, 0))};
+            moved[r->outer] = outer;
+            lets[r->let_index].second = promise_clamped(r->value, outer.lo, outer.hi);
+            continue;
+        }
+        ValueRange old;
+        if (!children_moved) {
+            old = {r->lo, r->hi};
+        } else {
+            ValueRange o = range_of(r->outer), i = range_of(r->inner);
+            const Expr &F = r->factor, &min0 = r->loop.min;
+            Expr old_max = min0 + r->loop.extent - 1;
+            if (r->tail == TailStrategy::ShiftInwards) {
+                old = {min(o.lo * F + min0, old_max - F + 1) + i.lo, min(o.hi * F + min0, old_max - F + 1) + i.hi};
+            } else {
+                // GuardWithIf runs the body only up to the old loop's end.
+                Expr hi = o.hi * F + i.hi + min0;
+                old = {o.lo * F + i.lo + min0, r->tail == TailStrategy::GuardWithIf ? old_max : hi};
+            }
+            old = {simplify(old.lo), simplify(old.hi)};
+            if (r->let_index != SIZE_MAX) lets[r->let_index].second = simplify(promise_clamped(r->value, old.lo, old.hi));
+        }
+        // Values outside the old loop's range: a ShiftInwards or RoundUp split, or moved children.
+        if (children_moved || r->tail != TailStrategy::GuardWithIf) moved[r->var] = old;
+    }
+}
+
 // The loop nest of one definition of stage `stage` of f (the stage's own, or a
 // specialization's), by its schedule alone.
 Stmt build_definition(const FunctionContents &f, int stage, const Definition &def) {
@@ -114,7 +188,19 @@ Stmt build_definition(const FunctionContents &f, int stage, const Definition &de
         // RDom::where: the update runs only at the points where every predicate holds.
         Expr all;
         for (auto &p : def.rdom->predicates) all = all.defined() ? (all && p) : p;
-        body = IfThenElse::make(substitute(rename, all), body);
+        // Without likely(): an else-less if (likely(a <= b)) is how GuardWithIf's guards are
+        // recognized (a producer computed in the loop goes inside them; loop partitioning
+        // drops them past a limit), and a predicate that skips any iteration, not only a
+        // tail, is no such guard (a sliding producer would miss the rows of the skipped
+        // iterations). The simplifier may leave one conjunct alone, so every likely goes.
+        struct DropLikely : IRMutator {
+            using IRMutator::visit;
+            Expr visit(const Call *op) override {
+                if (op->is_intrinsic(Call::likely)) return mutate(op->args[0]);
+                return IRMutator::visit(op);
+            }
+        };
+        body = IfThenElse::make(DropLikely().mutate(substitute(rename, all)), body);
     }
 
     // Splits define the old variable from the new loops; apply their lets innermost.
@@ -125,6 +211,7 @@ Stmt build_definition(const FunctionContents &f, int stage, const Definition &de
         std::vector<std::string> vars;
     };
     std::vector<Guard> guards;
+    std::vector<SplitRecord> records;  // per split and fuse, for the true ranges below
     for (const Split &s : def.schedule.splits) {
         if (s.kind == Split::SplitVar) {
             std::string old_sym = symbols.current(s.old_var);
@@ -143,7 +230,8 @@ Stmt build_definition(const FunctionContents &f, int stage, const Definition &de
             Expr outer = var(prefix + outer_sym), inner = var(prefix + inner_sym);
             Expr value, lo = old.min, hi;  // the old variable's range over the new loops
             Expr old_max = old.min + old.extent - 1;
-            switch (effective_tail(s.tail, is_update, is_rvar)) {
+            TailStrategy tail = effective_tail(s.tail, is_update, is_rvar);
+            switch (tail) {
             case TailStrategy::ShiftInwards:
                 // The last tile shifts inwards so it ends exactly at the old loop's end (and
                 // starts before the old loop's start if the loop is shorter than the factor).
@@ -167,10 +255,12 @@ Stmt build_definition(const FunctionContents &f, int stage, const Definition &de
             // The range is known by construction; promise it to bounds inference, which could
             // not find it through outer * F for a factor known only at run time (a Param), nor
             // through the guard of GuardWithIf (the value is only used where the guard holds).
-            if (!is_const(simplify(F)) || effective_tail(s.tail, is_update, is_rvar) == TailStrategy::GuardWithIf) {
-                value = promise_clamped(value, lo, hi);
-            }
-            lets.push_back({prefix + old_sym, simplify(value)});
+            // (If a later split moves outer or inner outside their loops' ranges, the promised
+            // range is widened below.)
+            bool promised = !is_const(simplify(F)) || tail == TailStrategy::GuardWithIf;
+            records.push_back({SplitRecord::SplitVar, old_sym, outer_sym, inner_sym, old, F, tail, lo, hi,
+                               promised ? lets.size() : SIZE_MAX, value});
+            lets.push_back({prefix + old_sym, simplify(promised ? promise_clamped(value, lo, hi) : value)});
         } else if (s.kind == Split::FuseVars) {
             std::string inner_sym = symbols.current(s.inner), outer_sym = symbols.current(s.outer);
             LoopBounds in = bounds.at(inner_sym), out = bounds.at(outer_sym);
@@ -178,13 +268,19 @@ Stmt build_definition(const FunctionContents &f, int stage, const Definition &de
             bounds[fused_sym] = {0, in.extent * out.extent};
             Expr fused = var(prefix + fused_sym);
             // Division by a symbolic extent defeats interval arithmetic: promise the ranges.
+            // (Euclidean % keeps the inner one in range whatever the fused value; the outer
+            // one's promise is widened below if a later split moves the fused value outside
+            // its loop, as a ShiftInwards split shorter than its factor does.)
             lets.push_back({prefix + inner_sym, promise_clamped(fused % in.extent + in.min, in.min,
                                                                 in.min + in.extent - 1)});
-            lets.push_back({prefix + outer_sym, promise_clamped(fused / in.extent + out.min, out.min,
-                                                                out.min + out.extent - 1)});
+            Expr outer_value = fused / in.extent + out.min;
+            records.push_back({SplitRecord::FuseVars, fused_sym, outer_sym, inner_sym, in, Expr(), TailStrategy::Auto,
+                               out.min, out.min + out.extent - 1, lets.size(), outer_value});
+            lets.push_back({prefix + outer_sym, promise_clamped(outer_value, out.min, out.min + out.extent - 1)});
             if (rvars.count(inner_sym) || rvars.count(outer_sym)) rvars.insert(fused_sym);
         }
     }
+    widen_promises(records, bounds, lets);
     // A guard goes just inside the innermost loop of the two it compares, so that it also
     // skips the producers computed in that loop (which would otherwise be computed for points
     // past the end, outside the region their storage was sized for). A guard on a variable

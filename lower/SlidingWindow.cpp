@@ -240,7 +240,7 @@ private:
         // computed.
         int d = sliding >= 0 ? sliding : f_.dimensions() - 1;
         if (d < 0) return rebuild(chain);
-        if (std::string why_split = recomputes_along(d); !why_split.empty()) {
+        if (std::string why_split = recomputes_along(d, backwards); !why_split.empty()) {
             why_not = why_split;
             report_.push_back(f_.name + ": no sliding window over " + c + " (" + why_not + ")");
             return rebuild(chain);
@@ -350,23 +350,38 @@ private:
     // Why a split along the dimension it slides in (or of a loop split from it) computes rows
     // the iteration must not ("" if none does). RoundUp computes past what the iteration needs,
     // from where sliding starts it: outside the realization. ShiftInwards (the pure
-    // definition's Auto) recomputes rows of earlier iterations: harmless for a pure Func, but
-    // with updates it resets rows they have finished (seed 52371 of the differential test).
-    std::string recomputes_along(int d) const {
+    // definition's Auto) recomputes rows before the new ones: forwards, those are rows of
+    // earlier iterations, harmless for a pure Func computed in order, but with updates it
+    // resets rows they have finished (seed 52371 of the differential test), backwards they
+    // are rows of later iterations (outside the realization at the end, or overwriting live
+    // rows of a folded buffer), and on a parallel loop two of them may share a folded row.
+    std::string recomputes_along(int d, bool backwards) const {
+        const std::string &dim = f_.args[size_t(d)];
         for (int i = 0; i < f_.stages(); i++) {
-            std::set<std::string> from_d{f_.args[size_t(d)]};
+            std::set<std::string> from_d{dim};
+            bool shifted = false;
             for (const Split &s : f_.stage(i).schedule.splits) {
                 if (s.kind == Split::SplitVar && from_d.count(s.old_var)) {
                     if (s.tail == TailStrategy::RoundUp) return "a split of it rounds up";
                     bool shifts = s.tail == TailStrategy::ShiftInwards || (s.tail == TailStrategy::Auto && i == 0);
                     if (shifts && f_.stages() > 1) {
-                        return "a split of it along " + f_.args[size_t(d)] +
-                               " shifts inwards, which would recompute rows its updates finished";
+                        return "a split of it along " + dim + " shifts inwards, which would recompute rows its updates finished";
                     }
+                    if (shifts && backwards) {
+                        return "a split of it along " + dim + " shifts inwards, which would compute rows of later "
+                               "iterations of a window moving backwards";
+                    }
+                    shifted |= shifts;
                     from_d.insert(s.outer);
                     from_d.insert(s.inner);
                 } else if (s.kind == Split::FuseVars && (from_d.count(s.inner) || from_d.count(s.outer))) {
                     from_d.insert(s.old_var);
+                }
+            }
+            for (const Dim &loop : f_.stage(i).schedule.dims) {
+                if (shifted && from_d.count(loop.var) && loop.for_type == ForType::Parallel) {
+                    return "a split of it along " + dim + " shifts inwards and its loop " + loop.var +
+                           " is parallel, so two threads could write the same row";
                 }
             }
         }

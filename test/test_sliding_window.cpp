@@ -306,6 +306,66 @@ TEST_CASE("random stencil chains sliding under random loops match the reference 
     CHECK(backwards > 0);
 }
 
+TEST_CASE("a window moving backwards does not slide a producer whose split along it shifts inwards") {
+    // The shifted tile computes rows below the new ones: rows of later iterations, which in a
+    // folded buffer overwrote rows the consumer still read (and below the realization at the
+    // end). Split, vectorized, unrolled and fused-then-vectorized along y alike.
+    Var x("x"), y("y"), yo("yo"), yi("yi"), t("t");
+    Buffer<int> in = halo_test::int_buffer_at(60, 80, -30, -40);
+    halo_test::fill_random(in, -50, 50, 5);
+    for (int variant = 0; variant < 4; variant++) {
+        for (int w : {1, 3, 9}) {
+            Func f("f"), g("g");
+            f(x, y) = in(x, y) * 3 + in(x + 1, y);
+            g(x, y) = f(x, 20 - y) + f(x, 21 - y) * 2;
+            f.store_root().compute_at(g, y);
+            if (variant == 0) f.split(y, yo, yi, 4);
+            if (variant == 1) f.vectorize(y, 4);
+            if (variant == 2) f.unroll(y, 3);
+            if (variant == 3) f.fuse(x, y, t).vectorize(t, 8);
+            std::string stmt = g.lowered_stmt();
+            INFO("variant " << variant << ", width " << w << "\n" << stmt);
+            CHECK(contains(stmt, "(a split of it along y shifts inwards, which would compute rows of later iterations "
+                                 "of a window moving backwards)"));
+            halo_test::check_against_reference(g, halo_test::int_buffer_at(w, 13, -3, -4));
+        }
+    }
+}
+
+TEST_CASE("a producer whose split along the window shifts inwards on a parallel loop does not slide") {
+    // Rows r and r + fold share a row of the folded buffer; two threads could write both.
+    Var x("x"), y("y"), yo("yo"), yi("yi");
+    Buffer<int> in = halo_test::int_buffer_at(60, 80, -10, -20);
+    halo_test::fill_random(in, -9, 9, 4);
+    Func bx("bx"), by("by");
+    bx(x, y) = in(x, y) + in(x + 1, y) * 2;
+    by(x, y) = bx(x, y) + bx(x, y + 1) + bx(x, y + 2);
+    bx.store_root().compute_at(by, y).split(y, yo, yi, 8).parallel(yi);
+    std::string stmt = by.lowered_stmt();
+    INFO(stmt);
+    CHECK(contains(stmt, "(a split of it along y shifts inwards and its loop yi is parallel, so two threads could "
+                         "write the same row)"));
+    halo_test::check_against_reference(by, halo_test::int_buffer_at(50, 50, -5, -5));
+}
+
+TEST_CASE("a producer slides under an update whose RDom::where predicate is likely(...)") {
+    // The predicate's if is no GuardWithIf tail guard: the producer must be computed in every
+    // iteration, skipped or not, or the iterations after a skipped one miss its rows.
+    Var x("x"), y("y");
+    Buffer<int> in = halo_test::random_image<int>({30, 40}, 45, -9, 9);
+    Func p("p"), scan("scan");
+    p(x, y) = in(x, y) + in(x, y + 1);
+    RDom r(1, 30, "r");
+    r.where(likely(r % 3 != 1));
+    scan(x, y) = x;
+    scan(x, r) = scan(x, r - 1) + p(x, r) * 2 + p(x, r - 1);
+    p.store_root().compute_at(scan, r);
+    std::string stmt = scan.lowered_stmt();
+    INFO(stmt);
+    CHECK(contains(stmt, "// p: sliding window over scan.s1.r"));
+    halo_test::check_against_reference(scan, Buffer<int>(20, 31));
+}
+
 TEST_CASE("a window moving towards lower rows slides backwards, folds, and computes each row once") {
     // Halide's sliding_backwards: g reads f at rows 20 - y and 21 - y; as y grows, f's region
     // moves down. Each iteration after the first computes only the row below the last one.
