@@ -19,6 +19,20 @@ bool is_likely_guard(const IfThenElse *op, const LE **le) {
     return *le != nullptr;
 }
 
+// Is e of the form c * var + rest (rest free of var), syntactically? The guard limit below
+// checks linearity at var = 0, 1, 2 only, which lets through terms such as var % 8 (a fused
+// loop's inner variable) and min(var * 8, m) (a ShiftInwards split): linear there, not past.
+bool affine_in(const Expr &e, const std::string &var) {
+    if (!expr_uses_var(e, var)) return true;
+    if (const Variable *v = e.as<Variable>()) return v->name == var;
+    if (const Add *a = e.as<Add>()) return affine_in(a->a, var) && affine_in(a->b, var);
+    if (const Sub *d = e.as<Sub>()) return affine_in(d->a, var) && affine_in(d->b, var);
+    if (const Mul *m = e.as<Mul>()) {
+        return (is_const(m->a) && affine_in(m->b, var)) || (is_const(m->b) && affine_in(m->a, var));
+    }
+    return false;
+}
+
 // Finds the guards inside a loop body and, for each, the largest value of the loop variable
 // for which the guard holds on every inner iteration.
 class FindGuardLimit : public IRVisitor {
@@ -69,7 +83,7 @@ private:
         Expr rest = simplify(substitute(var_, Expr(0), u));
         Expr coeff = simplify(substitute(var_, Expr(1), u) - rest);
         const int64_t *c = as_const_int(coeff);
-        if (!c || *c <= 0 || expr_uses_var(rest, var_) ||
+        if (!c || *c <= 0 || expr_uses_var(rest, var_) || !affine_in(u, var_) ||
             !can_prove(simplify(substitute(var_, Expr(2), u) - rest) == coeff * 2)) {
             unsupported = true;
             return;

@@ -54,3 +54,52 @@ TEST_CASE("the case the differential test found: 14x3 tiles, vectors of 4, 27 co
         CHECK(wide(23, yy) == 12345);
     }
 }
+
+TEST_CASE("a guard under a fused loop's inner variable (t % 8) keeps its tail iterations") {
+    // fuse(xi, y, t) binds xi = t % 8 under the guard xi <= (width - 1) - xo * 8: linear in t
+    // at t = 0, 1, 2 but not past them. Partitioning once took it for linear and dropped
+    // the tail of t, leaving most of the output unwritten.
+    for (int width : {5, 8, 20, 27}) {
+        Var x("x"), y("y"), xo("xo"), xi("xi"), t("t");
+        Func f("f");
+        f(x, y) = x + 100 * y + 1;
+        f.split(x, xo, xi, 8, TailStrategy::GuardWithIf).reorder(xi, y, xo).fuse(xi, y, t);
+        INFO("width " << width << "\n" << f.lowered_stmt());
+        halo_test::check_against_reference(f, halo_test::int_buffer_at(width, 10, -3, 2));
+    }
+}
+
+TEST_CASE("a guard under a ShiftInwards split of the guarded split's outer loop keeps its tail iterations") {
+    // xo = min(xoo * 4, m) + xoi: linear at xoo = 0, 1, 2, then flat.
+    for (int width : {60, 100}) {
+        Var x("x"), y("y"), xo("xo"), xi("xi"), xoo("xoo"), xoi("xoi");
+        Func f("f"), g("g");
+        f(x, y) = x * 7 - y;
+        g(x, y) = f(x, y) + 1;
+        f.compute_root()
+            .bound(x, 0, 100)
+            .split(x, xo, xi, 8, TailStrategy::GuardWithIf)
+            .split(xo, xoo, xoi, 4)
+            .reorder(xoo, xoi, xi, y);
+        INFO("width " << width << "\n" << g.lowered_stmt());
+        halo_test::check_against_reference(g, halo_test::int_buffer_at(width, 4, 0, -1));
+    }
+}
+
+TEST_CASE("likely() in an RDom::where predicate is not taken for a GuardWithIf guard") {
+    // The second predicate always holds and is simplified away, leaving if (likely(r % 4 <= 1)):
+    // partitioned as a guard, the steady state ran r = -6, -5, -2, -1 and the tail was dropped.
+    Var x("x");
+    Func f("f");
+    RDom r(-8, 50);
+    r.where(likely(r % 4 <= 1));
+    r.where(r < 100);
+    f(x) = 0;
+    f(x) += r;
+    INFO(f.lowered_stmt());
+    halo_test::check_against_reference(f, Buffer<int>(4));
+    Buffer<int> out = f.realize({1});
+    int expected = 0;
+    for (int v = -8; v < 42; v++) expected += (((v % 4) + 4) % 4 <= 1) ? v : 0;
+    CHECK(out(0) == expected);
+}
