@@ -141,9 +141,12 @@ void RandomPipeline::add_update_stage(PipelineStage &st, int a, int b) {
     switch (rand(9)) {
     case 6: {  // a reduction over a predicated RDom (RDom::where) whose predicate reads y
         RDom k(-2, 5, "k" + F);
-        k.where((k.x + y) % 2 == 0);
+        // Sometimes as likely(...), which must not be taken for a GuardWithIf guard.
+        bool hinted = coin();
+        k.where(hinted ? likely((k.x + y) % 2 == 0) : (k.x + y) % 2 == 0);
         f(x, y) += read(a, x + k.x, y) * (k.x + 3);
-        log_ << F << "(x, y) += " << A << "(x + k, y) * (k + 3), k in [-2, 2] where (k + y) % 2 == 0\n";
+        log_ << F << "(x, y) += " << A << "(x + k, y) * (k + 3), k in [-2, 2] where "
+             << (hinted ? "likely((k + y) % 2 == 0)\n" : "(k + y) % 2 == 0\n");
         st.update_has_x = {true};
         st.rfactored = maybe_rfactor(f, k);
         return;

@@ -103,6 +103,12 @@ std::vector<std::string> RandomPipeline::schedule_loops(int s, int update, bool 
             if (coin()) {
                 stage.vectorize(Var("xi"));
                 log << "    .vectorize(xi)\n";
+            } else if (has_y && coin()) {
+                // The split's inner loop fused with y inside xo: xi = xiy % w under the
+                // split's guard (not linear in xiy, whatever it looks like at 0, 1 and 2).
+                stage.reorder(Var("xi"), y, Var("xo")).fuse(Var("xi"), y, Var("xiy"));
+                log << "    .reorder(xi, y, xo).fuse(xi, y, xiy)\n";
+                loops = {"xiy", "xo"};
             }
         } else if (choice == 1) {
             int w = 2 + rand(5), h = 2 + rand(3);
@@ -170,11 +176,29 @@ std::vector<std::string> RandomPipeline::schedule_loops(int s, int update, bool 
                 if (excluded) expect_runtime_error("smaller than its smallest value");
             }
             loops = {"xi", "xo", "y"};
+            if (value > 0 && coin()) {
+                // The outer loop split again: with ShiftInwards (a pure stage's Auto) it starts
+                // below 0 when shorter than the factor, and x with it (the promised range of x
+                // once ignored that, and buffers were sized too small).
+                int k = 2 + rand(3);
+                TailStrategy outer_tail = is_output ? TailStrategy::GuardWithIf : TailStrategy::Auto;
+                stage.split(Var("xo"), Var("xoo"), Var("xoi"), k, outer_tail);
+                log << "    .split(xo, xoo, xoi, " << k << ", " << tail_name(outer_tail) << ")\n";
+                loops = {"xi", "xoi", "xoo", "y"};
+            }
             if (value == 0 && runs == 1) expect_runtime_error("by a factor that is 0");
         } else if (choice == 8) {
             stage.fuse(x, y, Var("xy"));
             log << "  " << stage_name << ".fuse(x, y, xy)\n";
             loops = {"xy"};
+            if (coin()) {
+                // Vectors of the fused loop, often longer than a small region (ShiftInwards then
+                // starts before it: y below its min), with any tail.
+                int v = 2 << rand(3);
+                stage.vectorize(Var("xy"), v, tail);
+                log << "    .vectorize(xy, " << v << ", " << tail_name(tail) << ")\n";
+                loops = {"xy_vi", "xy"};
+            }
             if (coin()) {
                 parallel(stage, Var("xy"), "    ");
             }
