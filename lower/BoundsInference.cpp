@@ -111,8 +111,16 @@ public:
         Stmt body = peel_leading_lets(mutate(op->body), inner_lets, true);
         const FunctionContents &f = *env_.at(op->name);
         LetValues known = let_values(inner_lets);
-        Box b = box_union(box_required(body, f.name, {}, known), box_provided(body, f.name, {}, known));
+        Box provided = box_provided(body, f.name, {}, known);
+        Box b = box_union(box_required(body, f.name, {}, known), provided);
         apply_explicit_bounds(f, b, body);
+        // bound() fixes the loops, not every point they write: a RoundUp split past the bound,
+        // a ShiftInwards split shorter than its factor, or an update over a wider RDom writes
+        // outside it, so the buffer holds what is written too (it was once just the bound).
+        Box grown = box_union(b, provided);
+        for (size_t d = 0; d < provided.dims.size() && d < b.dims.size(); d++) {
+            if (provided.dims[d].is_bounded() && grown.dims[d].is_bounded()) b.dims[d] = grown.dims[d];
+        }
         std::vector<Range> bounds;
         LetList lets;
         for (int d = 0; d < f.dimensions(); d++) {

@@ -54,3 +54,21 @@ TEST_CASE("an output fused and vectorized over fewer points than the factor is t
     Buffer<int> big = g.realize({4, 2});  // 8 points: fine
     CHECK(big(3, 1) == 10);
 }
+
+TEST_CASE("bound() on an internal Func: its buffer also holds the points its loops write past the bound") {
+    // bound() fixes the loops; RoundUp, a ShiftInwards split longer than the bound, or an
+    // update over a wider RDom write outside it. The buffer was once just the bound.
+    for (int variant = 0; variant < 3; variant++) {
+        Var x("x"), xo("xo"), xi("xi");
+        Func f("f"), g("g");
+        f(x) = x * 2;
+        RDom r(0, 20);
+        if (variant == 2) f(r) = f(r) + 1;
+        g(x) = f(x) + 1;
+        if (variant == 0) f.compute_root().bound(x, 0, 10).split(x, xo, xi, 4, TailStrategy::RoundUp);
+        if (variant == 1) f.compute_root().bound(x, 0, 3).vectorize(x, 8);
+        if (variant == 2) f.compute_root().bound(x, 0, 10);
+        INFO("variant " << variant << "\n" << g.lowered_stmt());
+        halo_test::check_against_reference(g, Buffer<int>(variant == 1 ? 3 : 10));
+    }
+}
