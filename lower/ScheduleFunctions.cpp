@@ -342,7 +342,8 @@ void learn_from_condition(const Expr &cond, bool holds, std::map<std::string, Ex
         learn_from_condition(a->b, true, known);
     } else if (auto e = cond.as<EQ>(); e && holds) {
         auto v = e->a.as<Variable>();
-        if (v && v->param && is_const(e->b)) known[v->name] = e->b;
+        // Not from floats: p == 0.0f holds for p = -0.0f too, whose sign 1 / p would see.
+        if (v && v->param && is_const(e->b) && !e->b.type().is_float()) known[v->name] = e->b;
     }
 }
 

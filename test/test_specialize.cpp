@@ -269,3 +269,20 @@ TEST_CASE("misuse of specialize gets a message") {
     CHECK(contains(err, "Func 'g' is specialized"));
     CHECK(contains(err, "computed inline"));
 }
+
+TEST_CASE("specialize(p == 0.0f) keeps p's sign: -0.0f takes the branch but stays -0.0f") {
+    // Integer equalities let the branch use the constant; a float one cannot (1 / -0.0f is -inf).
+    Param<float> p("p");
+    Var x("x");
+    Func f("f");
+    f(x) = 1.0f / p + cast<float>(x);
+    f.specialize(p == 0.0f).vectorize(x, 4, TailStrategy::GuardWithIf);
+    for (float v : {-0.0f, 0.0f, 2.0f}) {
+        p.set(v);
+        Buffer<float> out = f.realize({5});
+        for (int i = 0; i < 5; i++) {
+            INFO("p = " << v << ", x = " << i);
+            CHECK(out(i) == 1.0f / v + float(i));
+        }
+    }
+}
