@@ -70,5 +70,10 @@ TEST_CASE("bound() on an internal Func: its buffer also holds the points its loo
         if (variant == 2) f.compute_root().bound(x, 0, 10);
         INFO("variant " << variant << "\n" << g.lowered_stmt());
         halo_test::check_against_reference(g, Buffer<int>(variant == 1 ? 3 : 10));
+        // The buffer: x in [0, 11], [-5, 2] and [0, 19] (without the fix: the bound alone).
+        RedundancyReport report = redundancy_report(g, {variant == 1 ? 3 : 10});
+        const RedundancyRow *row = report.find("f");
+        REQUIRE(row != nullptr);
+        CHECK(row->buffer_bytes == int64_t(sizeof(int)) * (variant == 0 ? 12 : variant == 1 ? 8 : 20));
     }
 }
