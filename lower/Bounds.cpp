@@ -81,6 +81,17 @@ std::optional<Wide> const_bound(const Expr &e, bool upper) {
     return upper ? std::min(*r, *fallback) : std::max(*r, *fallback);
 }
 
+}  // namespace
+
+std::optional<int64_t> constant_upper_bound(const Expr &e) {
+    std::optional<Wide> b = const_bound(e, true);
+    // The type's own end is what const_bound falls back to when it knows nothing.
+    if (!b || b == type_bound(e.type(), true) || *b > INT64_MAX || *b < INT64_MIN) return std::nullopt;
+    return int64_t(*b);
+}
+
+namespace {
+
 class BoundsOfExpr : public IRVisitor {
 public:
     explicit BoundsOfExpr(const Scope &s) : scope(s) {}
@@ -134,9 +145,12 @@ private:
             }
         }
         if (monotone) {
-            result = Interval(a.min.defined() ? Cast::make(to, a.min) : Expr(),
-                              a.max.defined() ? Cast::make(to, a.max) : Expr());
-            // float -> int conversions of unbounded values stay unbounded
+            // Float-to-integer casts saturate, so an unbounded end of a cast to an 8- or 16-bit
+            // type is that type's end (uint8(f) indexes a table of 256). To 32 or 64 bits it
+            // stays unbounded: the type's range is no useful bound on a region.
+            Interval range = from.is_float() && !to.is_float() && to.bits < 32 ? type_range(to) : Interval();
+            result = Interval(a.min.defined() ? Cast::make(to, a.min) : range.min,
+                              a.max.defined() ? Cast::make(to, a.max) : range.max);
         } else {
             result = type_range(to);
         }

@@ -2,7 +2,9 @@
 // variables range over intervals, and the boxes of Funcs and images a statement touches.
 #pragma once
 
+#include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,6 +27,10 @@ Interval interval_union(const Interval &a, const Interval &b);
 using Scope = std::map<std::string, Interval>;
 
 Interval bounds_of_expr_in_scope(const Expr &e, const Scope &scope);
+
+// A constant no smaller than every value of the integer expression e (from its constants,
+// min/max and non-wrapping sums), if one below the type's own maximum can be found.
+std::optional<int64_t> constant_upper_bound(const Expr &e);
 
 // A multi-dimensional interval.
 struct Box {

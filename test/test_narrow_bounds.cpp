@@ -55,6 +55,28 @@ TEST_CASE("an index computed in uint8 from a clamped range needs only that range
     }, 0, 20);
 }
 
+TEST_CASE("a float cast to uint8 or int16 indexes only that type's range: float-to-integer casts saturate") {
+    // A lookup table read at uint8(f) of an unbounded float needs entries 0 to 255 (the cast
+    // saturates), not an unbounded region (this was refused: "cannot bound ... depends on data").
+    Var x("x"), i("i");
+    Buffer<float> data = halo_test::random_image<float>({50}, 9, -1000, 1000);
+    Func lut("lut"), g("g"), h("h");
+    lut(i) = i * 3 - 7;
+    g(x) = lut(cast<int32_t>(cast<uint8_t>(data(x) * 0.5f)));
+    lut.compute_root();
+    halo_test::check_against_reference(g, Buffer<int>(50));
+    Func lut16("lut16");
+    lut16(i) = i % 1000;
+    h(x) = lut16(cast<int32_t>(cast<int16_t>(sqrt(abs(data(x)))) - 3));  // [-32771, 32764]
+    lut16.compute_root();
+    halo_test::check_against_reference(h, Buffer<int>(50));
+    // To 32 bits the type's range bounds nothing useful: still the clear error.
+    Func k("k");
+    k(x) = lut(cast<int32_t>(data(x)));
+    std::string err = halo_test::compile_error_of([&] { k.realize({10}); });
+    CHECK(err.find("cannot bound") != std::string::npos);
+}
+
 TEST_CASE("narrow arithmetic that may wrap needs the type's whole range") {
     // int8 [0, 100] * 2 may wrap: the index is anywhere in [-128, 127].
     Var x("x");

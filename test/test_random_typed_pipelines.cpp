@@ -1,0 +1,116 @@
+// Randomized differential testing of typed, three-dimensional pipelines (test/fuzz/TypedPipeline.h
+// says what they contain) under random schedules, against the reference evaluator. Every
+// generated program is valid, so each case must end in a bit-exact match with the reference
+// (for both outputs when there are two), or in undefined behaviour the reference reports (int32
+// overflow from Halide's implicit coercions; then the compiled code is not run), or, where an
+// intermediate stage is also the second output, in the run-time error that its consumers read
+// it beyond the region asked for (as in Halide), or where a producer is bound(c, ...) while a
+// consumer computes c beyond it, in that bound's run-time error. A CompileError,
+// a RuntimeError, any other exception or a wrong value fails the test.
+//
+// HALO_TYPED_FUZZ_CASES sets the number of cases (200 by default), HALO_TYPED_FUZZ_SEED the first
+// seed; CTest runs shards of consecutive seeds. HALO_FUZZ_PRINT=1 prints every case after it
+// ran, HALO_FUZZ_PRINT_FIRST=1 before. The last line, "fuzz totals: ...", is for scripts.
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+
+#include "TestUtil.h"
+#include "fuzz/TypedPipeline.h"
+
+using namespace halo;
+
+namespace {
+
+struct Outcome {
+    enum Kind { Match, Expected, Undefined, Failure } kind;
+    std::string detail;
+};
+
+Buffer<> output_buffer(Type t, const halo_fuzz::TypedPipeline &p) {
+    Buffer<> b(t, {p.out_w, p.out_h, p.channels});
+    b.set_min({p.out_x, p.out_y, 0});
+    return b;
+}
+
+Outcome run_case(unsigned seed, std::string &description) {
+    halo_fuzz::TypedPipeline p(seed);
+    p.build(2 + p.rand(6));
+    try {
+        p.schedule();
+    } catch (const std::exception &e) {  // a directive refused on a valid schedule
+        description = p.description();
+        return {Outcome::Failure, std::string("a schedule directive threw: ") + e.what()};
+    }
+    description = p.description();
+    if (std::getenv("HALO_FUZZ_PRINT_FIRST")) std::fprintf(stderr, "seed %u:\n%s\n", seed, description.c_str());
+    Func out = p.output(), second = p.second_output();
+    std::vector<Func> outputs{out};
+    if (second.defined()) outputs.push_back(second);
+    std::vector<Buffer<>> expected, got;
+    try {
+        for (const Func &f : outputs) {
+            expected.push_back(output_buffer(f.output_type(), p));
+            reference_realize(f, expected.back());
+        }
+    } catch (const UndefinedBehaviorError &e) {
+        return {Outcome::Undefined, e.what()};
+    } catch (const std::exception &e) {
+        return {Outcome::Failure, std::string("the reference evaluator threw: ") + e.what()};
+    }
+    try {
+        for (const Func &f : outputs) got.push_back(output_buffer(f.output_type(), p));
+        if (outputs.size() == 1) {
+            out.realize(got[0]);
+        } else {
+            Pipeline both(outputs);
+            both.realize(Realization(got[0], got[1]));
+        }
+    } catch (const CompileError &e) {
+        return {Outcome::Failure, std::string("CompileError on a valid program: ") + e.what()};
+    } catch (const RuntimeError &e) {
+        std::string message = e.what();
+        if (p.second_is_intermediate() && message.find("an output is computed only over its buffer") != std::string::npos) {
+            return {Outcome::Expected, message};
+        }
+        if (p.bound_may_fail() && message.find("is bounded to") != std::string::npos) return {Outcome::Expected, message};
+        return {Outcome::Failure, "RuntimeError on a valid program: " + message};
+    } catch (const std::exception &e) {
+        return {Outcome::Failure, std::string("exception: ") + e.what()};
+    }
+    for (size_t k = 0; k < outputs.size(); k++) {
+        std::string diff = halo_test::compare(got[k], expected[k]);
+        if (!diff.empty()) return {Outcome::Failure, "wrong result in " + outputs[k].name() + ": " + diff};
+    }
+    return {Outcome::Match, ""};
+}
+
+}  // namespace
+
+TEST_CASE("random typed 3-D pipelines under random schedules match the reference evaluator") {
+    int cases = halo_test::env_int("HALO_TYPED_FUZZ_CASES", 200);
+    unsigned first = unsigned(halo_test::env_int("HALO_TYPED_FUZZ_SEED", 1));
+    std::map<Outcome::Kind, int> counts;
+    double slowest = 0;
+    unsigned slowest_seed = first;
+    for (unsigned seed = first; seed < first + unsigned(cases) && counts[Outcome::Failure] < 3; seed++) {
+        std::string description;
+        auto start = std::chrono::steady_clock::now();
+        Outcome o = run_case(seed, description);
+        double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        if (seconds > slowest) slowest = seconds, slowest_seed = seed;
+        counts[o.kind]++;
+        if (std::getenv("HALO_FUZZ_PRINT")) MESSAGE("seed " << seed << " (" << seconds << " s): " << o.detail << "\n" << description);
+        if (o.kind == Outcome::Failure) FAIL_CHECK("seed " << seed << ": " << o.detail << "\n" << description);
+    }
+    int run = counts[Outcome::Match] + counts[Outcome::Expected] + counts[Outcome::Undefined] + counts[Outcome::Failure];
+    MESSAGE(run << " cases from seed " << first << ": " << counts[Outcome::Match] << " match, " << counts[Outcome::Expected]
+                << " expected errors, " << counts[Outcome::Undefined]
+                << " undefined behaviour (skipped), " << counts[Outcome::Failure] << " failures; slowest " << slowest
+                << " s (seed " << slowest_seed << ")");
+    MESSAGE("fuzz totals: cases=" << run << " match=" << counts[Outcome::Match] << " expected=" << counts[Outcome::Expected] << " undefined="
+                                  << counts[Outcome::Undefined] << " limit=0 failure=" << counts[Outcome::Failure]);
+    CHECK(counts[Outcome::Failure] == 0);
+    CHECK(counts[Outcome::Undefined] <= run / 10);
+}
