@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "BoundConstantExtentLoops.h"
 #include "BoundsInference.h"
 #include "BoundsOverflowChecks.h"
 #include "BufferConstraints.h"
@@ -159,6 +160,7 @@ LoweredPipeline lower_on_this_stack(const std::vector<std::shared_ptr<FunctionCo
     // After flattening: the addresses it makes from buffer fields get the constrained values.
     s = step("add_buffer_constraints", add_buffer_constraints(s, params, output_funcs));
     s = step("partition_loops", partition_loops(s));
+    s = step("bound_constant_extent_loops", bound_constant_extent_loops(s));
     s = step("unroll_loops", unroll_loops(s));
     s = step("vectorize_loops", vectorize_loops(s));
     s = step("unroll_clamped_loops", unroll_clamped_loops(s));

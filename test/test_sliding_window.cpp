@@ -440,6 +440,34 @@ TEST_CASE("fold_storage: an explicit fold, and one too small for an iteration") 
     CHECK(contains(msg, "Func 'dx' is stored folded modulo 1 in y (fold_storage), but 10 of it are needed at once"));
 }
 
+TEST_CASE("a bounded dimension unrolled or vectorized whole still slides: its loop is guarded to the new part") {
+    // bound(c, 0, 4) makes f's loop over c constant, so unroll(c) and vectorize(c) apply; the
+    // sliding window then shortens that loop in later iterations. As in Halide, the loop keeps
+    // the constant upper bound of its extent with its body guarded (unroll refused it before).
+    Var x("x"), y("y"), c("c");
+    for (int vectorized = 0; vectorized < 2; vectorized++) {
+        Func f("f"), g("g");
+        f(x, y, c) = x + y * 10 + c * 100;
+        g(x, y, c) = f(x, y, c) * 3 - f(x, y, (c + 1) % 4);
+        f.bound(c, 0, 4).compute_at(g, c).store_root();
+        if (vectorized) f.reorder(c, x, y).vectorize(c);
+        else f.unroll(c);
+        g.reorder(x, y, c);
+        INFO((vectorized ? "vectorize(c)" : "unroll(c)"));
+        CHECK(contains(g.lowered_stmt(), "// f: sliding window over g.s0.c in dimension c"));
+        Buffer<int> out(9, 5, 4);
+        out.set_min({3, -2, 0});
+        halo_test::check_against_reference(g, out);
+    }
+    // The window moves with c: each iteration computes one new plane of 8.
+    Func p("p"), q("q");
+    p(x, y, c) = x * 7 + y - c;
+    q(x, y, c) = p(x, y, c) + p(x, y, c + 1);
+    p.bound(c, 0, 8).compute_at(q, c).store_root().unroll(c);
+    q.reorder(x, y, c);
+    halo_test::check_against_reference(q, Buffer<int>(6, 4, 7));
+}
+
 TEST_CASE("a Func of no dimensions stored outside its compute loop has nothing to slide") {
     Var x("x"), y("y");
     Buffer<int> in = halo_test::random_image<int>({8, 8}, 51, -9, 9);
