@@ -339,6 +339,32 @@ TEST_CASE("parallel or vectorize over an RVar") {
     h(x) = x;
     h(r) = h(r) + h(r + 1);
     CHECK(has(compile_error_of([&] { h.update(0).vectorize(r.x, 4); }), "'h'"));
+    // An argument affine in the RVar with a nonzero coefficient also gives each iteration a
+    // point of its own (Halide's interleave test vectorizes o(2 * r) = ...): allowed, and right.
+    Func o("o");
+    o(x) = x;
+    o(2 * r + 1) = o(2 * r + 1) * 10;
+    o(7 - 3 * r) = r;
+    CHECK(compile_error_of([&] {
+        o.update(0).vectorize(r.x, 4);
+        o.update(1).parallel(r.x);
+    }).empty());
+    Buffer<int> out(50);  // the updates write [-20, 19]
+    out.set_min(-25);
+    halo_test::check_against_reference(o, out);
+    // Not when its coefficient is 0 (r - r), the read is elsewhere, or it is not affine (r % 4).
+    for (Expr lhs : {Expr(r.x) - r.x + 3, r.x % 4, r.x * r.x}) {
+        Func k("k");
+        k(x) = x;
+        k(lhs) = k(lhs) + 1;
+        std::string m = compile_error_of([&] { k.update(0).vectorize(r.x, 4); });
+        INFO(lhs);
+        CHECK(has(m, "affine function of it"));
+    }
+    Func n("n");
+    n(x) = x;
+    n(2 * r) = n(2 * r + 2) + 1;
+    CHECK(has(compile_error_of([&] { n.update(0).parallel(r.x); }), "'n'"));
 }
 
 TEST_CASE("update(i) that does not exist") {
