@@ -32,6 +32,12 @@ public:
         std::optional<int64_t> n;
         Expr extent = simplify(op->extent);
         if (wants_constant && !as_const_int(extent)) n = constant_bound(op->extent);
+        // A bound is worth having only where it makes copies or vectors (unroll_loops makes
+        // at most 256 copies; vectorize_loops makes vectors of up to 64 lanes). Beyond, the
+        // loop would run all of its bound every time (an extent bounded only by 2^31 - 1 ran
+        // for minutes), so it is left as it is.
+        const int64_t useful = op->for_type == ForType::Unrolled ? 256 : 64;
+        if (n && *n > useful) n.reset();
         if (!n) {
             // A constant extent already, or none to be found: unroll_loops reports the latter;
             // a vectorized loop stays serial.
