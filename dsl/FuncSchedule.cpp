@@ -298,9 +298,21 @@ Stage &Stage::fuse(const VarOrRVar &inner, const VarOrRVar &outer, const VarOrRV
     size_t pi = &di - dims.data(), po = &dout - dims.data();
     user_assert(pi != po) << describe() << ": fuse(" << inner.name << ", " << outer.name << ", " << fused.name
                           << ") fuses a loop with itself; name two different loops, the inner one first";
-    user_assert(po == pi + 1) << describe() << ": fuse(" << inner.name << ", " << outer.name
-                              << "): the two loops must be adjacent, " << outer.name
-                              << " directly outside " << inner.name << "; reorder them first";
+    // As in Halide the loops need not be adjacent, nor in this order: the fused loop takes the
+    // inner loop's place, the outer one moving next to it. Moving an RVar past another changes
+    // the order of a reduction's iterations, allowed where reorder would allow it.
+    std::vector<std::string> rv_before, rv_after;
+    for (size_t i = 0; i < dims.size(); i++) {
+        if (dims[i].is_rvar) rv_before.push_back(dims[i].var);
+        if (i != po && dims[i].is_rvar) rv_after.push_back(dims[i].var);
+        if (i == pi && dout.is_rvar) rv_after.push_back(dout.var);
+    }
+    user_assert(rv_before == rv_after || update_is_associative_and_commutative(f_->name, def()))
+        << describe() << ": fuse(" << inner.name << ", " << outer.name << ", " << fused.name
+        << ") would change the order of its RVars (the fused loop runs " << outer.name << " just outside "
+        << inner.name << "), which can change the result of the reduction (it is not of the form "
+        << f_->name << "(...) = " << f_->name << "(...) op e with op one of +, *, min, max). Fuse loops in "
+        << "the order they run, or reorder the pure Vars around the RVars first";
     // As in Halide the fused loop keeps the inner loop's kind (vectorize(x).fuse(x, y, xy) is a
     // vectorized xy), checked again as a directive on the fused loop (over an RVar it must be
     // race free). The outer loop's kind cannot carry over: refuse rather than drop it.

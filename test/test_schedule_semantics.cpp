@@ -296,6 +296,40 @@ TEST_CASE("fuse on a producer and on an update computes the right answer") {
     check_against_reference(out, o);
 }
 
+TEST_CASE("fuse of loops that are not adjacent, or named outer loop first, as in Halide") {
+    // The fused loop takes the inner loop's place, the outer one moving next to it. Halo
+    // required the two adjacent, in order.
+    Var x("x"), y("y"), c("c"), xc("xc"), cx("cx");
+    Func f("f"), g("g"), out("out");
+    f(x, y, c) = x * 100 + y * 10 + c;
+    g(x, y, c) = f(x, y, c) * 3 + x - c;
+    out(x, y, c) = g(x, y, c) + f(x + 1, y, c);
+    f.compute_root().fuse(x, c, xc);  // y lies between x and c: the loops are xc, y
+    g.compute_at(out, y).reorder(c, x, y).fuse(x, c, cx);  // x named inner though c is inside it
+    out.fuse(x, c, xc).parallel(y);
+    std::string stmt = out.lowered_stmt();
+    INFO(stmt);
+    CHECK(contains(stmt, "for (f.s0.xc"));
+    Buffer<int> o(7, 5, 3);
+    o.set_min({-2, 1, 0});
+    check_against_reference(out, o);
+    // Moving one RVar past another reorders the reduction: allowed only where reorder would be.
+    RDom r(0, 4, 0, 3, "r");
+    Func sum2("sum2"), scan("scan");
+    sum2(x) = 0;
+    sum2(x) += r.x * r.y + x;
+    sum2.update(0).reorder(r.y, x, r.x).fuse(r.y, r.x, Var("ryx"));
+    check_against_reference(sum2, Buffer<int>(6));
+    scan(x) = x;
+    scan(r.x + r.y) = scan(r.x + r.y - 1) * 2 + r.y;
+    std::string msg = compile_error_of([&] { scan.update(0).fuse(r.y, r.x, Var("ryx")); });
+    CHECK(contains(msg, "Func 'scan' update 0: fuse(r.y, r.x, ryx) would change the order of its RVars"));
+    scan.update(0).fuse(r.x, r.y, Var("rxy"));  // in the order they run: allowed
+    Buffer<int> s(10);
+    s.set_min(-1);
+    check_against_reference(scan, s);
+}
+
 TEST_CASE("compute_at a stage's loop that exists only in another stage names the stages") {
     Var x("x"), y("y"), xo("xo"), xi("xi");
     Func p("p"), g("g");

@@ -42,10 +42,10 @@ struct LoopNest {
         std::sort(places.begin(), places.end());
         for (size_t k = 0; k < order.size(); k++) loops[size_t(places[k])] = order[k];
     }
+    // Halide's fuse: the fused loop takes the inner loop's place (the two need not be adjacent).
     void fuse(const std::string &inner, const std::string &outer, const std::string &fused) {
-        int p = position(inner);
-        loops.erase(loops.begin() + p + 1);
-        loops[size_t(p)] = fused;
+        loops[size_t(position(inner))] = fused;
+        loops.erase(loops.begin() + position(outer));
     }
 };
 
@@ -148,8 +148,9 @@ std::vector<std::string> TypedPipeline::schedule_pure(int s, bool is_output) {
             log_ << "  " << F << ".unroll(" << xn << ", 2, " << tail_name(t) << ")\n";
         }
         break;
-    default: {  // the two outer loops fused
-        std::string a = n.loops[1], b = n.loops[2];
+    default: {  // two of the three loops fused, adjacent or not, the one named inner either
+        int i = rand(3), o = (i + 1 + rand(2)) % 3;
+        std::string a = n.loops[size_t(i)], b = n.loops[size_t(o)];
         f.fuse(Var(a), Var(b), Var(a + b));
         n.fuse(a, b, a + b);
         log_ << "  " << F << ".fuse(" << a << ", " << b << ", " << a + b << ")\n";
