@@ -461,18 +461,7 @@ Stage FuncRef::define(std::vector<Expr> values) {
             rdom = r->rdom;
         }
     }
-    if (rdom) {
-        for (auto &p : rdom->predicates) {
-            FreeNames pn;
-            p.accept(&pn);
-            for (const Call *c : pn.func_calls) {
-                user_assert(c->func.get() != f_.get())
-                    << "Func '" << f_->name << "': " << what << " uses RDom '" << rdom->name << "', whose where("
-                    << p << ") reads " << f_->name << " itself; a predicate may read other Funcs only";
-            }
-        }
-        rdom->used = true;
-    }
+    if (rdom) rdom->used = true;
     Definition def;
     def.args = args_;
     def.values = values;

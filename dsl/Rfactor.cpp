@@ -129,9 +129,20 @@ std::string loop_names(const RVarLoops &loops) {
 
 }  // namespace
 
+namespace {
+// An RDom::where predicate that reads f: which iterations run then depends on their order.
+bool predicate_reads(const Definition &def, const std::string &f) {
+    if (!def.rdom) return false;
+    for (auto &p : def.rdom->predicates) {
+        if (calls_func(p, f)) return true;
+    }
+    return false;
+}
+}  // namespace
+
 bool update_is_associative_and_commutative(const std::string &f, const Definition &def) {
     AssociativeUpdate unused;
-    return def.values.size() == 1 && match_associative(def.values[0], f, def.args, unused);
+    return def.values.size() == 1 && match_associative(def.values[0], f, def.args, unused) && !predicate_reads(def, f);
 }
 
 Func Stage::rfactor(const RVar &r, const Var &v) { return rfactor({{r, v}}); }
@@ -150,6 +161,10 @@ Func Stage::rfactor(const std::vector<std::pair<RVar, Var>> &preserved) {
         << stage << ": rfactor needs an associative update of the form " << f_->name << "(...) = " << f_->name
         << "(...) op e, with op one of +, *, min and max and e not reading " << f_->name << " (this one is "
         << def.values[0] << ")";
+    user_assert(!predicate_reads(def, f_->name))
+        << stage << ": rfactor of an update whose RDom's where() reads " << f_->name
+        << " itself: which iterations run depends on the values before them, so the reduction "
+        << "cannot be split into independent parts";
 
     RVarLoops loops = rvar_loops(def, stage);
     // The RVar loops in loop order (innermost first), split into those the intermediate keeps

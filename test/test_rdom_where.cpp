@@ -5,6 +5,7 @@
 
 using namespace halo;
 using halo_test::compile_error_of;
+using halo_test::check_against_reference;
 using halo_test::contains;
 
 TEST_CASE("a triangular reduction visits only the triangle") {
@@ -99,4 +100,67 @@ TEST_CASE("where() misuse is refused with a message") {
     g(x) = 0;
     msg = compile_error_of([&] { g(x) += s; });
     CHECK(contains(msg, "uses Var 'z', which is not a pure Var on its left side"));
+}
+
+TEST_CASE("a predicate may read the Func being updated, as in Halide: it sees the values before the iteration") {
+    // Halo refused these ("a predicate may read other Funcs only"); Halide's
+    // reduction_non_rectangular test uses both.
+    Var x("x"), y("y"), xo("xo"), xi("xi");
+    {
+        // At the point being updated: the iterations stay independent, so the RVars may run
+        // in vectors and in parallel.
+        Func f("f");
+        RDom r(0, 13, 0, 9, "r");
+        f(x, y) = x * 3 - y;
+        r.where(f(r.x, r.y) % 3 != 1);
+        f(r.x, r.y) = f(r.x, r.y) * 2 + 1;
+        f.update(0).vectorize(r.x, 4).parallel(r.y);
+        Buffer<int> out(16, 11);
+        out.set_min(-1, -2);
+        check_against_reference(f, out);
+    }
+    {
+        // With a pure Var in the update, vectorized and split, computed per tile of a consumer.
+        Func g("g"), out("out");
+        RDom k(0, 6, "k");
+        g(x, y) = (x * 7 + y * 3) % 11;
+        k.where(g(x, k) > 4 && g(x, k) != 8);
+        g(x, k) = g(x, k) - g(x, 2) * 2;
+        out(x, y) = g(x, y) + g(x, y + 1);
+        out.split(x, xo, xi, 8, TailStrategy::GuardWithIf);
+        g.compute_at(out, xo).update(0).vectorize(x, 4, TailStrategy::GuardWithIf);
+        Buffer<int> o(21, 9);
+        o.set_min(3, -3);
+        check_against_reference(out, o);
+    }
+    {
+        // At another point: a recurrence through the predicate, whose RVar must stay serial.
+        Func h("h");
+        RDom r(1, 15, "r");
+        h(x) = x * 5 % 7;
+        r.where(h(r - 1) % 2 == 0);
+        h(r) = h(r - 1) + h(r) + 1;
+        CHECK(contains(compile_error_of([&] { h.update(0).parallel(r.x); }), "'h'"));
+        Buffer<int> o(20);
+        o.set_min(-2);
+        check_against_reference(h, o);
+    }
+}
+
+TEST_CASE("an update whose predicate reads the Func itself keeps its RVars in order: no rfactor, no reorder") {
+    // f(x) += k + 1 while f(x) < 20: which k are added depends on the order they run in, so
+    // the sum is no longer associative and commutative.
+    Var x("x"), u("u");
+    RDom k(0, 8, "k"), j(0, 3, "j");
+    Func f("f");
+    f(x) = x;
+    k.where(f(x) < 20);
+    f(x) += k + 1;
+    RVar ko("ko"), ki("ki");
+    f.update(0).split(k.x, ko, ki, 2);
+    std::string msg = compile_error_of([&] { f.update(0).rfactor(ko, u); });
+    CHECK(contains(msg, "Func 'f' update 0: rfactor of an update whose RDom's where() reads f itself"));
+    msg = compile_error_of([&] { f.update(0).reorder(ko, ki); });
+    CHECK(contains(msg, "reorder would change the order of its RVars"));
+    check_against_reference(f, Buffer<int>(25));
 }

@@ -1544,10 +1544,8 @@ TEST_CASE("reduction_non_rectangular: fuse(rxi, r.y) where r.y is the loop insid
 
 // Follows the self-reference case of Halide's reduction_non_rectangular.cpp: the where clause of
 // an update's RDom reads the Func being updated (f(r.x, r.y) >= 40), which Halide allows (the
-// predicate sees the value before this iteration's update).
-// HALO BUG: Halo throws "Func 'f': update definition 0 uses RDom 'r1', whose
-// where((f(r1.x, r1.y) >= 40)) reads f itself; a predicate may read other Funcs only".
-TEST_CASE("reduction_non_rectangular: RDom::where predicates that read the Func being updated" * doctest::skip()) {
+// predicate sees the value before this iteration's update; Halo once refused it).
+TEST_CASE("reduction_non_rectangular: RDom::where predicates that read the Func being updated") {
     Var x("x"), y("y");
     const int N = 60;
     auto inside = [](int a, int b) { return a >= 0 && a < 50 && b >= 0 && b < 50; };
@@ -1580,9 +1578,7 @@ TEST_CASE("reduction_non_rectangular: RDom::where predicates that read the Func 
 
 // Follows the Newton's method case of Halide's reduction_non_rectangular.cpp: the RDom's where
 // clause (not converged) reads the Tuple Func being updated, so iterations stop once converged.
-// HALO BUG: refused as the case above ("... reads inverse itself; a predicate may read other
-// Funcs only").
-TEST_CASE("reduction_non_rectangular: Newton's method stopped by a where clause reading the Func" * doctest::skip()) {
+TEST_CASE("reduction_non_rectangular: Newton's method stopped by a where clause reading the Func") {
     Var x("x"), y("y");
     const int N = 60;
     auto inside = [](int a, int b) { return a >= 0 && a < 50 && b >= 0 && b < 50; };

@@ -141,14 +141,17 @@ void RandomPipeline::add_update_stage(PipelineStage &st, int a, int b) {
     switch (rand(9)) {
     case 6: {  // a reduction over a predicated RDom (RDom::where) whose predicate reads y
         RDom k(-2, 5, "k" + F);
-        // Sometimes as likely(...), which must not be taken for a GuardWithIf guard.
-        bool hinted = coin();
-        k.where(hinted ? likely((k.x + y) % 2 == 0) : (k.x + y) % 2 == 0);
+        // Sometimes as likely(...), which must not be taken for a GuardWithIf guard; sometimes
+        // also reading f itself (the sum so far: the order of k matters, and no rfactor).
+        bool hinted = coin(), reads_self = rand(3) == 0;
+        Expr condition = (k.x + y) % 2 == 0;
+        if (reads_self) condition = condition && f(x, y) < 40;
+        k.where(hinted ? likely(condition) : condition);
         f(x, y) += read(a, x + k.x, y) * (k.x + 3);
         log_ << F << "(x, y) += " << A << "(x + k, y) * (k + 3), k in [-2, 2] where "
-             << (hinted ? "likely((k + y) % 2 == 0)\n" : "(k + y) % 2 == 0\n");
+             << (hinted ? "likely(" : "(") << "(k + y) % 2 == 0" << (reads_self ? " && " + F + "(x, y) < 40" : "") << ")\n";
         st.update_has_x = {true};
-        st.rfactored = maybe_rfactor(f, k);
+        st.rfactored = !reads_self && maybe_rfactor(f, k);
         return;
     }
     case 7:  // a diagonal update: loops over x only, writes (x, x)
