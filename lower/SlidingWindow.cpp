@@ -1,9 +1,11 @@
 #include "SlidingWindow.h"
 
 #include <algorithm>
+#include <map>
 #include <optional>
 #include <set>
 
+#include "Bounds.h"
 #include "IREquality.h"
 #include "ScheduleFunctions.h"
 #include "Simplify.h"
@@ -156,6 +158,14 @@ public:
     }
     // Why it did not slide somewhere ("" if it did everywhere).
     std::string why_not;
+    // For each dimension an explicit fold_storage folds: in how many places its fold got a
+    // check of what the place needs at once. Where all did, the realization needs no check of
+    // its whole extent.
+    std::map<int, int> fold_checks;
+    bool fold_checked_everywhere(int d) const {
+        auto it = fold_checks.find(d);
+        return places > 0 && it != fold_checks.end() && it->second == places;
+    }
     using IRMutator::mutate;
     using IRMutator::visit;
 
@@ -171,7 +181,7 @@ public:
 
     Stmt visit(const LetStmt *op) override {
         const std::string first = stage_prefix(f_.name, 0) + f_.args[0] + ".min";
-        if (op->name == first && !loops_.empty()) return slide(op);
+        if (op->name == first && !loops_.empty()) return check_folds(op, slide(op));
         lets_.push_back({op->name, op->value});
         Stmt s = IRMutator::visit(op);
         lets_.pop_back();
@@ -183,6 +193,7 @@ private:
     // the innermost enclosing loop computes only what the iterations before it did not.
     Stmt slide(const LetStmt *op) {
         places++;
+        reused_ = false;
         std::vector<std::pair<std::string, Expr>> chain;
         Stmt body(IRMutator::self(op));
         while (const LetStmt *l = body.as<LetStmt>()) {
@@ -281,6 +292,7 @@ private:
                                   {StringImm::make(f_.name), StringImm::make(f_.args[d]), needed, fold.factor},
                                   Call::Extern);
             check = AssertStmt::make(needed <= fold.factor, msg);
+            fold_checks[d]++;
         }
         // The bounds lets each stage's loops start (or, backwards, end) from instead.
         std::vector<std::pair<std::string, Expr>> starts;
@@ -315,9 +327,68 @@ private:
         for (auto &[name, start] : starts) rest = StartLater(f_.name, name, start).mutate(rest);
         if (check.defined()) rest = Block::make(check, rest);
         if (sliding >= 0) slid.push_back({d, window});
+        reused_ = true;
+        reused_dim_ = d;
         report_.push_back(f_.name + ": sliding window over " + c + " in dimension " + f_.args[d] +
                           (backwards ? ", backwards" : ""));
         return rebuild(chain);
+    }
+
+    // fold_storage along a dimension f does not slide in, checked where f is computed (s, which
+    // starts with the bounds lets at op): the rows of one iteration must fit the fold if
+    // nothing is reused from iteration to iteration; if f slides along another dimension over
+    // the innermost loop, the rows of all of that loop's iterations, which one iteration of the
+    // loop outside it (or the realization) keeps (Halide's storage_folding test folds y while
+    // sliding along x). A split along the dimension that rounds up or shifts inwards computes
+    // rows outside those: then the realization's whole extent is checked, as before.
+    Stmt check_folds(const LetStmt *op, Stmt s) {
+        const For *loop = loops_.back();
+        std::map<std::string, Expr> inner;
+        for (auto &[n, v] : lets_) inner[n] = substitute(inner, v);
+        for (Stmt b(IRMutator::self(op)); const LetStmt *l = b.as<LetStmt>(); b = l->body) {
+            if (l->name.rfind(stage_prefix(f_.name, 0), 0) != 0) break;
+            inner[l->name] = substitute(inner, l->value);
+        }
+        for (const StorageFold &fold : f_.schedule.folds) {
+            int d = int(std::find(f_.args.begin(), f_.args.end(), fold.var) - f_.args.begin());
+            if (!fold.explicit_fold || d >= f_.dimensions() || (reused_ && d == reused_dim_)) continue;
+            if (computes_outside(d)) continue;
+            std::string p = stage_prefix(f_.name, 0) + f_.args[size_t(d)];
+            auto mn_it = inner.find(p + ".min"), mx_it = inner.find(p + ".max");
+            if (mn_it == inner.end() || mx_it == inner.end()) continue;
+            Expr mn = mn_it->second, mx = mx_it->second;
+            if (reused_) {
+                Scope scope{{loop->name, Interval(loop->min, loop->min + loop->extent - 1)}};
+                mn = bounds_of_expr_in_scope(mn, scope).min;
+                mx = bounds_of_expr_in_scope(mx, scope).max;
+                if (!mn.defined() || !mx.defined()) continue;
+            }
+            Expr needed = simplify(mx - mn + 1);
+            Expr msg = Call::make(Int(32), "halo_error_fold_storage",
+                                  {StringImm::make(f_.name), StringImm::make(fold.var), needed, fold.factor},
+                                  Call::Extern);
+            s = Block::make(AssertStmt::make(needed <= fold.factor, msg), s);
+            fold_checks[d]++;
+        }
+        return s;
+    }
+
+    // Whether a split of dimension d (or of a loop split from it) in some stage rounds up or
+    // shifts inwards, computing rows outside the region the bounds lets give.
+    bool computes_outside(int d) const {
+        for (int i = 0; i < f_.stages(); i++) {
+            std::set<std::string> from_d{f_.args[size_t(d)]};
+            for (const Split &sp : f_.stage(i).schedule.splits) {
+                if (sp.kind == Split::SplitVar && from_d.count(sp.old_var)) {
+                    if (sp.tail != TailStrategy::GuardWithIf) return true;
+                    from_d.insert(sp.outer);
+                    from_d.insert(sp.inner);
+                } else if (sp.kind == Split::FuseVars && (from_d.count(sp.inner) || from_d.count(sp.outer))) {
+                    from_d.insert(sp.old_var);
+                }
+            }
+        }
+        return false;
     }
 
     // Makes the loops of f's produce use `min` instead of the bounds let `min_name`: they start
@@ -392,6 +463,10 @@ private:
     std::vector<std::string> &report_;
     std::vector<const For *> loops_;  // inside the realization, outermost first
     std::vector<std::pair<std::string, Expr>> lets_;  // inside the innermost loop
+    // Whether the last place slid (or, nothing moving, computes everything in the first
+    // iteration of its loop only): values are then reused from one iteration to the next.
+    bool reused_ = false;
+    int reused_dim_ = -1;
 };
 
 int64_t next_power_of_two(int64_t n) {
@@ -458,7 +533,7 @@ private:
             // (An automatic fold from another realization of f is decided again below.)
             if (!fold.explicit_fold) continue;
             int d = int(std::find(f.args.begin(), f.args.end(), fold.var) - f.args.begin());
-            if (!slide.slides_everywhere_along(d)) {
+            if (!slide.fold_checked_everywhere(d)) {
                 Expr needed = bounds[size_t(d)].extent;
                 Expr msg = Call::make(Int(32), "halo_error_fold_storage",
                                       {StringImm::make(f.name), StringImm::make(fold.var), needed, fold.factor},

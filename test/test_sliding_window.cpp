@@ -468,6 +468,38 @@ TEST_CASE("a bounded dimension unrolled or vectorized whole still slides: its lo
     halo_test::check_against_reference(q, Buffer<int>(6, 4, 7));
 }
 
+TEST_CASE("fold_storage along a loop outside the one the Func slides over: the rows of one outer iteration") {
+    // g slides along x over f's x loop; each row of f needs rows y..y+2 of g, so a fold of 3
+    // in y holds what one iteration of f's y loop keeps (Halide's storage_folding test). Halo
+    // asked for the whole realization (31 rows).
+    Var x("x"), y("y");
+    for (int factor : {3, 4, 2}) {
+        Func f("f"), g("g");
+        g(x, y) = x * 5 - y * 3;
+        f(x, y) = g(2 * x, y) + g(2 * x + 1, y + 2);
+        g.compute_at(f, x).store_root().fold_storage(y, factor);
+        INFO("fold " << factor);
+        Buffer<int> out(33, 29);
+        out.set_min(-4, -7);
+        if (factor >= 3) {
+            halo_test::check_against_reference(f, out);
+        } else {
+            std::string msg = halo_test::runtime_error_of([&] { f.realize(out); });
+            CHECK(contains(msg, "Func 'g' is stored folded modulo 2 in y (fold_storage), but 3 of it are needed at once"));
+        }
+    }
+    // Not sliding at all (a specialized Func does not slide): what one iteration computes.
+    Param<bool> p("p");
+    p.set(true);
+    Func f("f"), g("g");
+    g(x, y) = x + y * 7;
+    f(x, y) = g(x, y) - g(x, y + 1);
+    g.compute_at(f, y).store_root().fold_storage(y, 2);
+    g.specialize(p);
+    CHECK(contains(f.lowered_stmt(), "g: no sliding window over f.s0.y (it is specialized)"));
+    halo_test::check_against_reference(f, halo_test::int_buffer_at(9, 12, 2, -3));
+}
+
 TEST_CASE("a Func of no dimensions stored outside its compute loop has nothing to slide") {
     Var x("x"), y("y");
     Buffer<int> in = halo_test::random_image<int>({8, 8}, 51, -9, 9);
