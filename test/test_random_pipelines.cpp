@@ -22,23 +22,19 @@
 // pipeline and the schedule; the last line, "fuzz totals: ...", is for scripts/fuzz.sh.
 #include <sys/resource.h>
 
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <map>
 #include <stdexcept>
 
 #include "TestUtil.h"
+#include "fuzz/FuzzHarness.h"
 #include "fuzz/RandomPipeline.h"
 
 using namespace halo;
 
 namespace {
 
-struct Outcome {
-    enum Kind { Match, Expected, Undefined, Limit, Failure } kind;
-    std::string detail;
-};
+using halo_fuzz::Outcome;
 
 bool contains_any(const std::string &s, const std::vector<std::string> &parts) {
     for (auto &p : parts) {
@@ -162,29 +158,8 @@ TEST_CASE("random pipelines under random schedules match the reference evaluator
     limit_memory();
     int cases = halo_test::env_int("HALO_FUZZ_CASES", 500);
     unsigned first = unsigned(halo_test::env_int("HALO_FUZZ_SEED", 1));
-    std::map<Outcome::Kind, int> counts;
-    double slowest = 0;
-    unsigned slowest_seed = first;
-    for (unsigned seed = first; seed < first + unsigned(cases) && counts[Outcome::Failure] < 3; seed++) {
-        std::string description;
-        auto start = std::chrono::steady_clock::now();
-        Outcome o = run_case(seed, description);
-        double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        if (seconds > slowest) slowest = seconds, slowest_seed = seed;
-        counts[o.kind]++;
-        if (std::getenv("HALO_FUZZ_PRINT")) MESSAGE("seed " << seed << " (" << seconds << " s): " << o.detail << "\n" << description);
-        if (o.kind == Outcome::Failure) FAIL_CHECK("seed " << seed << ": " << o.detail << "\n" << description);
-    }
-    int run = 0;
-    for (auto &[kind, n] : counts) run += n;
-    MESSAGE(run << " cases from seed " << first << ": " << counts[Outcome::Match] << " match, "
-                  << counts[Outcome::Expected] << " expected errors, " << counts[Outcome::Undefined]
-                  << " undefined behaviour (skipped), " << counts[Outcome::Limit]
-                  << " resource limits at extreme coordinates, " << counts[Outcome::Failure] << " failures; slowest "
-                  << slowest << " s (seed " << slowest_seed << ")");
-    MESSAGE("fuzz totals: cases=" << run << " match=" << counts[Outcome::Match] << " expected="
-                                  << counts[Outcome::Expected] << " undefined=" << counts[Outcome::Undefined]
-                                  << " limit=" << counts[Outcome::Limit] << " failure=" << counts[Outcome::Failure]);
+    halo_fuzz::FuzzCounts counts = halo_fuzz::run_fuzz_cases(first, cases, run_case);
+    int run = halo_fuzz::total(counts);
     CHECK(counts[Outcome::Failure] == 0);
     // The generator must mostly make programs that run, and the reference must not call
     // many of them undefined (those skip the compiled code).

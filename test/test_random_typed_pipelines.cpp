@@ -11,22 +11,18 @@
 // HALO_TYPED_FUZZ_CASES sets the number of cases (200 by default), HALO_TYPED_FUZZ_SEED the first
 // seed; CTest runs shards of consecutive seeds. HALO_FUZZ_PRINT=1 prints every case after it
 // ran, HALO_FUZZ_PRINT_FIRST=1 before. The last line, "fuzz totals: ...", is for scripts.
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <map>
 
 #include "TestUtil.h"
+#include "fuzz/FuzzHarness.h"
 #include "fuzz/TypedPipeline.h"
 
 using namespace halo;
 
 namespace {
 
-struct Outcome {
-    enum Kind { Match, Expected, Undefined, Failure } kind;
-    std::string detail;
-};
+using halo_fuzz::Outcome;
 
 Buffer<> output_buffer(Type t, const halo_fuzz::TypedPipeline &p) {
     Buffer<> b(t, {p.out_w, p.out_h, p.channels});
@@ -91,26 +87,8 @@ Outcome run_case(unsigned seed, std::string &description) {
 TEST_CASE("random typed 3-D pipelines under random schedules match the reference evaluator") {
     int cases = halo_test::env_int("HALO_TYPED_FUZZ_CASES", 200);
     unsigned first = unsigned(halo_test::env_int("HALO_TYPED_FUZZ_SEED", 1));
-    std::map<Outcome::Kind, int> counts;
-    double slowest = 0;
-    unsigned slowest_seed = first;
-    for (unsigned seed = first; seed < first + unsigned(cases) && counts[Outcome::Failure] < 3; seed++) {
-        std::string description;
-        auto start = std::chrono::steady_clock::now();
-        Outcome o = run_case(seed, description);
-        double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        if (seconds > slowest) slowest = seconds, slowest_seed = seed;
-        counts[o.kind]++;
-        if (std::getenv("HALO_FUZZ_PRINT")) MESSAGE("seed " << seed << " (" << seconds << " s): " << o.detail << "\n" << description);
-        if (o.kind == Outcome::Failure) FAIL_CHECK("seed " << seed << ": " << o.detail << "\n" << description);
-    }
-    int run = counts[Outcome::Match] + counts[Outcome::Expected] + counts[Outcome::Undefined] + counts[Outcome::Failure];
-    MESSAGE(run << " cases from seed " << first << ": " << counts[Outcome::Match] << " match, " << counts[Outcome::Expected]
-                << " expected errors, " << counts[Outcome::Undefined]
-                << " undefined behaviour (skipped), " << counts[Outcome::Failure] << " failures; slowest " << slowest
-                << " s (seed " << slowest_seed << ")");
-    MESSAGE("fuzz totals: cases=" << run << " match=" << counts[Outcome::Match] << " expected=" << counts[Outcome::Expected] << " undefined="
-                                  << counts[Outcome::Undefined] << " limit=0 failure=" << counts[Outcome::Failure]);
+    halo_fuzz::FuzzCounts counts = halo_fuzz::run_fuzz_cases(first, cases, run_case);
+    int run = halo_fuzz::total(counts);
     CHECK(counts[Outcome::Failure] == 0);
     CHECK(counts[Outcome::Undefined] <= run / 10);
 }

@@ -10,34 +10,14 @@
 #include <string>
 #include <vector>
 
+#include "CompatUtil.h"
 #include "dsl/Halo.h"
 namespace Halide = halo;
 
 using namespace Halide;
+using halo_compat::mismatches;
 
 namespace {
-
-// Compares every element of out with expected(coords); reports the first mismatch.
-template <typename T>
-int mismatches(const Buffer<T> &out, const std::function<T(const std::vector<int> &)> &expected) {
-    int bad = 0;
-    std::string first;
-    out.for_each_element([&](const std::vector<int> &c) {
-        T got = out(c), want = expected(c);
-        if (got != want) {
-            if (bad == 0) {
-                std::ostringstream s;
-                s << "first mismatch at (";
-                for (size_t i = 0; i < c.size(); i++) s << (i ? ", " : "") << c[i];
-                s << "): got " << +got << ", expected " << +want;
-                first = s.str();
-            }
-            bad++;
-        }
-    });
-    if (bad) MESSAGE(first << " (" << bad << " mismatches)");
-    return bad;
-}
 
 int floor_div(int a, int b) {
     int q = a / b;

@@ -15,52 +15,20 @@
 #include <string>
 #include <vector>
 
+#include "CompatUtil.h"
 #include "dsl/Halo.h"
 namespace Halide = halo;
 
 using namespace Halide;
+using halo_compat::mismatches;
+using halo_compat::same_value;
+using halo_compat::show;
 
 namespace {
 
 constexpr int N = 37;  // no vector width divides it
 
-template <typename T>
-bool same_value(T a, T b) {
-    if constexpr (std::is_floating_point_v<T>) return a == b || (std::isnan(a) && std::isnan(b));
-    else return a == b;
-}
 
-template <typename T>
-std::string show(T v) {
-    std::ostringstream s;
-    if constexpr (std::is_floating_point_v<T>) s.precision(17);
-    s << +v;
-    return s.str();
-}
-
-// Compares every element of out with want(coords); reports the first mismatch.
-template <typename T>
-int mismatches(const Buffer<T> &out, const std::function<T(const std::vector<int> &)> &want, double tol = 0) {
-    int bad = 0;
-    std::string first;
-    out.for_each_element([&](const std::vector<int> &c) {
-        T got = out(c), w = want(c);
-        bool ok = same_value(got, w);
-        if (!ok && tol > 0) ok = std::fabs(double(got) - double(w)) <= tol * std::max(1.0, std::fabs(double(w)));
-        if (!ok) {
-            if (bad == 0) {
-                std::ostringstream s;
-                s << "first mismatch at (";
-                for (size_t i = 0; i < c.size(); i++) s << (i ? ", " : "") << c[i];
-                s << "): got " << show(got) << ", expected " << show(w);
-                first = s.str();
-            }
-            bad++;
-        }
-    });
-    if (bad) MESSAGE(first << " (" << bad << " mismatches)");
-    return bad;
-}
 
 // f(x) = body(x) over [0, n) under four schedules (none; vectorize 8; vectorize 16; computed in
 // a root producer vectorized 16 with GuardWithIf and read by a vectorized consumer): the type

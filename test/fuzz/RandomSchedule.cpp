@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <climits>
 
+#include "FuzzHarness.h"
 #include "RandomPipeline.h"
 #include "lower/Environment.h"
 
@@ -12,21 +13,6 @@
 using namespace halo;
 
 namespace halo_fuzz {
-
-namespace {
-
-const TailStrategy kTails[] = {TailStrategy::Auto, TailStrategy::GuardWithIf, TailStrategy::ShiftInwards,
-                               TailStrategy::RoundUp};
-const char *tail_name(TailStrategy t) {
-    switch (t) {
-    case TailStrategy::Auto: return "Auto";
-    case TailStrategy::GuardWithIf: return "GuardWithIf";
-    case TailStrategy::ShiftInwards: return "ShiftInwards";
-    default: return "RoundUp";
-    }
-}
-
-}  // namespace
 
 std::vector<std::string> RandomPipeline::schedule_loops(int s, int update, bool is_output) {
     Func f = stages_[s].f;

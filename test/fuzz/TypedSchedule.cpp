@@ -3,6 +3,7 @@
 // parallel loops, update schedules, and where each producer is computed and stored.
 #include <algorithm>
 
+#include "FuzzHarness.h"
 #include "TypedPipeline.h"
 
 using namespace halo;
@@ -10,17 +11,6 @@ using namespace halo;
 namespace halo_fuzz {
 
 namespace {
-
-const TailStrategy kTails[] = {TailStrategy::Auto, TailStrategy::GuardWithIf, TailStrategy::ShiftInwards,
-                               TailStrategy::RoundUp};
-const char *tail_name(TailStrategy t) {
-    switch (t) {
-    case TailStrategy::Auto: return "Auto";
-    case TailStrategy::GuardWithIf: return "GuardWithIf";
-    case TailStrategy::ShiftInwards: return "ShiftInwards";
-    default: return "RoundUp";
-    }
-}
 
 // The loops of one stage, innermost first, as the directives change them.
 struct LoopNest {

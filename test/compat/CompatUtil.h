@@ -1,0 +1,57 @@
+// What the compat tests share: comparing a buffer with the values plain C++ computes.
+#pragma once
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <sstream>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "dsl/Halo.h"
+
+namespace halo_compat {
+
+template <typename T>
+bool same_value(T a, T b) {
+    if constexpr (std::is_floating_point_v<T>) return a == b || (std::isnan(a) && std::isnan(b));
+    else return a == b;
+}
+
+template <typename T>
+std::string show(T v) {
+    std::ostringstream s;
+    if constexpr (std::is_floating_point_v<T>) s.precision(17);
+    s << +v;
+    return s.str();
+}
+
+// Compares every element of out with want(coords) (floats within a relative tolerance, if one
+// is given; NaN equals NaN); reports the first mismatch and returns how many there are.
+template <typename T>
+int mismatches(const halo::Buffer<T> &out, const std::function<T(const std::vector<int> &)> &want, double tol = 0) {
+    int bad = 0;
+    std::string first;
+    out.for_each_element([&](const std::vector<int> &c) {
+        T got = out(c), w = want(c);
+        bool ok = same_value(got, w);
+        if (!ok && tol > 0) ok = std::fabs(double(got) - double(w)) <= tol * std::max(1.0, std::fabs(double(w)));
+        if (!ok) {
+            if (bad == 0) {
+                std::ostringstream s;
+                s << "first mismatch at (";
+                for (size_t i = 0; i < c.size(); i++) s << (i ? ", " : "") << c[i];
+                s << "): got " << show(got) << ", expected " << show(w);
+                first = s.str();
+            }
+            bad++;
+        }
+    });
+    if (bad) MESSAGE(first << " (" << bad << " mismatches)");
+    return bad;
+}
+
+}  // namespace halo_compat
