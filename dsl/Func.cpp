@@ -272,6 +272,19 @@ Tuple::Tuple(const FuncRef &call) {
     for (size_t i = 0; i < call.size(); i++) exprs_.push_back(call[int(i)]);
 }
 
+Tuple tuple_select(const Expr &condition, const Tuple &true_value, const Tuple &false_value) {
+    return tuple_select(Tuple(std::vector<Expr>(true_value.size(), condition)), true_value, false_value);
+}
+
+Tuple tuple_select(const Tuple &condition, const Tuple &true_value, const Tuple &false_value) {
+    user_assert(condition.size() == true_value.size() && true_value.size() == false_value.size())
+        << "tuple_select of Tuples of different sizes (" << condition.size() << " conditions, " << true_value.size()
+        << " and " << false_value.size() << " values)";
+    std::vector<Expr> r;
+    for (size_t i = 0; i < true_value.size(); i++) r.push_back(select(condition[i], true_value[i], false_value[i]));
+    return Tuple(r);
+}
+
 namespace {
 
 // Deeper expressions are refused: every compiler pass walks expressions recursively.
@@ -553,6 +566,9 @@ Expr highest(Type t) {
     if (t.is_uint() && t.bits == 64) return UIntImm::make(t, UINT64_MAX);
     return make_const(t, t.max_int());
 }
+
+Expr Type::max() const { return highest(*this); }
+Expr Type::min() const { return lowest(*this); }
 
 Expr product(Expr e, const std::string &name) {
     user_assert(e.defined()) << name << "() of an undefined Expr";

@@ -228,7 +228,10 @@ public:
     Func &reorder_storage(const Var &v0, const Var &v1, Vs &&...rest) {
         return reorder_storage(std::vector<Var>{v0, v1, Var(rest)...});
     }
-    // Pads rows (the innermost storage dimension) to a multiple of `elements`.
+    // Pads the storage extent of dimension `dim` up to a multiple of `alignment` (a positive
+    // constant), as in Halide: the strides of the dimensions stored outside it are multiples of
+    // it. align_storage(elements) pads the innermost storage dimension (rows).
+    Func &align_storage(const Var &dim, Expr alignment);
     Func &align_storage(int elements);
     // Stores dimension `dim` modulo `extent` (Halide's fold_storage): for a Func computed in a
     // sliding window along dim, only the rows still needed are kept. A fold smaller than what

@@ -607,7 +607,20 @@ Func &Func::align_storage(int elements) {
     f_->changed();
     user_assert(elements > 0) << "Func '" << name() << "': align_storage(" << elements
                               << ") needs a positive number of elements";
-    f_->schedule.align_storage = elements;
+    f_->schedule.storage_alignment.push_back({"", elements});
+    return *this;
+}
+
+Func &Func::align_storage(const Var &dim, Expr alignment) {
+    f_->changed();
+    user_assert(std::find(f_->args.begin(), f_->args.end(), dim.name()) != f_->args.end())
+        << "Func '" << name() << "': align_storage(" << dim.name() << ", ...) names '" << dim.name()
+        << "', which is not one of its pure arguments";
+    Expr a = alignment.defined() ? simplify(alignment) : alignment;
+    const int64_t *k = a.defined() ? as_const_int(a) : nullptr;
+    user_assert(k && *k > 0) << "Func '" << name() << "': align_storage(" << dim.name() << ", " << alignment
+                             << ") needs a positive constant alignment";
+    f_->schedule.storage_alignment.push_back({dim.name(), *k});
     return *this;
 }
 

@@ -97,8 +97,9 @@ struct FuncSchedule {
     std::vector<Bound> bounds;
     // Storage order of the pure dimensions, innermost first (empty: the argument order).
     std::vector<std::string> storage_order;
-    // Pad the innermost storage dimension to a multiple of this many elements (0: none).
-    int align_storage = 0;
+    // align_storage: pad the storage extent of a dimension (by its Var's name; "" for the
+    // innermost storage dimension) up to a multiple of a positive constant.
+    std::vector<std::pair<std::string, int64_t>> storage_alignment;
     MemoryType memory_type = MemoryType::Auto;  // store_in
     std::vector<StorageFold> folds;
 };

@@ -36,6 +36,10 @@ private:
     std::vector<Expr> exprs_;
 };
 
+// Halide's tuple_select: select() of each element, under one condition or one per element.
+Tuple tuple_select(const Expr &condition, const Tuple &true_value, const Tuple &false_value);
+Tuple tuple_select(const Tuple &condition, const Tuple &true_value, const Tuple &false_value);
+
 // One buffer per value of the Func (per output of the pipeline), all over the same region.
 class Realization {
 public:

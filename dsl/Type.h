@@ -9,6 +9,8 @@
 
 namespace halo {
 
+struct Expr;
+
 struct Type {
     enum Code : uint8_t { Int = halo_type_int, UInt = halo_type_uint, Float = halo_type_float };
     Code code = Int;
@@ -42,6 +44,10 @@ struct Type {
     uint64_t max_uint() const;
     bool can_represent(int64_t v) const;
     bool can_represent(double v) const;
+    // Halide's Type::max() and min(): the type's largest and smallest values as Exprs (for
+    // floats, +inf and -inf, as in Halide 14).
+    Expr max() const;
+    Expr min() const;
 
     std::string to_string() const;
 };

@@ -73,8 +73,10 @@ public:
         for (size_t i = 0; i < order.size(); i++) {
             int d = order[i];
             Expr extent = Cast::make(Int(64), field(op->name, "extent", d));
-            if (i == 0 && sched.align_storage > 1) {
-                Expr a = Expr(int64_t(sched.align_storage));
+            for (auto &[dim, alignment] : sched.storage_alignment) {
+                bool here = dim.empty() ? i == 0 : dim == args[size_t(d)];
+                if (!here || alignment <= 1) continue;
+                Expr a = Expr(alignment);
                 extent = (extent + (a - 1)) / a * a;
             }
             lets.push_back({op->name + ".stride." + std::to_string(d), stride});

@@ -783,8 +783,8 @@ TEST_CASE("storage_folding: fold_storage along the row loop outside the producer
     CHECK(mismatches<int>(out, [](const std::vector<int> &p) { return (2 * p[0]) * p[1] + (2 * p[0] + 1) * (p[1] + 2); }) == 0);
 }
 
-// Follows Halide's reorder_storage.cpp: a root producer with channels innermost in storage, its
-// rows padded by align_storage (Halo's align_storage pads the innermost storage dimension).
+// Follows Halide's reorder_storage.cpp: a root producer with channels innermost in storage,
+// then its x dimension padded by align_storage(x, 16).
 TEST_CASE("reorder_storage: channels innermost in storage, then storage aligned") {
     for (bool aligned : {false, true}) {
         Var x("x"), y("y"), c("c");
@@ -792,7 +792,7 @@ TEST_CASE("reorder_storage: channels innermost in storage, then storage aligned"
         f(x, y, c) = x * 7 + y * 11 + c * 13;
         g(x, y, c) = f(x, y, c) + f(x + 1, y, 2 - c);
         f.compute_root().reorder_storage(c, x, y);
-        if (aligned) f.align_storage(16);
+        if (aligned) f.align_storage(x, 16);
         Buffer<int> out = g.realize({10, 11, 3});
         INFO("aligned " << aligned);
         CHECK(mismatches<int>(out, [](const std::vector<int> &p) {

@@ -1250,3 +1250,44 @@ TEST_CASE("select with an integer-constant arm that does not fit the other arm's
     Buffer<uint8_t> o = f.realize({N});
     CHECK(mismatches<uint8_t>(o, [&](const std::vector<int> &c) { return uint8_t(c[0] % 2 == 0 ? u(c[0]) : 44); }) == 0);
 }
+
+TEST_CASE("Type::max() and min(), tuple_select, and align_storage(dim, alignment) as in Halide 14") {
+    // Halide 14 prints Float(32).max() as inff, UInt(8).max() as (uint8)255.
+    CHECK(is_inf(Float(32).max()).defined());
+    Func lim("lim");
+    Var x("x"), y("y");
+    lim(x) = Tuple(cast<float>(Float(32).max()), cast<float>(Float(64).min()), cast<int>(UInt(8).max()),
+                   cast<int>(Int(16).min()));
+    Realization lims = lim.realize({1});
+    CHECK(Buffer<float>(lims[0])(0) == std::numeric_limits<float>::infinity());
+    CHECK(Buffer<float>(lims[1])(0) == -std::numeric_limits<float>::infinity());
+    CHECK(Buffer<int>(lims[2])(0) == 255);
+    CHECK(Buffer<int>(lims[3])(0) == -32768);
+    // tuple_select under one condition and under one per element.
+    Func t("t");
+    Tuple a = tuple_select(x > 2, Tuple(x, x + 1), Tuple(x * 2, x * 3));
+    Tuple b = tuple_select(Tuple(x > 1, x > 4), Tuple(a[0], a[1]), Tuple(x - 10, x - 20));
+    t(x) = b;
+    t.vectorize(x, 4, TailStrategy::GuardWithIf);
+    Realization tr = t.realize({N});
+    Buffer<int> t0 = tr[0], t1 = tr[1];
+    CHECK(mismatches<int>(t0, [](const std::vector<int> &c) { int v = c[0]; return v > 1 ? (v > 2 ? v : v * 2) : v - 10; }) == 0);
+    CHECK(mismatches<int>(t1, [](const std::vector<int> &c) { int v = c[0]; return v > 4 ? (v > 2 ? v + 1 : v * 3) : v - 20; }) == 0);
+    // align_storage(dim, alignment): the storage extent of any dimension padded up to a multiple.
+    Func f("aligned"), g("reader");
+    f(x, y) = x * 100 + y;
+    g(x, y) = f(x, y) + f(x + 1, y + 1);
+    f.compute_root().align_storage(x, 16).align_storage(y, 4);
+    std::string stmt = g.lowered_stmt();
+    CHECK(stmt.find("+ (int64)15) / (int64)16) * (int64)16)") != std::string::npos);
+    CHECK(stmt.find("+ (int64)3) / (int64)4) * (int64)4)") != std::string::npos);
+    Buffer<int> o = g.realize({N, 5});
+    CHECK(mismatches<int>(o, [](const std::vector<int> &c) { return (c[0] * 100 + c[1]) * 2 + 101; }) == 0);
+    std::string msg;
+    try {
+        f.align_storage(Var("z"), 8);
+    } catch (const CompileError &e) {
+        msg = e.what();
+    }
+    CHECK(msg.find("align_storage(z, ...) names 'z', which is not one of its pure arguments") != std::string::npos);
+}
