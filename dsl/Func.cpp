@@ -474,7 +474,12 @@ Stage FuncRef::define(std::vector<Expr> values) {
             rdom = r->rdom;
         }
     }
-    if (rdom) rdom->used = true;
+    if (rdom) {
+        // A predicate reading f itself must not own f (a cycle: f, its update, the RDom, the
+        // predicate's call of f): weakened as the values are, as Halide does.
+        for (auto &p : rdom->predicates) p = weaken.mutate(p);
+        rdom->used = true;
+    }
     Definition def;
     def.args = args_;
     def.values = values;

@@ -155,15 +155,15 @@ TEST_CASE("reordering RVars against their order, where the update is not associa
     CHECK(compile_error_of([&] { g.update().reorder(r.y, r.x); }).empty());
 }
 
-TEST_CASE("parallel or vectorize of a variable already split away, fuse of non-adjacent loops") {
+TEST_CASE("parallel or vectorize of a variable already split away") {
     Chain p;
     Var xo("xo"), xi("xi"), f("f");
     p.c.split(p.x, xo, xi, 4);
     std::string msg = compile_error_of([&] { p.c.parallel(p.x); });
     CHECK(has(msg, "'c'"));
     CHECK(has(msg, "already split or fused away"));
-    msg = compile_error_of([&] { p.c.fuse(xi, p.y, f); });
-    CHECK(has(msg, "adjacent"));
+    // Loops that are not adjacent fuse, as in Halide (test_schedule_semantics checks the values).
+    CHECK(compile_error_of([&] { p.c.fuse(xi, p.y, f); }).empty());
 }
 
 TEST_CASE("a split of the output with ShiftInwards wider than the output is a clear run-time error") {
