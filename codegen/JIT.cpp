@@ -17,6 +17,7 @@
 #include <optional>
 
 #include "CodeGenLLVM.h"
+#include "SanitizeJIT.h"
 #include "lower/PassTiming.h"
 #include "dsl/Error.h"
 #include "runtime/HaloRuntime.h"
@@ -69,6 +70,9 @@ JITModule::JITModule(const LoweredPipeline &p, const Target &target) : impl_(std
     module->print(os, nullptr);
     os.flush();
     timer.lap("llvm_print_ir");
+    // Only in sanitized builds; after the IR is kept, so that llvm_ir() and assembly() show
+    // the pipeline's own code, as a build without sanitizers makes it.
+    instrument_for_host_sanitizer(*module, *impl_->tm);
 
     auto jit = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(*jtmb)).create();
     internal_assert(bool(jit)) << "cannot create JIT: " << to_string(jit.takeError());

@@ -12,6 +12,30 @@
 #include <cstring>
 #include <string>
 
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#endif
+
+namespace {
+
+// Under AddressSanitizer (whose instrumentation the JIT also applies to pipelines, see
+// codegen/SanitizeJIT.h), only the bytes a pipeline asked for are addressable: not the rounding
+// to 64 bytes, nor the rest of a larger block the arena reuses, nor a block back in the arena.
+#if defined(__SANITIZE_ADDRESS__)
+void mark_usable(void *p, size_t bytes, size_t block) {
+    ASAN_UNPOISON_MEMORY_REGION(p, bytes);
+    ASAN_POISON_MEMORY_REGION(static_cast<char *>(p) + bytes, block - bytes);
+}
+void mark_unusable(void *p, size_t block) { ASAN_POISON_MEMORY_REGION(p, block); }
+void mark_for_free(void *p, size_t block) { ASAN_UNPOISON_MEMORY_REGION(p, block); }
+#else
+void mark_usable(void *, size_t, size_t) {}
+void mark_unusable(void *, size_t) {}
+void mark_for_free(void *, size_t) {}
+#endif
+
+}  // namespace
+
 struct halo_arena_t {
     struct FreeBlock {
         void *p;
@@ -23,13 +47,15 @@ struct halo_arena_t {
     int64_t total = 0;
     uint64_t calls = 0;  // calls ended so far
 
-    void *allocate(size_t size) {
+    // A block of at least size bytes (a multiple of 64), of which `bytes` are used.
+    void *allocate(size_t size, size_t bytes) {
         std::lock_guard<std::mutex> lock(mutex);
         // Best fit, but not a block more than twice as large (that would waste memory).
         auto it = free_blocks.lower_bound(size);
         if (it != free_blocks.end() && it->first <= 2 * size) {
             void *p = it->second.p;
             live[p] = it->first;
+            mark_usable(p, bytes, it->first);
             free_blocks.erase(it);
             return p;
         }
@@ -37,6 +63,7 @@ struct halo_arena_t {
         if (p) {
             live[p] = size;
             total += int64_t(size);
+            mark_usable(p, bytes, size);
         }
         return p;
     }
@@ -44,6 +71,7 @@ struct halo_arena_t {
         std::lock_guard<std::mutex> lock(mutex);
         auto it = live.find(p);
         if (it == live.end()) return false;
+        mark_unusable(p, it->second);
         free_blocks.emplace(it->second, FreeBlock{p, calls});
         live.erase(it);
         return true;
@@ -55,6 +83,7 @@ struct halo_arena_t {
                 ++it;
                 continue;
             }
+            mark_for_free(it->second.p, it->first);
             std::free(it->second.p);
             total -= int64_t(it->first);
             it = free_blocks.erase(it);
@@ -75,7 +104,10 @@ struct halo_arena_t {
         return total;
     }
     ~halo_arena_t() {
-        for (auto &[size, block] : free_blocks) std::free(block.p);
+        for (auto &[size, block] : free_blocks) {
+            mark_for_free(block.p, size);
+            std::free(block.p);
+        }
         for (auto &[p, size] : live) std::free(p);
     }
 };
@@ -415,8 +447,10 @@ void *halo_malloc(void *user_context, int64_t bytes) {
     size_t size = static_cast<size_t>((bytes + 63) / 64 * 64);
     if (size == 0) size = 64;
     auto *ctx = static_cast<halo_context_t *>(user_context);
-    if (ctx && ctx->arena) return ctx->arena->allocate(size);
-    return std::aligned_alloc(64, size);
+    if (ctx && ctx->arena) return ctx->arena->allocate(size, size_t(bytes));
+    void *p = std::aligned_alloc(64, size);
+    if (p) mark_usable(p, size_t(bytes), size);
+    return p;
 }
 
 void halo_free(void *user_context, void *ptr) {
