@@ -111,6 +111,7 @@ JITModule::JITModule(const LoweredPipeline &p, const Target &target) : impl_(std
     add("halo_malloc", &halo_malloc);
     add("halo_free", &halo_free);
     add("halo_parallel_for", &halo_parallel_for);
+    for (auto &[name, fn] : host_sanitizer_aliases()) add(name, fn);
     llvm::cantFail(jd.define(llvm::orc::absoluteSymbols(runtime)));
     jd.addGenerator(llvm::cantFail(llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
         impl_->jit->getDataLayout().getGlobalPrefix())));

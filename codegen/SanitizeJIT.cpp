@@ -8,6 +8,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <string>
 
 namespace halo {
 
@@ -21,6 +22,13 @@ const char *host_sanitizer_for_jit_code() {
 #else
     return "";
 #endif
+}
+
+std::vector<std::pair<const char *, void *>> host_sanitizer_aliases() {
+    if (std::string(host_sanitizer_for_jit_code()) != "thread") return {};
+    return {{"__tsan_memcpy", reinterpret_cast<void *>(&memcpy)},
+            {"__tsan_memmove", reinterpret_cast<void *>(&memmove)},
+            {"__tsan_memset", reinterpret_cast<void *>(&memset)}};
 }
 
 void instrument_for_host_sanitizer(llvm::Module &m, llvm::TargetMachine &tm) {
