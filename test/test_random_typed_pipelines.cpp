@@ -13,6 +13,7 @@
 // ran, HALO_FUZZ_PRINT_FIRST=1 before. The last line, "fuzz totals: ...", is for scripts.
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 
 #include "TestUtil.h"
 #include "fuzz/FuzzHarness.h"
@@ -24,30 +25,23 @@ namespace {
 
 using halo_fuzz::Outcome;
 
-Buffer<> output_buffer(Type t, const halo_fuzz::TypedPipeline &p) {
-    Buffer<> b(t, {p.out_w, p.out_h, p.channels});
-    b.set_min({p.out_x, p.out_y, 0});
+struct Region {
+    int w, h, x, y;
+};
+
+Buffer<> output_buffer(Type t, const Region &r, int channels) {
+    Buffer<> b(t, {r.w, r.h, channels});
+    b.set_min({r.x, r.y, 0});
     return b;
 }
 
-Outcome run_case(unsigned seed, std::string &description) {
-    halo_fuzz::TypedPipeline p(seed);
-    p.build(2 + p.rand(6));
-    try {
-        p.schedule();
-    } catch (const std::exception &e) {  // a directive refused on a valid schedule
-        description = p.description();
-        return {Outcome::Failure, std::string("a schedule directive threw: ") + e.what()};
-    }
-    description = p.description();
-    if (std::getenv("HALO_FUZZ_PRINT_FIRST")) std::fprintf(stderr, "seed %u:\n%s\n", seed, description.c_str());
-    Func out = p.output(), second = p.second_output();
-    std::vector<Func> outputs{out};
-    if (second.defined()) outputs.push_back(second);
+// The outputs over one region: the reference's, then the compiled pipeline's, compared.
+Outcome realize_region(const halo_fuzz::TypedPipeline &p, const std::vector<Func> &outputs, Pipeline *both,
+                       const Region &region) {
     std::vector<Buffer<>> expected, got;
     try {
         for (const Func &f : outputs) {
-            expected.push_back(output_buffer(f.output_type(), p));
+            expected.push_back(output_buffer(f.output_type(), region, p.channels));
             reference_realize(f, expected.back());
         }
     } catch (const UndefinedBehaviorError &e) {
@@ -56,12 +50,11 @@ Outcome run_case(unsigned seed, std::string &description) {
         return {Outcome::Failure, std::string("the reference evaluator threw: ") + e.what()};
     }
     try {
-        for (const Func &f : outputs) got.push_back(output_buffer(f.output_type(), p));
-        if (outputs.size() == 1) {
-            out.realize(got[0]);
+        for (const Func &f : outputs) got.push_back(output_buffer(f.output_type(), region, p.channels));
+        if (both) {
+            both->realize(Realization(got[0], got[1]));
         } else {
-            Pipeline both(outputs);
-            both.realize(Realization(got[0], got[1]));
+            Func(outputs[0]).realize(got[0]);
         }
     } catch (const CompileError &e) {
         return {Outcome::Failure, std::string("CompileError on a valid program: ") + e.what()};
@@ -78,6 +71,36 @@ Outcome run_case(unsigned seed, std::string &description) {
     for (size_t k = 0; k < outputs.size(); k++) {
         std::string diff = halo_test::compare(got[k], expected[k]);
         if (!diff.empty()) return {Outcome::Failure, "wrong result in " + outputs[k].name() + ": " + diff};
+    }
+    return {Outcome::Match, ""};
+}
+
+Outcome run_case(unsigned seed, std::string &description) {
+    halo_fuzz::TypedPipeline p(seed);
+    p.build(2 + p.rand(6));
+    try {
+        p.schedule();
+    } catch (const std::exception &e) {  // a directive refused on a valid schedule
+        description = p.description();
+        return {Outcome::Failure, std::string("a schedule directive threw: ") + e.what()};
+    }
+    description = p.description();
+    if (std::getenv("HALO_FUZZ_PRINT_FIRST")) std::fprintf(stderr, "seed %u:\n%s\n", seed, description.c_str());
+    std::vector<Func> outputs{p.output()};
+    if (p.second_output().defined()) outputs.push_back(p.second_output());
+    std::unique_ptr<Pipeline> both;
+    if (outputs.size() > 1) both = std::make_unique<Pipeline>(outputs);
+    std::vector<Region> regions{{p.out_w, p.out_h, p.out_x, p.out_y}};
+    // One case in four realizes the compiled pipeline again over another region: its buffers
+    // then come from blocks the arena kept from the first call, of other sizes.
+    if (seed % 4 == 1) {
+        regions.push_back({1 + (p.out_w * 7 + 3) % 40, 1 + (p.out_h * 5 + 2) % 24, p.out_x - 3, p.out_y + 2});
+        description += "then again over " + std::to_string(regions[1].w) + "x" + std::to_string(regions[1].h) + " at (" +
+                       std::to_string(regions[1].x) + ", " + std::to_string(regions[1].y) + ", 0)\n";
+    }
+    for (const Region &r : regions) {
+        Outcome o = realize_region(p, outputs, both.get(), r);
+        if (o.kind != Outcome::Match) return o;
     }
     return {Outcome::Match, ""};
 }
