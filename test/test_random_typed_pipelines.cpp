@@ -64,6 +64,7 @@ Outcome realize_region(const halo_fuzz::TypedPipeline &p, const std::vector<Func
             return {Outcome::Expected, message};
         }
         if (p.bound_may_fail() && message.find("is bounded to") != std::string::npos) return {Outcome::Expected, message};
+        if (p.fold_may_fail() && message.find("(fold_storage), but") != std::string::npos) return {Outcome::Expected, message};
         return {Outcome::Failure, "RuntimeError on a valid program: " + message};
     } catch (const std::exception &e) {
         return {Outcome::Failure, std::string("exception: ") + e.what()};

@@ -53,6 +53,8 @@ public:
     // Some producer is bound(c, 0, channels) while a consumer computes c beyond that (vectors
     // of c that shift inwards or round up): the bound's run-time error is then right too.
     bool bound_may_fail() const { return bound_may_fail_; }
+    // Some stage got an explicit fold_storage that may be too small: its run-time error is right.
+    bool fold_may_fail() const { return fold_may_fail_; }
     std::string description() const { return log_.str(); }
     int rand(int n) { return std::uniform_int_distribution<int>(0, n - 1)(rng_); }
     bool coin() { return rand(2) == 0; }
@@ -78,6 +80,11 @@ private:
     std::vector<bool> inside_parallel_;  // computed inside a parallel loop of a consumer
     bool c_may_grow_ = false;  // a stage scheduled so far computes c outside [0, channels)
     bool bound_may_fail_ = false;
+    bool fold_may_fail_ = false;
+    // Stages with a specialization: their branches may name and order loops differently, so
+    // nothing is computed inside them.
+    std::vector<bool> specialized_;
+    std::vector<halo::Param<bool>> params_;  // the specializations' conditions, kept alive
 
     // Reads stage s at (x, y, c) as type w (clamped to |v| <= 2^18 for int32 and floats).
     halo::Expr read(int s, halo::Expr x, halo::Expr y, halo::Expr c, halo::Type w);
@@ -102,6 +109,7 @@ private:
     std::vector<std::string> schedule_pure(int s, bool is_output);
     std::vector<std::string> schedule_update(int s, bool is_output);
     void schedule_stage(int s, bool is_output);  // the pure definition, then the update
+    void maybe_specialize(int s);
     void place(int s);
 };
 

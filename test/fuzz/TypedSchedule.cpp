@@ -228,7 +228,8 @@ void TypedPipeline::place(int s) {
         log_ << "  " << F << " inline\n";
         return;
     }
-    bool at_consumer = choice == 2 && cons.size() == 1 && !common_loops_[size_t(cons[0])].empty();
+    bool at_consumer = choice == 2 && cons.size() == 1 && !common_loops_[size_t(cons[0])].empty() &&
+                       !specialized_[size_t(cons[0])];
     if (at_consumer) {
         int c = cons[0];
         const auto &ls = common_loops_[size_t(c)];
@@ -250,6 +251,20 @@ void TypedPipeline::place(int s) {
             }
         }
         inside_parallel_[size_t(s)] = inside_parallel_[size_t(c)] || has_parallel_[size_t(c)];
+        if (!st.is_lut && rand(5) == 0) {
+            // An explicit fold of y (any place: it slides, or not): too small is a run-time error.
+            int k = 2 + rand(7);
+            f.fold_storage(f.args()[1], k);
+            fold_may_fail_ = true;
+            log_ << "    .fold_storage(" << f.args()[1].name() << ", " << k << ")\n";
+        }
+        if (rand(5) == 0) {
+            const MemoryType types[] = {MemoryType::Heap, MemoryType::Stack, MemoryType::Register};
+            const char *names[] = {"Heap", "Stack", "Register"};
+            int m = rand(3);
+            f.store_in(types[m]);
+            log_ << "    .store_in(MemoryType::" << names[m] << ")\n";
+        }
     } else {
         f.compute_root();
         log_ << "  " << F << ".compute_root()\n";
@@ -261,7 +276,33 @@ void TypedPipeline::place(int s) {
     schedule_stage(s, st.is_second_output);
 }
 
+// Sometimes a specialization on a bool Param (true or false at run time) with a schedule of its
+// own: vectors of x, or strips of rows in parallel. The general schedule follows.
+void TypedPipeline::maybe_specialize(int s) {
+    TypedStage &st = stages_[size_t(s)];
+    if (st.is_lut || rand(6) != 0) return;
+    std::vector<Var> args = st.f.args();
+    halo::Param<bool> p("fast_" + st.f.name());
+    bool holds = coin();
+    p.set(holds);
+    params_.push_back(p);
+    Stage special = st.f.specialize(p);
+    if (coin()) {
+        int w = 4 << rand(4);
+        special.vectorize(args[0], w, TailStrategy::GuardWithIf);
+        log_ << "  " << st.f.name() << ".specialize(" << p.name() << " = " << holds << ").vectorize(" << args[0].name()
+             << ", " << w << ", GuardWithIf)\n";
+    } else {
+        int k = 2 + rand(5);
+        special.split(args[1], Var("yo"), Var("yi"), k, TailStrategy::GuardWithIf).parallel(Var("yo"));
+        log_ << "  " << st.f.name() << ".specialize(" << p.name() << " = " << holds << ").split(" << args[1].name()
+             << ", yo, yi, " << k << ", GuardWithIf).parallel(yo)\n";
+    }
+    specialized_[size_t(s)] = true;
+}
+
 void TypedPipeline::schedule_stage(int s, bool is_output) {
+    maybe_specialize(s);
     loops_[size_t(s)] = schedule_pure(s, is_output);
     common_loops_[size_t(s)] = loops_[size_t(s)];
     if (!stages_[size_t(s)].has_updates) return;
@@ -278,6 +319,7 @@ void TypedPipeline::schedule() {
     common_loops_.assign(size_t(n), {});
     has_parallel_.assign(size_t(n), false);
     inside_parallel_.assign(size_t(n), false);
+    specialized_.assign(size_t(n), false);
     reachable_[size_t(main_)] = true;
     if (second_ >= 0) reachable_[size_t(second_)] = true;
     for (int s = n - 1; s >= 0; s--) {
