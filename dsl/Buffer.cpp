@@ -1,4 +1,5 @@
 #include "Buffer.h"
+#include "IROperator.h"
 
 #include "ImplicitVars.h"
 
@@ -171,13 +172,7 @@ Expr buffer_call(const std::shared_ptr<BufferContents> &b, std::vector<Expr> arg
     user_assert(args.size() == b->dims.size())
         << "Buffer '" << b->name << "' has " << b->dims.size() << " dimensions but is called with "
         << args.size() << " arguments";
-    for (auto &a : args) {
-        user_assert(a.defined()) << "Buffer '" << b->name << "' called with an undefined Expr";
-        user_assert(!a.type().is_float())
-            << "Buffer '" << b->name << "' indexed with a " << a.type().to_string()
-            << " Expr: indices must be integers (use cast<int>())";
-        if (a.type() != Int(32)) a = Cast::make(Int(32), a);
-    }
+    for (size_t i = 0; i < args.size(); i++) args[i] = call_argument(args[i], "Buffer '" + b->name + "'", i);
     return Call::make(b->type, b->name, std::move(args), Call::Image, nullptr, b->get_param(b));
 }
 

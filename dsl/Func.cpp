@@ -184,13 +184,7 @@ std::vector<Var> Func::args() const {
 }
 
 FuncRef Func::operator()(std::vector<Expr> args) const {
-    for (size_t i = 0; i < args.size(); i++) {
-        user_assert(args[i].defined()) << "Func '" << name() << "' called with an undefined Expr as argument " << i;
-        user_assert(!args[i].type().is_float())
-            << "Func '" << name() << "' called with a " << args[i].type().to_string()
-            << " Expr as argument " << i << ": Func arguments must be integers (use cast<int>())";
-        if (args[i].type() != Int(32)) args[i] = Cast::make(Int(32), args[i]);
-    }
+    for (size_t i = 0; i < args.size(); i++) args[i] = call_argument(args[i], "Func '" + name() + "'", i);
     int placeholder = expand_placeholder(args, defined() ? dimensions() : -1, "Func '" + name() + "'");
     if (!defined()) return FuncRef(f_, std::move(args), placeholder);  // its definition places _
     user_assert(int(args.size()) == dimensions())
@@ -774,11 +768,7 @@ Expr ImageParam::operator()(std::vector<Expr> args) const {
     user_assert(int(args.size()) == dimensions())
         << "ImageParam '" << name() << "' has " << dimensions() << " dimensions but is called with "
         << args.size() << " arguments";
-    for (auto &a : args) {
-        user_assert(a.defined() && !a.type().is_float())
-            << "ImageParam '" << name() << "' must be indexed with integer Exprs";
-        if (a.type() != Int(32)) a = Cast::make(Int(32), a);
-    }
+    for (size_t i = 0; i < args.size(); i++) args[i] = call_argument(args[i], "ImageParam '" + name() + "'", i);
     return Call::make(type(), name(), std::move(args), Call::Image, nullptr, p_);
 }
 

@@ -243,12 +243,10 @@ Stage &Stage::split(const VarOrRVar &old, const VarOrRVar &outer, const VarOrRVa
         user_assert(*c > 0) << describe() << ": split(" << old.name << ") by " << *c
                             << ": the factor must be a positive integer";
     }
-    // A factor known only at run time may use scalar Params, nothing that varies in the loops.
+    // A factor known only at run time may use scalar Params and buffer fields (an input's or
+    // the output's size), nothing that varies in the loops.
     struct FactorUses : IRVisitor {
         std::string bad;
-        void visit(const Variable *op) override {
-            if (!op->param && bad.empty()) bad = "the loop variable '" + op->name + "'";
-        }
         void visit(const Call *op) override {
             if ((op->call_type == Call::Halo || op->call_type == Call::Image) && bad.empty()) {
                 bad = "a read of '" + op->name + "'";
@@ -257,6 +255,7 @@ Stage &Stage::split(const VarOrRVar &old, const VarOrRVar &outer, const VarOrRVa
         }
     } uses;
     factor.accept(&uses);
+    if (std::string v = first_loop_variable(factor); !v.empty() && uses.bad.empty()) uses.bad = "the loop variable '" + v + "'";
     user_assert(uses.bad.empty())
         << describe() << ": split(" << old.name << ") by " << factor << ", which uses " << uses.bad
         << ". A split factor must be a constant or an expression of scalar Params (or input sizes)";

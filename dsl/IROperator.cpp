@@ -411,4 +411,16 @@ Expr likely(Expr x) {
     return Call::make(t, Call::likely, {std::move(x)}, Call::Intrinsic);
 }
 
+Expr call_argument(Expr a, const std::string &callee, size_t index) {
+    user_assert(a.defined()) << callee << " called with an undefined Expr as argument " << index;
+    Type t = a.type();
+    user_assert(!t.is_float()) << callee << " called with an Expr of type " << t.to_string() << " as argument "
+                               << index << ": coordinates are integers (use cast<int>())";
+    user_assert(t.bits <= 16 || t == Int(32))
+        << callee << " called with an Expr of type " << t.to_string() << " as argument " << index
+        << ": as in Halide, only int32 and 8- or 16-bit integers are cast implicitly to an int32 "
+        << "coordinate; use an explicit cast (cast<int>(...)) if its values fit";
+    return t == Int(32) ? a : Cast::make(Int(32), a);
+}
+
 }  // namespace halo

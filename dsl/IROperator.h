@@ -139,6 +139,11 @@ Expr fast_inverse(Expr x);
 // The value as is; tells codegen the condition is usually true.
 Expr likely(Expr x);
 
+// An argument of a call to a Func, Buffer or ImageParam (`callee` names it, as "Func 'f'"), as
+// Halide takes it: an int32, or an 8- or 16-bit integer (or bool), which is cast to int32. Floats
+// and wider integers (uint32, 64-bit) are an error that asks for an explicit cast.
+Expr call_argument(Expr a, const std::string &callee, size_t index);
+
 namespace internal {
 Expr make_intrinsic(Type t, const char *name, std::vector<Expr> args);
 Expr raw_add(Expr a, Expr b);  // no coercion; types must match

@@ -123,13 +123,29 @@ private:
         result = it != scope.end() ? it->second : Interval::point(IRMutator::self(op));
     }
     void visit(const Cast *op) override {
-        Interval a = get(op->value);
         Type from = op->value.type(), to = op->type;
+        if (auto c = op->value.as<Call>(); c && c->is_intrinsic(Call::abs) && from.is_uint() && to == Int(32) &&
+                                           c->args[0].type().is_int() && c->args[0].type().bits <= 32) {
+            // int32(abs(a)) of an int32 a (Halide's way to index by a distance): abs(a) is a
+            // uint32 only because |INT_MIN| is not an int32; the bounds, computed in int32,
+            // overflow exactly then, which the bounds' overflow checks report at run time.
+            Interval a = get(c->args[0]);
+            Type at = c->args[0].type();
+            auto wide = [&](const Expr &e) { return at == to ? e : Cast::make(to, e); };
+            Expr zero = make_zero(to);
+            Expr lo = zero;
+            if (a.min.defined()) lo = Max::make(lo, wide(a.min));
+            if (a.max.defined()) lo = Max::make(lo, Sub::make(zero, wide(a.max)));
+            Expr hi = a.is_bounded() ? Max::make(Sub::make(zero, wide(a.min)), wide(a.max)) : Expr();
+            result = Interval(lo, hi);
+            return;
+        }
+        Interval a = get(op->value);
         bool monotone = to.is_float() || from.is_float() ||
                         (to.bits > from.bits && !(from.is_int() && to.is_uint())) ||
                         (to.bits == from.bits && to.code == from.code);
         bool fits = false;
-        if (!monotone && equal_ends(a) && a.min.defined()) {
+        if (equal_ends(a) && a.min.defined()) {
             // A single value: the cast of it.
             result = Interval::point(Cast::make(to, a.min));
             return;
@@ -365,6 +381,27 @@ private:
             result = Interval(mn, mx);
             return;
         }
+        if (op->is_intrinsic(Call::abs) && op->type.is_float()) {
+            // |a| lies in [max(a.min, -a.max, 0), max(-a.min, a.max)] (unbounded above if a is).
+            Interval a = get(op->args[0]);
+            Expr zero = make_zero(op->type);
+            Expr lo = zero;
+            if (a.min.defined()) lo = Max::make(lo, a.min);
+            if (a.max.defined()) lo = Max::make(lo, Sub::make(zero, a.max));
+            Expr hi = a.is_bounded() ? Max::make(Sub::make(zero, a.min), a.max) : Expr();
+            result = Interval(lo, hi);
+            return;
+        }
+        if (op->args.size() == 1 && op->type.is_float() &&
+            (op->name == "floor" || op->name == "ceil" || op->name == "round" || op->name == "trunc")) {
+            // Non-decreasing: the function of each end.
+            Interval a = get(op->args[0]);
+            auto at = [&](const Expr &e) {
+                return e.defined() ? Call::make(op->type, op->name, {e}, op->call_type) : Expr();
+            };
+            result = Interval(at(a.min), at(a.max));
+            return;
+        }
         if (op->is_intrinsic(Call::abs) && !op->type.is_float()) {
             Interval a = get(op->args[0]);
             Type at = op->args[0].type();
@@ -389,6 +426,21 @@ private:
                 return;
             }
             (void)a;
+        }
+        if (op->call_type == Call::Intrinsic) {
+            // A pure operation of values fixed in the scope is that value
+            // (cast<int>(hypot(input.width(), input.height())) divides an RDom in Halide's
+            // dynamic_reduction_bounds test).
+            std::vector<Expr> points;
+            for (auto &arg : op->args) {
+                Interval i = get(arg);
+                if (!i.min.defined() || !equal_ends(i)) break;
+                points.push_back(i.min);
+            }
+            if (points.size() == op->args.size()) {
+                result = Interval::point(Call::make(op->type, op->name, points, op->call_type));
+                return;
+            }
         }
         result = type_range(op->type);
     }

@@ -255,8 +255,8 @@ private:
                 user_assert(written.empty() || written.dims[d].is_bounded())
                     << "Func '" << f.name << "': update " << k - 1 << " writes at a position "
                     << "the compiler cannot bound in dimension " << d << " (" << f.args[d]
-                    << "). Declare the range with " << f.name << ".bound(" << f.args[d]
-                    << ", min, extent)";
+                    << "), for example one that depends on data. Clamp the position (clamp(e, lo, hi)): "
+                    << "a bound() cannot vouch for where an update writes";
                 user_assert(read.empty() || read.dims[d].is_bounded())
                     << "Func '" << f.name << "': update " << k - 1 << " reads " << f.name
                     << " at a position the compiler cannot bound in dimension " << d << " ("

@@ -1,6 +1,7 @@
 #include "EvaluateInt.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "EuclideanDivision.h"
 #include "dsl/Arithmetic.h"
@@ -27,6 +28,10 @@ public:
         }
         if (auto c = e.as<Cast>(); c && !c->value.type().is_float() && !c->type.is_float()) {
             return wrap_to_type(c->type, eval(c->value));
+        }
+        if (auto c = e.as<Cast>(); c && c->value.type().is_float() && !c->type.is_float()) {
+            // An index computed in floats (cast<int>(x * 0.5f)): as compiled code converts.
+            return saturating_float_to_int(c->type, eval_float(c->value));
         }
         if (auto a = e.as<Add>()) return int_arith(e.type(), IntArith::Add, eval(a->a), eval(a->b));
         if (auto s = e.as<Sub>()) return int_arith(e.type(), IntArith::Sub, eval(s->a), eval(s->b));
@@ -60,6 +65,44 @@ public:
 
 private:
     const IntEnvironment &env_;
+
+    // A float expression, rounded to its type after every operation as compiled code rounds.
+    double eval_float(const Expr &e) {
+        if (failed) return 0;
+        double r = eval_float_unrounded(e);
+        return e.type().bits == 32 ? double(float(r)) : r;
+    }
+    double eval_float_unrounded(const Expr &e) {
+        Type t = e.type();
+        if (auto f = e.as<FloatImm>()) return f->value;
+        if (auto c = e.as<Cast>()) {
+            if (c->value.type().is_float()) return eval_float(c->value);
+            int64_t v = eval(c->value);
+            return c->value.type().is_uint() ? double(uint64_t(v)) : double(v);
+        }
+        if (!t.is_float()) return fail_float();
+        if (auto a = e.as<Add>()) return eval_float(a->a) + eval_float(a->b);
+        if (auto s = e.as<Sub>()) return eval_float(s->a) - eval_float(s->b);
+        if (auto m = e.as<Mul>()) return eval_float(m->a) * eval_float(m->b);
+        if (auto d = e.as<Div>()) return eval_float(d->a) / eval_float(d->b);
+        if (auto m = e.as<Min>()) return std::min(eval_float(m->a), eval_float(m->b));
+        if (auto m = e.as<Max>()) return std::max(eval_float(m->a), eval_float(m->b));
+        if (auto s = e.as<Select>()) return eval(s->condition) ? eval_float(s->true_value) : eval_float(s->false_value);
+        if (auto c = e.as<Call>(); c && c->args.size() == 1) {
+            if (c->is_intrinsic(Call::likely)) return eval_float(c->args[0]);
+            if (c->is_intrinsic(Call::abs)) return std::fabs(eval_float(c->args[0]));
+            double a = eval_float(c->args[0]);
+            if (c->name == "floor") return std::floor(a);
+            if (c->name == "ceil") return std::ceil(a);
+            if (c->name == "trunc") return std::trunc(a);
+            if (c->name == "round") return std::nearbyint(a);  // to even, as compiled code rounds
+        }
+        return fail_float();
+    }
+    double fail_float() {
+        fail("");
+        return 0;
+    }
     int64_t fail(const std::string &variable) {
         failed = true;
         unknown_variable = variable;

@@ -8,6 +8,8 @@
 #include <string>
 
 using namespace halo;
+using halo_test::compile_error_of;
+using halo_test::contains;
 
 namespace {
 
@@ -390,4 +392,30 @@ TEST_CASE("coercion: constant_exterior's integer value takes the image's type, w
     Func wrapped = BoundaryConditions::constant_exterior(img, 300);
     check_values<uint8_t>("constant_exterior(img, 300)", [&](Var x) { return wrapped(x - 10); },
                           [&](int i) { return i - 10 >= 0 && i - 10 < 8 ? uint8_t((i - 10) * 30) : uint8_t(44); });
+}
+
+TEST_CASE("coercion: coordinates of calls are int32; 8- and 16-bit integers are cast implicitly, others refused") {
+    // As Halide 14 (checked against it): g(cast<uint16_t>(x)) is g(int32(...)), while a uint32,
+    // an int64 or a float argument is a CompileError asking for an explicit cast. Halo cast a
+    // uint32 implicitly, then could not bound abs(x - 50) (a uint32) and blamed the data.
+    Var x("x");
+    Buffer<int> in = halo_test::random_image<int>({256}, 8, -9, 9);
+    in.set_min(-128);  // int8(x) may take any int8 value
+    Func g("g");
+    g(x) = x * 2;
+    g.compute_root();
+    check_values<int>("g(uint16(x)) + in(int8(x))", [&](Var v) { return g(cast<uint16_t>(v + 70000)) + in(cast<int8_t>(v)); },
+                      [&](int i) { return int(uint16_t(i + 70000)) * 2 + in(int(int8_t(i))); });
+    check_values<int>("g(int32(abs(x - 20)))", [&](Var v) { return g(cast<int>(abs(v - 20))); },
+                      [](int i) { return std::abs(i - 20) * 2; });
+    ImageParam im(Int(32), 1, "im");
+    for (Type t : {UInt(32), Int(64), UInt(64), Float(32)}) {
+        INFO(t);
+        std::string msg = compile_error_of([&] { (void)g(cast(t, x)); });
+        CHECK(contains(msg, "Func 'g' called with an Expr of type " + t.to_string() + " as argument 0"));
+        CHECK(contains(msg, t.is_float() ? "coordinates are integers (use cast<int>())" : "use an explicit cast"));
+        CHECK(contains(compile_error_of([&] { (void)in(cast(t, x)); }), "Buffer '"));
+        CHECK(contains(compile_error_of([&] { (void)im(cast(t, x)); }), "ImageParam 'im' called with an Expr of type"));
+    }
+    CHECK(contains(compile_error_of([&] { (void)g(abs(x - 50)); }), "of type uint32 as argument 0"));
 }

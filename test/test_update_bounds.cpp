@@ -143,3 +143,30 @@ TEST_CASE("an update may not read its own Func at another value of a pure Var") 
     CHECK_NOTHROW(f(x, r) = f(x, r - 1) + f(x, 0));
     check_against_reference(f, Buffer<int>(4, 8));
 }
+
+TEST_CASE("an update writing at r / k, k one value of any kind (a float Param's cast, a math call), is bounded") {
+    // k does not vary in the loops, so r / k lies between the quotients of r's ends. Halo called
+    // int32(p) of a float Param, and any math call, unbounded; and suggested a bound() that did
+    // not help (where an update writes can only be clamped).
+    Var x("x");
+    Param<float> p("p");
+    p.set(4.5f);
+    RDom r(0, 10, "r");
+    Func f("f");
+    f(x) = 0;
+    f(r / cast<int>(p)) += 1;
+    Buffer<int> out = f.realize({10});
+    const int want[10] = {4, 4, 2, 0, 0, 0, 0, 0, 0, 0};
+    for (int i = 0; i < 10; i++) CHECK(out(i) == want[i]);
+    Func g("g");
+    g(x) = 0;
+    g(r / cast<int>(sqrt(cast<float>(p * p + 1.0f)))) += r;
+    halo_test::check_against_reference(g, Buffer<int>(10));
+    Buffer<int> data = halo_test::random_image<int>({10}, 5, -100, 100);
+    Func h("h");
+    h(x) = 0;
+    h(data(r)) += 1;
+    std::string msg = halo_test::compile_error_of([&] { h.realize({10}); });
+    CHECK(halo_test::contains(msg, "Func 'h': update 0 writes at a position the compiler cannot bound in dimension 0 (x)"));
+    CHECK(halo_test::contains(msg, "Clamp the position (clamp(e, lo, hi))"));
+}

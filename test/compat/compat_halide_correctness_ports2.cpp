@@ -108,15 +108,15 @@ TEST_CASE("bounds_of_abs: infer_input_bounds through abs of int8, int16 and a re
     check([](Expr e) { return 100 - cast<int>(abs(100 - (e % 200))); }, 0, 101);
 }
 
-// HALO BUG: abs() of a Var-dependent int32 (or of a float) is not bounded: reading a Func or an
-// input at abs(x - 1234) is a CompileError ("...at an index the compiler cannot bound in
-// dimension 0 (x): it depends on data..."). Halide bounds it by [0, max(|min|, |max|)].
-TEST_CASE("bounds_of_abs: abs of an int32 and of a float coordinate" * doctest::skip()) {
+// abs of an int32 is a uint32, cast back explicitly (Halide refuses a uint32 coordinate, as
+// Halo now does); Halide bounds it by [0, max(|min|, |max|)] (Halo once could not bound it,
+// nor abs of a float).
+TEST_CASE("bounds_of_abs: abs of an int32 and of a float coordinate") {
     Var x("x");
     Func g("g");
     g(x) = x * 2;
     g.compute_root();
-    Func f1 = lambda(x, g(abs(x - 1234)));
+    Func f1 = lambda(x, g(cast<int>(abs(x - 1234))));
     Buffer<int> o1 = f1.realize({12345});
     CHECK(mismatches<int>(o1, [](const std::vector<int> &c) { return std::abs(c[0] - 1234) * 2; }) == 0);
     // Halide's check: the input is needed over [0, 11110].
@@ -126,10 +126,9 @@ TEST_CASE("bounds_of_abs: abs of an int32 and of a float coordinate" * doctest::
     CHECK(inferred(input) == std::make_pair(0, 11111));
 }
 
-// HALO BUG: abs() of a float clamped to [-50, 50] is bounded below by -50, not 0:
-// infer_input_bounds gives the input [-50, 50] (Halide: [0, 50]), and an input buffer of
-// exactly [0, 50] -- all the program reads -- is refused at run time.
-TEST_CASE("bounds_of_abs: a clamped abs of a reciprocal needs only [0, 50]" * doctest::skip()) {
+// abs() of a float clamped to [-50, 50] needs only [0, 50] (Halo once bounded it below by -50
+// and refused an input of exactly [0, 50]).
+TEST_CASE("bounds_of_abs: a clamped abs of a reciprocal needs only [0, 50]") {
     Var x("x");
     ImageParam input(Int(32), 1, "input");
     Func f5 = lambda(x, input(cast<int>(clamp(abs(1.0f / (x - 1234 + .1f)), -50, 50))));
@@ -165,11 +164,9 @@ TEST_CASE("bounds_of_cast: infer_input_bounds through casts to 8 and 16 bit type
 }
 
 // Follows Halide's bounds_of_monotonic_math.cpp: floor and ceil of scaled coordinates.
-// HALO BUG: floor()/ceil() of a Var-dependent float are not bounded: reading an input (or a Func)
-// at cast<int>(floor(x * 0.5f)) is a CompileError ("Input 'input' is read at an index the
-// compiler cannot bound in dimension 0 ..."); Halide bounds them as monotonic functions.
-TEST_CASE("bounds_of_monotonic_math: infer_input_bounds through ceil(0.3 * ceil(0.4 * floor(22.5 x)))" *
-          doctest::skip()) {
+// floor() and ceil() are non-decreasing, bounded by their values at the ends (Halo once could
+// not bound them).
+TEST_CASE("bounds_of_monotonic_math: infer_input_bounds through ceil(0.3 * ceil(0.4 * floor(22.5 x)))") {
     Func f("f");
     Var x("x");
     ImageParam input(Float(32), 1, "input");
@@ -186,11 +183,9 @@ TEST_CASE("bounds_of_monotonic_math: infer_input_bounds through ceil(0.3 * ceil(
           }) == 0);
 }
 
-// HALO BUG: infer_input_bounds fails when the index goes through float arithmetic, even
-// though realize bounds the same read (cast<int>(x * 0.5f) realizes fine with a bound input):
-// "infer_input_bounds: the region read from input 'input' depends on '', which is not known
-// before running" (an empty name). Expected: the input bound to [0, 50).
-TEST_CASE("bounds_of_monotonic_math: infer_input_bounds through cast<int>(x * 0.5f)" * doctest::skip()) {
+// infer_input_bounds through float arithmetic (it once could not evaluate floats, and said the
+// region depended on '').
+TEST_CASE("bounds_of_monotonic_math: infer_input_bounds through cast<int>(x * 0.5f)") {
     Var x("x");
     ImageParam input(Int(32), 1, "input");
     Func f = lambda(x, input(cast<int>(x * 0.5f)));
@@ -245,12 +240,9 @@ TEST_CASE("compute_inside_guard: a one-point producer inside a GuardWithIf split
     }
 }
 
-// HALO BUG: a split factor that uses the output buffer's size (output.output_buffer().width() / 8,
-// as in Halide's compute_inside_guard.cpp) is a CompileError: "Func 'output': split(x) by
-// (output.extent.0 / 8), which uses the loop variable 'output.extent.0'. A split factor must be
-// a constant or an expression of scalar Params (or input sizes)". It is not a loop variable;
-// Halide accepts it.
-TEST_CASE("compute_inside_guard: a GuardWithIf split by the output width / 8" * doctest::skip()) {
+// A split factor that uses the output buffer's size (output.output_buffer().width() / 8, as in
+// Halide's compute_inside_guard.cpp). Halo once took output.extent.0 for a loop variable.
+TEST_CASE("compute_inside_guard: a GuardWithIf split by the output width / 8") {
     ImageParam input(UInt(8), 1, "input");
     Var x("x"), xo("xo"), xi("xi");
     Func intermediate("intermediate"), output("output");
@@ -499,14 +491,10 @@ TEST_CASE("dynamic_reduction_bounds: a scatter whose target depends on input siz
           }) == 0);
 }
 
-// HALO BUG: an update that writes at r / k, where k is an int cast of a float (here
-// cast<int>(hypot(width, height)), as in Halide's dynamic_reduction_bounds.cpp), is a
-// CompileError "Func 'f': update 0 writes at a position the compiler cannot bound in
-// dimension 2 (z). Declare the range with f.bound(z, min, extent)" -- and adding the suggested
-// f.bound(z, 0, 16) gives the same error. Minimal: Param<float> p; f(x) = 0;
-// f(r / cast<int>(p)) += 1; f.bound(x, 0, 10); f.realize({10}). Halide bounds it (|r / k| <=
-// |r| for any k, or symbolically) and runs.
-TEST_CASE("dynamic_reduction_bounds: a scatter to r / cast<int>(hypot(width, height))" * doctest::skip()) {
+// An update that writes at r / k, where k is an int cast of a float computed from buffer fields
+// (cast<int>(hypot(width, height)), as in Halide's dynamic_reduction_bounds.cpp): k is one value,
+// so the positions are bounded by r's ends divided by it. (Halo once called them unbounded.)
+TEST_CASE("dynamic_reduction_bounds: a scatter to r / cast<int>(hypot(width, height))") {
     ImageParam input(Float(32), 2, "input");
     Var x("x"), y("y"), z("z");
     RDom dom(0, input.width() * 8);
