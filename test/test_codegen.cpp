@@ -166,3 +166,21 @@ TEST_CASE("a Func computed inside a vectorized loop is computed lane by lane") {
     out.set_min(1, 1);
     halo_test::check_against_reference(s2, out);
 }
+
+TEST_CASE("unrolled conversions of wrapped unsigned values keep their width (no SLP narrowing)") {
+    // float(uint32(int32(uint8 v) - 300)) is about 4.29e9 for every v. Unrolled by two, LLVM
+    // 19's SLP vectorizer packed the two points into <2 x i16> lanes (its minimum-bitwidth
+    // analysis) and gave 65243; Halo no longer runs it. Found by the typed differential test.
+    Var x("x"), i("i");
+    Buffer<uint16_t> data(20);
+    for (int k = 0; k < 20; k++) data(k) = uint16_t(k * 4001 + 7);
+    for (int unrolled = 0; unrolled < 2; unrolled++) {
+        Func lut("lut"), f("f");
+        lut(i) = cast(UInt(32), i - 300);
+        f(x) = cast<float>(lut(cast<int32_t>(cast<uint8_t>(data(x)))));
+        if (unrolled) f.unroll(x, 2, TailStrategy::GuardWithIf);
+        Buffer<float> out(5);
+        INFO((unrolled ? "unrolled" : "scalar"));
+        halo_test::check_against_reference(f, out);
+    }
+}
