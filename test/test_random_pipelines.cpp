@@ -111,16 +111,19 @@ Outcome run_case(unsigned seed, std::string &description) {
     const bool two_outputs = seed % 3 == 0;
     Buffer<int> second(p.out_w, p.out_h);
     second.set_min(p.out_x, p.out_y);
+    Target target = halo_fuzz::fuzz_target(seed);
+    description += "target: " + target.to_string() + "\n";
     try {
         if (two_outputs) {
             Var x("x"), y("y");
             Func reader("second_output");
             reader(x, y) = p.output()(x, y) ^ 0x5a5a;
             Pipeline both({p.output(), reader});
+            both.compile_jit(target);
             both.realize(Realization(out, second));
         } else {
             Buffer<> o(out);
-            p.output().realize(o);
+            p.output().realize(o, target);
         }
     } catch (const CompileError &e) {
         if (expect.kind == halo_fuzz::Expectation::CompileError && contains_any(e.what(), expect.message_parts)) {

@@ -37,7 +37,7 @@ Buffer<> output_buffer(Type t, const Region &r, int channels) {
 
 // The outputs over one region: the reference's, then the compiled pipeline's, compared.
 Outcome realize_region(const halo_fuzz::TypedPipeline &p, const std::vector<Func> &outputs, Pipeline *both,
-                       const Region &region) {
+                       const Region &region, const Target &target) {
     std::vector<Buffer<>> expected, got;
     try {
         for (const Func &f : outputs) {
@@ -52,9 +52,10 @@ Outcome realize_region(const halo_fuzz::TypedPipeline &p, const std::vector<Func
     try {
         for (const Func &f : outputs) got.push_back(output_buffer(f.output_type(), region, p.channels));
         if (both) {
+            both->compile_jit(target);
             both->realize(Realization(got[0], got[1]));
         } else {
-            Func(outputs[0]).realize(got[0]);
+            Func(outputs[0]).realize(got[0], target);
         }
     } catch (const CompileError &e) {
         return {Outcome::Failure, std::string("CompileError on a valid program: ") + e.what()};
@@ -99,8 +100,10 @@ Outcome run_case(unsigned seed, std::string &description) {
         description += "then again over " + std::to_string(regions[1].w) + "x" + std::to_string(regions[1].h) + " at (" +
                        std::to_string(regions[1].x) + ", " + std::to_string(regions[1].y) + ", 0)\n";
     }
+    Target target = halo_fuzz::fuzz_target(seed);
+    description += "target: " + target.to_string() + "\n";
     for (const Region &r : regions) {
-        Outcome o = realize_region(p, outputs, both.get(), r);
+        Outcome o = realize_region(p, outputs, both.get(), r, target);
         if (o.kind != Outcome::Match) return o;
     }
     return {Outcome::Match, ""};

@@ -62,6 +62,19 @@ inline int total(const FuzzCounts &counts) {
     return run;
 }
 
+// The target a case compiles for: the host (AVX-512 where it has it) for two seeds in four,
+// AVX2 and SSE4.1 for one each (narrower vectors, other instructions: masked loads and
+// gathers, or none). Under ThreadSanitizer the environment's target stands (SSE4.1 there).
+inline halo::Target fuzz_target(unsigned seed) {
+    halo::Target host = halo::get_jit_target_from_environment();
+    if (std::getenv("HALO_JIT_TARGET")) return host;
+    const char *names[] = {nullptr, "x86-64-avx2", nullptr, "x86-64-sse41"};
+    const char *name = names[seed % 4];
+    if (!name) return host;
+    halo::Target t = halo::Target::parse(name);
+    return t.supported_by_host() ? t : host;
+}
+
 const halo::TailStrategy kTails[] = {halo::TailStrategy::Auto, halo::TailStrategy::GuardWithIf,
                                      halo::TailStrategy::ShiftInwards, halo::TailStrategy::RoundUp};
 
