@@ -239,6 +239,15 @@ Stage &Stage::split(const VarOrRVar &old, const VarOrRVar &outer, const VarOrRVa
     Dim &d = find_dim(old.name, "split");
     user_assert(factor.defined() && !factor.type().is_float())
         << describe() << ": split(" << old.name << ") needs an integer factor";
+    if (tail == TailStrategy::PredicateLoads || tail == TailStrategy::PredicateStores) {
+        user_assert(!d.is_rvar) << describe() << ": split(" << old.name << ") of an RVar with TailStrategy::"
+                                << (tail == TailStrategy::PredicateLoads ? "PredicateLoads" : "PredicateStores")
+                                << ", which would change the meaning of the reduction (as in Halide); use "
+                                << "GuardWithIf or Predicate";
+    }
+    if (tail == TailStrategy::Predicate || tail == TailStrategy::PredicateLoads || tail == TailStrategy::PredicateStores) {
+        tail = TailStrategy::GuardWithIf;  // the same values (see TailStrategy)
+    }
     if (auto c = as_const_int(factor)) {
         user_assert(*c > 0) << describe() << ": split(" << old.name << ") by " << *c
                             << ": the factor must be a positive integer";

@@ -13,6 +13,12 @@ enum class TailStrategy {
     ShiftInwards,  // the last tile moves inwards to overlap the previous one (recomputes)
     GuardWithIf,   // the last tile skips points past the end
     RoundUp,       // the last tile runs past the end (the realization is grown to fit)
+    // Halide's predicated tails: the last tile's loads and stores (or only its loads, or only
+    // its stores) are guarded. Halo computes them as GuardWithIf, the same values; Halide
+    // constrains the output (PredicateLoads) or input (PredicateStores) sizes, Halo does not.
+    Predicate,
+    PredicateLoads,
+    PredicateStores,
 };
 
 struct Split {

@@ -1291,3 +1291,37 @@ TEST_CASE("Type::max() and min(), tuple_select, and align_storage(dim, alignment
     }
     CHECK(msg.find("align_storage(z, ...) names 'z', which is not one of its pure arguments") != std::string::npos);
 }
+
+TEST_CASE("TailStrategy::Predicate, PredicateLoads and PredicateStores compute what GuardWithIf does") {
+    // Halide 14's predicated tails guard the last vector's loads and stores. Halo computes them
+    // as GuardWithIf (same values, no size constraints); on an RVar, PredicateLoads and
+    // PredicateStores are refused as in Halide.
+    Buffer<int> in = input_of<int>(N + 3, [](int i) { return i * 7 - 40; }, "pred_in");
+    for (TailStrategy t : {TailStrategy::Predicate, TailStrategy::PredicateLoads, TailStrategy::PredicateStores}) {
+        Var x("x"), y("y");
+        Func p("pred_p"), f("pred_f");
+        p(x, y) = in(x) + y;
+        f(x, y) = p(x, y) * 2 + p(x + 3, y);
+        p.compute_root().vectorize(x, 8, t);
+        f.vectorize(x, 16, t);
+        Buffer<int> o = f.realize({N, 3});
+        CHECK(mismatches<int>(o, [&](const std::vector<int> &c) { return (in(c[0]) + c[1]) * 2 + in(c[0] + 3) + c[1]; }) == 0);
+    }
+    Func g("pred_g");
+    Var x("x");
+    RDom r(0, N, "r");
+    g(x) = 0;
+    g(x) += in(r) * x;
+    std::string msg;
+    try {
+        g.update(0).vectorize(r.x, 4, TailStrategy::PredicateLoads);
+    } catch (const CompileError &e) {
+        msg = e.what();
+    }
+    CHECK(msg.find("split(r.x) of an RVar with TailStrategy::PredicateLoads") != std::string::npos);
+    g.update(0).split(r.x, RVar("ro"), RVar("ri"), 4, TailStrategy::Predicate);
+    Buffer<int> go = g.realize({5});
+    int total = 0;
+    for (int i = 0; i < N; i++) total += in(i);
+    CHECK(mismatches<int>(go, [&](const std::vector<int> &c) { return total * c[0]; }) == 0);
+}
