@@ -248,14 +248,55 @@ FuncRef::operator Expr() const {
     return Call::make(f_->pure.values[0].type(), f_->name, args_, Call::Halo, f_);
 }
 
-Expr FuncRef::operator[](int i) const {
+FuncTupleElementRef FuncRef::operator[](int i) const { return FuncTupleElementRef(*this, i); }
+
+FuncTupleElementRef::FuncTupleElementRef(const FuncRef &ref, int index)
+    : f_(ref.function()), args_(ref.arguments()), index_(index) {
     user_assert(f_->has_pure_definition)
         << "Func '" << f_->name << "' is called, but it has no definition yet. Define it before using it";
-    user_assert(i >= 0 && i < f_->outputs())
+    user_assert(index >= 0 && index < f_->outputs())
         << "Func '" << f_->name << "' has " << f_->outputs() << " value" << (f_->outputs() == 1 ? "" : "s")
-        << "; " << f_->name << "(...)[" << i << "] does not exist";
-    return Call::make(f_->pure.values[size_t(i)].type(), f_->name, args_, Call::Halo, f_, nullptr, i);
+        << "; " << f_->name << "(...)[" << index << "] does not exist";
 }
+
+FuncTupleElementRef::operator Expr() const {
+    return Call::make(f_->pure.values[size_t(index_)].type(), f_->name, args_, Call::Halo, f_, nullptr, index_);
+}
+
+Stage FuncTupleElementRef::operator=(const Expr &e) {
+    user_assert(e.defined()) << "Func '" << f_->name << "'(...)[" << index_ << "] = an undefined Expr";
+    std::vector<Expr> values;
+    for (int i = 0; i < f_->outputs(); i++) {
+        Type t = f_->pure.values[size_t(i)].type();
+        values.push_back(i == index_ ? cast(t, e) : undef(t));
+    }
+    FuncRef ref(f_, args_);
+    return f_->outputs() == 1 ? ref = values[0] : ref = Tuple(values);
+}
+Stage FuncTupleElementRef::operator+=(const Expr &e) { return *this = Expr(*this) + e; }
+Stage FuncTupleElementRef::operator-=(const Expr &e) { return *this = Expr(*this) - e; }
+Stage FuncTupleElementRef::operator*=(const Expr &e) { return *this = Expr(*this) * e; }
+Stage FuncTupleElementRef::operator/=(const Expr &e) { return *this = Expr(*this) / e; }
+
+Expr undef(Type t) { return Call::make(t, Call::undef, {}, Call::Intrinsic); }
+
+namespace {
+// Replaces an update value that is undef() by a read of the Func where the update writes (the
+// value stays as it is). Any other use of undef() is an error.
+struct UndefUses : IRVisitor {
+    bool found = false;
+    using IRVisitor::visit;
+    void visit(const Call *op) override {
+        found |= op->is_intrinsic(Call::undef);
+        IRVisitor::visit(op);
+    }
+};
+bool uses_undef(const Expr &e) {
+    UndefUses u;
+    e.accept(&u);
+    return u.found;
+}
+}  // namespace
 
 size_t FuncRef::size() const {
     user_assert(f_->has_pure_definition) << "Func '" << f_->name << "' has no definition yet, so no size()";
@@ -350,11 +391,23 @@ Stage FuncRef::define(std::vector<Expr> values) {
     for (size_t i = 0; i < values.size(); i++) {
         user_assert(values[i].defined()) << "Func '" << f_->name << "' defined with an undefined Expr"
                                          << (values.size() > 1 ? " as value " + std::to_string(i) + " of its Tuple" : "");
+        const Call *c = values[i].as<Call>();
+        if (!c || !c->is_intrinsic(Call::undef)) continue;
+        user_assert(f_->has_pure_definition)
+            << "Func '" << f_->name << "': its pure definition has undef() as a value; only an update may leave a "
+            << "value as it is";
+        user_assert(i < size_t(f_->outputs()))
+            << "Func '" << f_->name << "' has " << f_->outputs() << " values; an update gives " << values.size();
+        values[i] = Call::make(values[i].type(), f_->name, args_, Call::Halo, f_, nullptr, int(i));
     }
     WeakenSelfCalls weaken(f_);
     FreeNames names;
     for (Expr &value : values) {
         value = weaken.mutate(checked_definition(f_->name, value, "definition"));
+        // (After checked_definition: its shared subexpressions are lets, so a walk is linear.)
+        user_assert(!uses_undef(value)) << "Func '" << f_->name << "': undef() inside an expression (" << value
+                                        << "); as in Halide it may only be a whole value of an update's Tuple, "
+                                        << "leaving that value as it is";
         value.accept(&names);
     }
     // (names.vars, not values: the values may be graphs whose trees are exponential)

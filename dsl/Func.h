@@ -99,6 +99,26 @@ private:
 };
 
 // f(x, y) on either side of an assignment.
+class FuncRef;
+
+// Value i of a Tuple-valued Func at a point, to read (it converts to an Expr) or to update alone
+// (Halide's f(x)[1] = e, f(x)[0] += e: the other values stay as they are).
+class FuncTupleElementRef {
+public:
+    FuncTupleElementRef(const FuncRef &ref, int index);
+    Stage operator=(const Expr &e);
+    Stage operator+=(const Expr &e);
+    Stage operator-=(const Expr &e);
+    Stage operator*=(const Expr &e);
+    Stage operator/=(const Expr &e);
+    operator Expr() const;
+
+private:
+    std::shared_ptr<FunctionContents> f_;
+    std::vector<Expr> args_;
+    int index_;
+};
+
 class FuncRef {
 public:
     // placeholder: where the placeholder _ was in args, for a Func not yet defined (its pure
@@ -115,8 +135,8 @@ public:
     Stage operator*=(const Expr &e);
     Stage operator/=(const Expr &e);
     operator Expr() const;
-    // Value i of a Tuple-valued Func at this point: f(x)[1].
-    Expr operator[](int i) const;
+    // Value i of a Tuple-valued Func at this point: f(x)[1], to read or to update alone.
+    FuncTupleElementRef operator[](int i) const;
     // How many values the Func has (1 unless it is Tuple-valued).
     size_t size() const;
     const std::shared_ptr<FunctionContents> &function() const { return f_; }
@@ -315,6 +335,14 @@ T evaluate(const Expr &e) {
     f() = e;
     Buffer<T> out = f.realize(std::vector<int>{});
     return out();
+}
+
+// Halide's undef(): as a value of an update's Tuple, leaves that value as it is
+// (f(x) = Tuple(f(x)[0] + 1, undef<int>())). Anywhere else it is an error.
+Expr undef(Type t);
+template <typename T>
+Expr undef() {
+    return undef(type_of<T>());
 }
 
 // The identities of max and min: the lowest and highest values of t (-inf and inf for floats).

@@ -325,6 +325,9 @@ struct Call : ExprNode<Call, IRNodeType::Call> {
     // reinterpret(x): x's bits read as the Call's type, which has the same bits per lane.
     static constexpr const char *reinterpret = "reinterpret";
     static constexpr const char *likely = "likely";
+    // Halide's undef(): in an update's Tuple, "this value stays as it is" (replaced by a read of
+    // the Func at the point the update writes when the update is defined).
+    static constexpr const char *undef = "undef";
     // promise_clamped(value, lo, hi): value, which lowering knows lies in [lo, hi]. Bounds
     // inference uses the interval; the promise is removed before code generation.
     static constexpr const char *promise_clamped = "promise_clamped";

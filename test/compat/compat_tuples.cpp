@@ -120,3 +120,54 @@ TEST_CASE("realizing into buffers the caller owns") {
     CHECK(a(5, 3) == 8);
     CHECK(b(5, 3) == 2);
 }
+
+TEST_CASE("partial Tuple updates and undef(), as in Halide's tuple_partial_update and tuple_undef") {
+    Var x("x"), y("y"), xo("xo"), xi("xi");
+    Func f("partial_f");
+    f(x, y) = Tuple(x, y);
+    f(x, y)[0] += 3;                                   // value 1 stays
+    f(x, y)[1] = f(x, y)[1] * 2 + f(x, y)[0];          // value 0 stays
+    f(x, y) = Tuple(f(x, y)[0] - y, undef<int>());     // undef: value 1 stays
+    f.update(0).vectorize(x, 4);
+    f.update(1).split(x, xo, xi, 3, TailStrategy::GuardWithIf).parallel(y);
+    f.update(2).vectorize(x, 8);
+    Realization r = f.realize({21, 5});
+    Buffer<int> a = r[0], b = r[1];
+    for (int yy = 0; yy < 5; yy++) {
+        for (int xx = 0; xx < 21; xx++) {
+            CHECK(a(xx, yy) == xx + 3 - yy);
+            CHECK(b(xx, yy) == yy * 2 + xx + 3);
+        }
+    }
+    // Over an RDom: an argmin-like scan updating one value at a time.
+    Func g("partial_g");
+    RDom k(1, 9, "k");
+    g(x) = Tuple(x * 7 % 5, 0);
+    g(k)[1] = g(k - 1)[1] + g(k)[0];
+    Realization gr = g.realize({10});
+    Buffer<int> g0 = gr[0], g1 = gr[1];
+    int acc = 0;
+    for (int i = 0; i < 10; i++) {
+        CHECK(g0(i) == i * 7 % 5);
+        if (i > 0) acc += i * 7 % 5;
+        CHECK(g1(i) == acc);
+    }
+    // undef() anywhere but as a whole value of an update is refused, naming the Func.
+    std::string msg;
+    Func h("undef_h");
+    try {
+        h(x) = Tuple(x, undef<int>());
+    } catch (const CompileError &e) {
+        msg = e.what();
+    }
+    CHECK(msg.find("Func 'undef_h': its pure definition has undef() as a value") != std::string::npos);
+    Func u("undef_u");
+    u(x) = Tuple(x, x);
+    msg.clear();
+    try {
+        u(x) = Tuple(u(x)[0], undef<int>() + 1);
+    } catch (const CompileError &e) {
+        msg = e.what();
+    }
+    CHECK(msg.find("Func 'undef_u': undef() inside an expression") != std::string::npos);
+}
