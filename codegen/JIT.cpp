@@ -99,6 +99,7 @@ JITModule::JITModule(const LoweredPipeline &p, const Target &target) : impl_(std
     add("halo_error_output_read", &halo_error_output_read);
     add("halo_error_fold_storage", &halo_error_fold_storage);
     add("halo_error_split_factor", &halo_error_split_factor);
+    add("halo_error_align_modulus", &halo_error_align_modulus);
     add("halo_print", &halo_print);
     add("halo_error_specialize_fail", &halo_error_specialize_fail);
     add("halo_error_param_range_i64", &halo_error_param_range_i64);

@@ -231,6 +231,16 @@ public:
     Func &serial(const VarOrRVar &v);
     // Promises that only [min, min+extent) of dimension var is ever needed (checked at run time).
     Func &bound(const Var &var, Expr min, Expr extent);
+    // Fixes only the extent of dimension var: the min is what the consumers need, and they
+    // may need no more than `extent` points (checked at run time).
+    Func &bound_extent(const Var &var, Expr extent);
+    // Grows the region computed of dimension var outwards so that its min is `remainder`
+    // modulo `modulus` and its extent a multiple of `modulus` (Halide's align_bounds): an
+    // unroll or vector of that width then needs no tail. On an output, the buffer must already
+    // be so aligned (else a run-time error).
+    Func &align_bounds(const Var &var, Expr modulus, Expr remainder = 0);
+    // Rounds the extent computed of dimension var up to a multiple of `modulus`, keeping the min.
+    Func &align_extent(const Var &var, Expr modulus);
     // The expected size of this Func as an output (Halide's set_estimates): one (min, extent)
     // of constants per dimension, e.g. {{0, 1920}, {0, 1080}}. auto_schedule(f) uses them; the
     // compiled code does not depend on them.
@@ -314,6 +324,7 @@ public:
 
 private:
     Pipeline &pipeline();
+    void check_bound_directive(const std::string &directive, const Var &var, const std::vector<Expr> &values);
     std::shared_ptr<FunctionContents> f_;
 };
 

@@ -539,7 +539,58 @@ Func &Func::bound(const Var &var, Expr min, Expr extent) {
             << loop_var << "', a Var or RVar. The bounds of a Func are fixed before its loops run: use "
             << "constants, Params and input sizes (such as input.width())";
     }
-    f_->schedule.bounds.push_back(Bound{var.name(), cast(Int(32), min), cast(Int(32), extent)});
+    f_->schedule.bounds.push_back(Bound{var.name(), cast(Int(32), min), cast(Int(32), extent), Expr(), Expr()});
+    return *this;
+}
+
+// The checks bound_extent, align_bounds and align_extent share: var is a pure argument, and
+// every value given is defined, an integer that fits in 32 bits, and free of loop variables.
+void Func::check_bound_directive(const std::string &directive, const Var &var, const std::vector<Expr> &values) {
+    f_->changed();
+    user_assert(std::find(f_->args.begin(), f_->args.end(), var.name()) != f_->args.end())
+        << "Func '" << name() << "': " << directive << "(" << var.name() << ", ...) names a Var that is not one of "
+        << "its pure arguments";
+    for (const Expr &e : values) {
+        user_assert(e.defined()) << "Func '" << name() << "': " << directive << "(" << var.name()
+                                 << ", ...) is given an undefined Expr";
+        user_assert((e.type().is_int() && e.type().bits <= 32) || (e.type().is_uint() && e.type().bits < 32))
+            << "Func '" << name() << "': " << directive << "(" << var.name() << ", " << e << ") needs an integer "
+            << "that fits in int32; it is of type " << e.type();
+        std::string loop_var = first_loop_variable(e);
+        user_assert(loop_var.empty())
+            << "Func '" << name() << "': " << directive << "(" << var.name() << ", ...) uses '" << loop_var
+            << "', a Var or RVar. The bounds of a Func are fixed before its loops run: use constants, Params and "
+            << "input sizes (such as input.width())";
+    }
+}
+
+Func &Func::bound_extent(const Var &var, Expr extent) {
+    check_bound_directive("bound_extent", var, {extent});
+    f_->schedule.bounds.push_back(Bound{var.name(), Expr(), cast(Int(32), extent), Expr(), Expr()});
+    return *this;
+}
+
+// A modulus known at compile time must be positive here; one from a Param is checked at run
+// time (ParameterChecks).
+static void check_modulus(const Func &f, const char *directive, const Var &var, const Expr &modulus) {
+    Expr m = simplify(cast(Int(32), modulus));
+    auto i = m.as<IntImm>();
+    user_assert(!i || i->value > 0) << "Func '" << f.name() << "': " << directive << "(" << var.name() << ", "
+                                    << modulus << ") needs a positive modulus";
+}
+
+Func &Func::align_bounds(const Var &var, Expr modulus, Expr remainder) {
+    check_bound_directive("align_bounds", var, {modulus, remainder});
+    check_modulus(*this, "align_bounds", var, modulus);
+    Expr m = cast(Int(32), modulus);
+    f_->schedule.bounds.push_back(Bound{var.name(), Expr(), Expr(), m, cast(Int(32), remainder) % m});
+    return *this;
+}
+
+Func &Func::align_extent(const Var &var, Expr modulus) {
+    check_bound_directive("align_extent", var, {modulus});
+    check_modulus(*this, "align_extent", var, modulus);
+    f_->schedule.bounds.push_back(Bound{var.name(), Expr(), Expr(), cast(Int(32), modulus), Expr()});
     return *this;
 }
 

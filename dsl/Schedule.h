@@ -82,10 +82,15 @@ struct LoopLevel {
     std::string to_string() const;
 };
 
-// An explicit bound on a pure dimension, from Func::bound.
+// An explicit bound on a pure dimension, as in Halide: Func::bound gives min and extent,
+// bound_extent only the extent (the min is what the consumers need), align_bounds a modulus
+// and remainder (the region is grown outwards so that its min is remainder modulo modulus and
+// its extent a multiple of modulus), align_extent only a modulus (the extent is rounded up).
+// Undefined fields are not constrained; a Func's bounds apply in the order they were given.
 struct Bound {
     std::string var;
     Expr min, extent;
+    Expr modulus, remainder;
 };
 
 // Storage folding (Func::fold_storage, or chosen by the sliding window pass): dimension `var`

@@ -68,6 +68,33 @@ std::string first_consumer(const Stmt &s, const std::string &name) {
     return f.found;
 }
 
+// The region of one dimension after one of the Func's bounds (see Bound in dsl/Schedule.h):
+// bound() replaces it, bound_extent() keeps its min and fixes its extent, align_bounds() grows it
+// outwards to a min of remainder modulo modulus and an extent that is a multiple of modulus,
+// align_extent() rounds its extent up to a multiple of modulus. (Division rounds down, so
+// negative mins align the same way as positive ones.)
+Interval apply_bound(const Bound &b, Interval r) {
+    if (b.min.defined()) r.min = b.min;
+    if (b.extent.defined()) r.max = r.min + b.extent - 1;
+    if (b.modulus.defined() && r.is_bounded()) {
+        Expr m = b.modulus;
+        if (b.remainder.defined()) {
+            Expr min = ((r.min - b.remainder) / m) * m + b.remainder;
+            Expr extent = ((r.max - min + m) / m) * m;
+            r = Interval(min, min + extent - 1);
+        } else {
+            Expr extent = ((r.max - r.min + m) / m) * m;
+            r.max = r.min + extent - 1;
+        }
+    }
+    return r;
+}
+
+// How the user wrote a bound, for messages: "f.bound(x, ...)", "f.bound_extent(x, ...)".
+std::string bound_directive(const FunctionContents &f, const Bound &b) {
+    return f.name + (b.min.defined() ? ".bound(" : ".bound_extent(") + b.var + ", ...)";
+}
+
 class BoundsInference : public IRMutator {
 public:
     BoundsInference(const Environment &env, const std::string &output, const std::vector<std::string> &other_outputs)
@@ -154,7 +181,7 @@ private:
         region.used = true;
         for (int d = 0; d < f.dimensions(); d++) {
             for (auto &b : f.schedule.bounds) {
-                if (b.var == f.args[d]) region.dims[d] = Interval(b.min, b.min + b.extent - 1);
+                if (b.var == f.args[d]) region.dims[d] = apply_bound(b, region.dims[d]);
             }
         }
         return region;
@@ -184,17 +211,18 @@ private:
         return checks;
     }
 
-    // bound() promises the consumers never need more of f than the bound: checked at run
-    // time, where f is computed (the region may differ per tile).
+    // bound() and bound_extent() promise the consumers never need more of f than the bound:
+    // checked at run time, where f is computed (the region may differ per tile).
     std::vector<Stmt> check_explicit_bounds(const FunctionContents &f, const Box &required, const LetValues &known) {
         std::vector<Stmt> checks;
         for (int d = 0; d < f.dimensions(); d++) {
             for (auto &b : f.schedule.bounds) {
-                if (b.var != f.args[d] || !required.dims[d].is_bounded()) continue;
+                if (b.var != f.args[d] || !b.extent.defined() || !required.dims[d].is_bounded()) continue;
                 Expr need_min = simplify(required.dims[d].min, known), need_max = simplify(required.dims[d].max, known);
-                Expr lo = simplify(b.min), hi = simplify(b.min + b.extent - 1);
+                Expr lo = simplify(b.min.defined() ? b.min : need_min), hi = simplify(lo + b.extent - 1);
                 Expr msg = Call::make(Int(32), "halo_error_func_bound",
-                                      {StringImm::make(f.name), StringImm::make(b.var), exact_int64(lo), exact_int64(hi),
+                                      {StringImm::make(f.name), StringImm::make(b.var),
+                                       StringImm::make(bound_directive(f, b)), exact_int64(lo), exact_int64(hi),
                                        exact_int64(need_min), exact_int64(need_max)},
                                       Call::Extern);
                 checks.push_back(AssertStmt::make(need_min >= lo && need_max <= hi, msg));
@@ -206,7 +234,7 @@ private:
     void apply_explicit_bounds(const FunctionContents &f, Box &box, const Stmt &consumers) {
         for (int d = 0; d < f.dimensions(); d++) {
             for (auto &b : f.schedule.bounds) {
-                if (b.var == f.args[d]) box.dims[d] = Interval(b.min, b.min + b.extent - 1);
+                if (b.var == f.args[d]) box.dims[d] = apply_bound(b, box.dims[d]);
             }
             user_assert(box.dims[d].is_bounded())
                 << [&] {

@@ -41,8 +41,9 @@ void for_each_stage_expr(const FunctionContents &f, int s, const std::function<v
 void for_each_expr(const FunctionContents &f, const std::function<void(const Expr &)> &fn) {
     for (int s = 0; s < f.stages(); s++) for_each_stage_expr(f, s, fn);
     for (auto &b : f.schedule.bounds) {
-        fn(b.min);
-        fn(b.extent);
+        for (const Expr *e : {&b.min, &b.extent, &b.modulus, &b.remainder}) {
+            if (e->defined()) fn(*e);
+        }
     }
 }
 

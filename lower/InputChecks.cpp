@@ -22,9 +22,14 @@ std::string output_overreach_hint(const FunctionContents &out, int d) {
     std::string hint;
     auto add = [&](const std::string &h) { hint += (hint.empty() ? "" : "; ") + h; };
     for (auto &b : out.schedule.bounds) {
-        if (b.var == out.args[d]) {
-            add(out.name + ".bound(" + b.var + ", ...) fixes its loops, so the buffer must be exactly "
-                "the bound's region");
+        if (b.var != out.args[d]) continue;
+        if (b.modulus.defined()) {
+            add(out.name + (b.remainder.defined() ? ".align_bounds(" : ".align_extent(") + b.var +
+                ", ...) grows its loops to the alignment, so the buffer's min and extent must be aligned as "
+                "it asks; realize an aligned region, or align a Func the output reads instead");
+        } else {
+            add(out.name + (b.min.defined() ? ".bound(" : ".bound_extent(") + b.var +
+                ", ...) fixes its loops, so the buffer must be exactly the bound's region");
         }
     }
     bool shifts = false, rounds_up = false;
@@ -61,12 +66,14 @@ std::string output_overreach_hint(const FunctionContents &out, int d) {
 void add_output_checks(const FunctionContents &output, const Stmt &s, const LetValues &known, std::vector<Stmt> &checks) {
     for (int d = 0; d < output.dimensions(); d++) {
         for (auto &b : output.schedule.bounds) {
-            if (b.var != output.args[d]) continue;
+            if (b.var != output.args[d] || !b.extent.defined()) continue;
             Expr have_min = field(output.name, "min", d);
             Expr have_max = simplify(have_min + field(output.name, "extent", d) - 1);
-            Expr lo = simplify(b.min), hi = simplify(b.min + b.extent - 1);
+            Expr lo = simplify(b.min.defined() ? b.min : have_min), hi = simplify(lo + b.extent - 1);
+            std::string directive = output.name + (b.min.defined() ? ".bound(" : ".bound_extent(") + b.var + ", ...)";
             Expr msg = Call::make(Int(32), "halo_error_output_bound",
-                                  {StringImm::make(output.name), StringImm::make(b.var), exact_int64(lo), exact_int64(hi),
+                                  {StringImm::make(output.name), StringImm::make(b.var), StringImm::make(directive),
+                                   exact_int64(lo), exact_int64(hi),
                                    exact_int64(have_min), exact_int64(have_max)},
                                   Call::Extern);
             checks.push_back(AssertStmt::make(have_min >= lo && have_max <= hi, msg));

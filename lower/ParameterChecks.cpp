@@ -144,6 +144,14 @@ Stmt add_parameter_checks(const Stmt &s, const Environment &env) {
     add_range_checks(s, checks);
     std::set<const ReductionDomainContents *> rdoms_seen;
     for (auto &[name, f] : env) {
+        // A modulus of align_bounds or align_extent known only at run time must be positive.
+        for (const Bound &b : f->schedule.bounds) {
+            if (!b.modulus.defined() || is_const(simplify(b.modulus))) continue;
+            std::string directive = name + (b.remainder.defined() ? ".align_bounds(" : ".align_extent(") + b.var + ", ...)";
+            Expr msg = Call::make(Int(32), "halo_error_align_modulus",
+                                  {StringImm::make(directive), b.modulus}, Call::Extern);
+            checks.push_back(AssertStmt::make(b.modulus > 0, msg));
+        }
         for (int k = 0; k < f->stages(); k++) {
             const Definition &def = f->stage(k);
             add_schedule_checks(def, name, k, Expr(), checks);

@@ -278,13 +278,13 @@ int32_t halo_error_realization_mismatch(void *user_context, const char *func_nam
 }
 
 int32_t halo_error_output_bound(void *user_context, const char *output_name, const char *dim_name,
-                                int64_t bound_min, int64_t bound_max, int64_t want_min,
+                                const char *directive, int64_t bound_min, int64_t bound_max, int64_t want_min,
                                 int64_t want_max) {
     char msg[512];
     std::snprintf(msg, sizeof msg,
-                  "output '%s' is bounded to %s in [%lld, %lld] by %s.bound(%s, ...), but the buffer asks "
+                  "output '%s' is bounded to %s in [%lld, %lld] by %s, but the buffer asks "
                   "for %s in [%lld, %lld]: realize exactly the bound's region, or change the bound",
-                  output_name, dim_name, LL(bound_min), LL(bound_max), output_name, dim_name, dim_name,
+                  output_name, dim_name, LL(bound_min), LL(bound_max), directive, dim_name,
                   LL(want_min), LL(want_max));
     halo_error(user_context, msg);
     return halo_error_code_access_out_of_bounds;
@@ -302,12 +302,13 @@ int32_t halo_error_buffer_constraint(void *user_context, const char *buffer_name
 }
 
 int32_t halo_error_func_bound(void *user_context, const char *func_name, const char *dim_name,
-                              int64_t bound_min, int64_t bound_max, int64_t need_min, int64_t need_max) {
+                              const char *directive, int64_t bound_min, int64_t bound_max, int64_t need_min,
+                              int64_t need_max) {
     char msg[512];
     std::snprintf(msg, sizeof msg,
-                  "Func '%s' is bounded to %s in [%lld, %lld] by %s.bound(%s, ...), but its consumers need "
+                  "Func '%s' is bounded to %s in [%lld, %lld] by %s, but its consumers need "
                   "%s in [%lld, %lld]: widen the bound, or request a smaller output",
-                  func_name, dim_name, LL(bound_min), LL(bound_max), func_name, dim_name, dim_name,
+                  func_name, dim_name, LL(bound_min), LL(bound_max), directive, dim_name,
                   LL(need_min), LL(need_max));
     halo_error(user_context, msg);
     return halo_error_code_access_out_of_bounds;
@@ -334,6 +335,16 @@ int32_t halo_error_rdom_overflow(void *user_context, const char *stage_name, con
                   stage_name, rvar_name, min, extent);
     halo_error(user_context, msg);
     return halo_error_code_access_out_of_bounds;
+}
+
+int32_t halo_error_align_modulus(void *user_context, const char *directive, int32_t modulus) {
+    char msg[512];
+    std::snprintf(msg, sizeof msg,
+                  "%s aligns to a modulus that is %d at run time; it must be positive: check the Param "
+                  "the modulus is computed from",
+                  directive, modulus);
+    halo_error(user_context, msg);
+    return halo_error_code_bad_split_factor;
 }
 
 int32_t halo_error_split_factor(void *user_context, const char *stage_name, const char *var_name,

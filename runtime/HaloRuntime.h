@@ -115,7 +115,7 @@ int32_t halo_error_output_bounds(void *user_context, const char *output_name, co
                                  int64_t have_min, int64_t have_max, int64_t write_min,
                                  int64_t write_max, const char *hint);
 int32_t halo_error_output_bound(void *user_context, const char *output_name, const char *dim_name,
-                                int64_t bound_min, int64_t bound_max, int64_t want_min,
+                                const char *directive, int64_t bound_min, int64_t bound_max, int64_t want_min,
                                 int64_t want_max);
 // An output of a pipeline with several outputs is computed over its buffer only; a later
 // output reads it outside that. Returns halo_error_code_access_out_of_bounds.
@@ -137,10 +137,12 @@ int32_t halo_error_realization_mismatch(void *user_context, const char *func_nam
 int32_t halo_error_buffer_constraint(void *user_context, const char *buffer_name, const char *field, int32_t dim,
                                      int64_t got, int64_t want, const char *directive);
 int32_t halo_error_func_bound(void *user_context, const char *func_name, const char *dim_name,
-                              int64_t bound_min, int64_t bound_max, int64_t need_min, int64_t need_max);
+                              const char *directive, int64_t bound_min, int64_t bound_max, int64_t need_min,
+                              int64_t need_max);
 int32_t halo_error_bounds_overflow(void *user_context, const char *bound_name, int64_t value);
 int32_t halo_error_rdom_overflow(void *user_context, const char *stage_name, const char *rvar_name,
                                  int32_t min, int32_t extent);
+int32_t halo_error_align_modulus(void *user_context, const char *directive, int32_t modulus);
 int32_t halo_error_split_factor(void *user_context, const char *stage_name, const char *var_name,
                                 int32_t factor);
 int32_t halo_error_bad_stride(void *user_context, const char *buffer_name, int32_t stride);

@@ -1,6 +1,6 @@
 // The schedule half of the random pipeline generator: where each stage is computed and
-// stored, how its loops are split, fused, tiled, vectorized, unrolled and parallelized, and
-// which region of the output is requested.
+// stored (and its region aligned), how its loops are split, fused, tiled, vectorized, unrolled
+// and parallelized, and which region of the output is requested.
 #include <algorithm>
 #include <climits>
 
@@ -336,6 +336,17 @@ void RandomPipeline::place(int s, std::vector<std::vector<std::string>> &loops_o
         int m = rand(3);
         f.store_in(types[m]);
         log_ << "    .store_in(MemoryType::" << names[m] << ")\n";
+    }
+    if (!extreme_regions_ && rand(6) == 0) {  // a grown region computes the same values
+        Var v = coin() ? x_ : y_;
+        int m = 2 + rand(7), r = rand(m + 3) - 1;
+        if (coin()) {
+            f.align_bounds(v, m, r);
+            log_ << "    .align_bounds(" << v.name() << ", " << m << ", " << r << ")\n";
+        } else {
+            f.align_extent(v, m);
+            log_ << "    .align_extent(" << v.name() << ", " << m << ")\n";
+        }
     }
     loops_of[s] = schedule_loops(s, 0, false);
     schedule_updates(s, false);

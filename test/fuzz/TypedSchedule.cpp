@@ -1,5 +1,6 @@
 // The schedule half of the typed pipeline generator (TypedPipeline.h): the loop order of x, y
-// and c, splits, tiles, vectors (of x, y or c, up to 64 lanes), unrolling, bound(c), fusing,
+// and c, splits, tiles, vectors (of x, y or c, up to 64 lanes), unrolling, bound(c),
+// align_bounds and align_extent of x or y, fusing,
 // parallel loops, update schedules, and where each producer is computed and stored.
 #include <algorithm>
 
@@ -72,6 +73,17 @@ std::vector<std::string> TypedPipeline::schedule_pure(int s, bool is_output) {
         bound_may_fail_ |= c_may_grow_;
         f.bound(C, 0, channels);
         log_ << "  " << F << ".bound(" << cn << ", 0, " << channels << ")\n";
+    }
+    if (!is_output && rand(6) == 0) {  // a grown region computes the same values
+        Var v = coin() ? X : Y;
+        int m = 2 + rand(7), r = rand(m + 3) - 1;
+        if (coin()) {
+            f.align_bounds(v, m, r);
+            log_ << "  " << F << ".align_bounds(" << v.name() << ", " << m << ", " << r << ")\n";
+        } else {
+            f.align_extent(v, m);
+            log_ << "  " << F << ".align_extent(" << v.name() << ", " << m << ")\n";
+        }
     }
     if (coin()) {
         std::vector<std::string> order = n.loops;
