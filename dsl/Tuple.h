@@ -39,6 +39,12 @@ private:
 // Halide's tuple_select: select() of each element, under one condition or one per element.
 Tuple tuple_select(const Expr &condition, const Tuple &true_value, const Tuple &false_value);
 Tuple tuple_select(const Tuple &condition, const Tuple &true_value, const Tuple &false_value);
+// The many-way form: tuple_select(c0, v0, c1, v1, ..., otherwise) is v0 where c0 holds, else v1
+// where c1 holds, ..., else otherwise (conditions are Exprs, or Tuples of one per element).
+template <typename C, typename... Rest>
+Tuple tuple_select(const C &c0, const Tuple &v0, const C &c1, const Tuple &v1, Rest &&...rest) {
+    return tuple_select(c0, v0, tuple_select(c1, v1, std::forward<Rest>(rest)...));
+}
 
 // One buffer per value of the Func (per output of the pipeline), all over the same region.
 class Realization {

@@ -171,3 +171,29 @@ TEST_CASE("partial Tuple updates and undef(), as in Halide's tuple_partial_updat
     }
     CHECK(msg.find("Func 'undef_u': undef() inside an expression") != std::string::npos);
 }
+
+TEST_CASE("tuple_select of many ways: tuple_select(c0, v0, c1, v1, ..., otherwise)") {
+    Var x("x"), y("y");
+    Func f("many_way");
+    f(x, y) = tuple_select(x < 3, Tuple(x, y), x < 6, Tuple(x * 2, y * 2), y < 2, Tuple(-x, -y), Tuple(100, 200));
+    f.vectorize(x, 4);
+    Realization r = f.realize({9, 4});
+    Buffer<int> a = r[0], b = r[1];
+    for (int j = 0; j < 4; j++) {
+        for (int i = 0; i < 9; i++) {
+            int ea = i < 3 ? i : i < 6 ? i * 2 : j < 2 ? -i : 100;
+            int eb = i < 3 ? j : i < 6 ? j * 2 : j < 2 ? -j : 200;
+            CHECK(a(i, j) == ea);
+            CHECK(b(i, j) == eb);
+        }
+    }
+    // With a condition per element.
+    Func g("many_way_per_element");
+    g(x) = tuple_select(Tuple(x < 2, x < 4), Tuple(1, 2), Tuple(x < 5, x < 7), Tuple(3, 4), Tuple(5, 6));
+    Realization s = g.realize({8});
+    Buffer<int> s0 = s[0], s1 = s[1];
+    for (int i = 0; i < 8; i++) {
+        CHECK(s0(i) == (i < 2 ? 1 : i < 5 ? 3 : 5));
+        CHECK(s1(i) == (i < 4 ? 2 : i < 7 ? 4 : 6));
+    }
+}
