@@ -105,6 +105,9 @@ struct FunctionContents {
     // Func::set_estimates: the expected (min, extent) of each dimension, for auto_schedule;
     // empty: none given.
     std::vector<std::pair<int, int>> estimates;
+    // How many intermediates rfactor made of this Func's updates: the first is named f_intm,
+    // later ones f_intm_1, f_intm_2, ... (an update rfactored again must not reuse the name).
+    int rfactor_intermediates = 0;
 
     // The type of each value (one per component of a Tuple).
     std::vector<Type> types() const {

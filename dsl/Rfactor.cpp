@@ -185,8 +185,6 @@ Func Stage::rfactor(const std::vector<std::pair<RVar, Var>> &preserved) {
         if (!d.is_rvar) continue;
         (preserved_var.count(d.var) ? moved : kept).push_back(d.var);
     }
-    user_assert(!kept.empty()) << stage << ": rfactor of every RVar loop (" << loop_names(loops)
-                               << ") leaves the intermediate nothing to reduce; keep at least one";
 
     // The intermediate's RDom: the kept loops with their bounds, and the guards of the splits
     // and the original predicates (RDom::where) as its predicates.
@@ -215,7 +213,8 @@ Func Stage::rfactor(const std::vector<std::pair<RVar, Var>> &preserved) {
     for (Expr g : loops.guards) intm_dom->predicates.push_back(substitute(id_to_named, g));
     for (auto &p : def.rdom->predicates) intm_dom->predicates.push_back(substitute(original_named, p));
 
-    Func intm(f_->name + "_intm");
+    int made = f_->rfactor_intermediates++;
+    Func intm(f_->name + "_intm" + (made ? "_" + std::to_string(made) : std::string()));
     std::vector<Expr> pure_args;
     for (auto &a : f_->args) pure_args.push_back(Var(a));
     std::vector<Expr> intm_pure = pure_args;
@@ -225,7 +224,15 @@ Func Stage::rfactor(const std::vector<std::pair<RVar, Var>> &preserved) {
     std::vector<Expr> intm_lhs;
     for (auto &a : def.args) intm_lhs.push_back(substitute(original_in_intm, a));
     for (auto &name : moved) intm_lhs.push_back(Var(preserved_var.at(name)));
-    intm(intm_lhs) = assoc.combine(intm(intm_lhs), substitute(original_in_intm, assoc.other));
+    Expr combined = assoc.combine(intm(intm_lhs), substitute(original_in_intm, assoc.other));
+    if (kept.empty()) {
+        // Every RVar loop became a Var (as Halide allows): the intermediate's update has no
+        // RDom, so the guards and predicates that would have been its RDom's select instead.
+        Expr taken;
+        for (const Expr &p : intm_dom->predicates) taken = taken.defined() ? (taken && p) : p;
+        if (taken.defined()) combined = select(taken, combined, intm(intm_lhs));
+    }
+    intm(intm_lhs) = combined;
 
     // This update now reduces the intermediate over the moved loops, at every point of f.
     auto dom = std::make_shared<ReductionDomainContents>();
