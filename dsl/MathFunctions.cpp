@@ -124,56 +124,94 @@ Expr mod_round_to_zero(Expr a, Expr b) {
     return select(p.adjust, p.r + select(b < make_zero(t), b, make_zero(t) - b), p.r);
 }
 
+namespace {
+
+// e with `lanes` lanes: a scalar is broadcast (lerp's values and weight may differ in lanes).
+Expr with_lanes(const Expr &e, int lanes) {
+    if (e.type().lanes == lanes) return e;
+    return Broadcast::make(e, lanes);
+}
+
+// The weight of an integer lerp as an unsigned integer u of the values' width: the lerp goes
+// u / (2^bits - 1) of the way. As Halide computes it: a float weight is scaled by 2^bits - 1
+// in its own type and truncated (clamped to [0, 1] first: out of range, Halide's conversion
+// is undefined), an unsigned weight is rescaled by a factor of (2^(n/2) + 1) per halving of
+// the width (65535 = 255 * 257), dividing (so truncating) when it is wider than the values.
+Expr integer_lerp_weight(const Expr &weight, Type u) {
+    Type wt = weight.type();
+    if (wt.is_float()) {
+        Expr w = clamp(weight, make_const(wt, 0.0), make_const(wt, 1.0));
+        if (u.bits == 32) {
+            // 2^32 - 1 = 65535 * 65537, in double so that every weight keeps its precision.
+            Type f64 = Float(64, wt.lanes);
+            return cast(u, make_const(f64, 65535.0 * 65537.0) * cast(f64, w));
+        }
+        return cast(u, make_const(wt, double((uint64_t(1) << u.bits) - 1)) * w);
+    }
+    if (wt.bits == u.bits) return weight;
+    int narrow = std::min(wt.bits, u.bits), wide = std::max(wt.bits, u.bits);
+    uint64_t factor = 1;
+    for (int shift = narrow, left = wide - narrow; left > 0; left -= shift, shift *= 2) factor += factor << shift;
+    if (wt.bits < u.bits) return cast(u, weight) * make_const(u, int64_t(factor));
+    return cast(u, weight / make_const(wt, int64_t(factor)));
+}
+
+}  // namespace
+
 Expr lerp(Expr zero_val, Expr one_val, Expr weight) {
     user_assert(zero_val.defined() && one_val.defined() && weight.defined()) << "lerp of an undefined Expr";
+    // As in Halide, an integer constant takes the other value's type: lerp(0, cast<uint8_t>(x), w).
+    if (zero_val.as<IntImm>() && !one_val.as<IntImm>()) zero_val = cast(one_val.type(), zero_val);
+    if (one_val.as<IntImm>() && !zero_val.as<IntImm>()) one_val = cast(zero_val.type(), one_val);
     user_assert(zero_val.type() == one_val.type())
         << "lerp(" << zero_val << ", " << one_val << ", " << weight << "): the values are " << zero_val.type()
         << " and " << one_val.type() << "; lerp needs both of one type (cast one of them)";
-    Type t = zero_val.type(), wt = weight.type();
+    Type wt = weight.type();
     user_assert(wt.is_float() || (wt.is_uint() && !wt.is_bool()))
         << "lerp(" << zero_val << ", " << one_val << ", " << weight << "): the weight is " << wt
         << "; it must be a float in [0, 1] or an unsigned integer (a fraction of its maximum)";
+    user_assert(zero_val.type().bits <= 32 && wt.bits <= 32)
+        << "lerp(" << zero_val << ", " << one_val << ", " << weight << "): 64-bit values or weights are not "
+        << "supported (as in Halide); lerp in float64 or 32 bits instead";
+    Expr wc = weight.as<Broadcast>() ? weight.as<Broadcast>()->value : weight;
+    if (const FloatImm *c = wc.as<FloatImm>()) {
+        // A constant weight outside [0, 1] is a mistake (Halide refuses it too).
+        user_assert(c->value >= 0.0 && c->value <= 1.0)
+            << "lerp(" << zero_val << ", " << one_val << ", " << weight << "): the constant float weight " << c->value
+            << " is not in [0, 1]; a float weight is the fraction of the way from the first value to the second";
+    }
+    int lanes = std::max<int>(zero_val.type().lanes, wt.lanes);
+    zero_val = with_lanes(zero_val, lanes), one_val = with_lanes(one_val, lanes), weight = with_lanes(weight, lanes);
+    Type t = zero_val.type();
+    wt = weight.type();
     if (t.is_float()) {
-        Expr w = wt.is_float() ? cast(t.with_lanes(wt.lanes), weight)
-                               : cast(t.with_lanes(wt.lanes), weight) / make_const(t.element_of(), double(~uint64_t(0) >> (64 - wt.bits)));
-        return zero_val * (1.0f - w) + one_val * w;
-    }
-    user_assert((t.is_int() || t.is_uint()) && (t.bits == 8 || t.bits == 16))
-        << "lerp(" << zero_val << ", " << one_val << ", " << weight << "): values of type " << t
-        << " are not supported; lerp takes floats or 8- or 16-bit integers (cast to float for others)";
-    user_assert(!wt.is_uint() || wt.bits <= 32)
-        << "lerp(" << zero_val << ", " << one_val << ", " << weight << "): a " << wt
-        << " weight is not supported; use an unsigned weight of at most 32 bits or a float";
-    const int64_t M = (int64_t(1) << t.bits) - 1;
-    int lanes = std::max<int>(t.lanes, wt.lanes);
-    Type i64 = Int(64, lanes);
-    Expr w;  // the weight as an integer in [0, M]
-    if (wt.is_float()) {
-        // A constant weight outside [0, 1] is a mistake (Halide refuses it); a computed one is
-        // clamped.
-        Expr wc = weight.as<Broadcast>() ? weight.as<Broadcast>()->value : weight;
-        if (const FloatImm *c = wc.as<FloatImm>()) {
-            user_assert(c->value >= 0.0 && c->value <= 1.0)
-                << "lerp(" << zero_val << ", " << one_val << ", " << weight << "): the constant float weight "
-                << c->value << " of an integer lerp is not in [0, 1]; a float weight is the fraction of the way "
-                << "from the first value to the second";
+        Expr w = weight;
+        if (!wt.is_float()) {
+            // As Halide: the fraction of the weight's maximum, in float32 below 32 bits.
+            Type ft = wt.bits == 32 ? Float(64, lanes) : Float(32, lanes);
+            w = cast(ft, weight) / make_const(ft, double((uint64_t(1) << wt.bits) - 1));
         }
-        Type f64 = Float(64, wt.lanes);
-        Expr wf = clamp(cast(f64, weight), make_const(f64, 0.0), make_const(f64, 1.0));
-        w = cast(i64, round(wf * make_const(f64, double(M))));
-    } else {
-        const int64_t weight_max = (int64_t(1) << wt.bits) - 1;
-        Type wi64 = Int(64, wt.lanes);
-        Expr wi = cast(wi64, weight);
-        // Rescaled to [0, M], rounded to nearest.
-        w = weight_max == M ? wi
-                            : (wi * make_const(wi64, M) + make_const(wi64, weight_max / 2)) / make_const(wi64, weight_max);
-        if (wt.lanes != lanes) w = cast(i64, w);
+        w = cast(t, w);
+        return zero_val * (make_const(t, 1.0) - w) + one_val * w;
     }
-    Expr num = cast(i64, zero_val) * (make_const(i64, M) - w) + cast(i64, one_val) * w;
-    // num / M rounded to the nearest integer: M is odd, so no quotient ends in exactly one half.
-    Expr r = (num + make_const(i64, (M - 1) / 2)) / make_const(i64, M);
-    return cast(t.with_lanes(lanes), r);
+    if (t.is_bool()) {
+        Expr half = wt.is_float() ? make_const(wt, 0.5) : make_const(wt, int64_t(((uint64_t(1) << wt.bits) - 1) / 2));
+        return select(weight > half, one_val, zero_val);
+    }
+    // Integers: in the unsigned type of their width, signed values shifted by -MIN (wrapping).
+    Type u = UInt(t.bits, lanes), wide = UInt(2 * t.bits, lanes);
+    Expr bias = t.is_int() ? cast(u, t.min()) : Expr();
+    Expr z = cast(u, zero_val), o = cast(u, one_val);
+    if (bias.defined()) z = z - bias, o = o - bias;
+    Expr w = integer_lerp_weight(weight, u);
+    Expr inverse = make_const(u, int64_t((uint64_t(1) << t.bits) - 1)) - w;
+    // (z (M - w) + o w) / M rounded to nearest, with M = 2^bits - 1: ((p >> bits) + p) >> bits
+    // for p = the sum + 2^(bits - 1) is exactly that, without a division.
+    Expr p = cast(wide, z) * cast(wide, inverse) + cast(wide, o) * cast(wide, w) +
+             make_const(wide, int64_t(1) << (t.bits - 1));
+    Expr r = cast(u, ((p >> t.bits) + p) >> t.bits);
+    if (bias.defined()) r = r + bias;
+    return cast(t, r);
 }
 
 Expr fast_log(Expr x) { return log(std::move(x)); }

@@ -119,7 +119,8 @@ TEST_CASE("lerp of floats is zero * (1 - w) + one * w") {
 }
 
 TEST_CASE("lerp of 8- and 16-bit integers rounds to nearest and stays between the values") {
-    // Plain C++: the weight scaled to [0, M], then (zero (M - w) + one w) / M to nearest.
+    // Plain C++: the weight scaled to [0, M] as Halide does (a float weight truncated), then
+    // (zero (M - w) + one w) / M to nearest.
     auto lerp_int = [](int64_t zero, int64_t one, int64_t w, int64_t M) {
         int64_t num = zero * (M - w) + one * w;
         double q = double(num) / double(M);
@@ -147,7 +148,7 @@ TEST_CASE("lerp of 8- and 16-bit integers rounds to nearest and stays between th
     for (int i = 0; i < 256; i++) {
         INFO("i = " << i);
         CHECK(int64_t(o1(i)) == lerp_int(a(i), b(i), w8(i), 255));
-        CHECK(int64_t(o2(i)) == lerp_int(a(i), b(i), int64_t(std::nearbyint(double(wf(i)) * 255)), 255));
+        CHECK(int64_t(o2(i)) == lerp_int(a(i), b(i), int64_t(255.0f * wf(i)), 255));
         CHECK(int64_t(o3(i)) == lerp_int(s(i), t(i), w16(i), 65535));
         // A uint8 weight w is w / 255 of the way: rescaled to 16 bits it is w * 257 exactly.
         CHECK(int64_t(o4(i)) == lerp_int(s(i), t(i), int64_t(w8(i)) * 257, 65535));
@@ -158,10 +159,68 @@ TEST_CASE("lerp of 8- and 16-bit integers rounds to nearest and stays between th
     halo_test::check_against_reference(s16, Buffer<int16_t>(256));
 }
 
+TEST_CASE("lerp as Halide computes it: truncated weights, 32-bit and bool values, weights of other widths") {
+    // Plain C++ of Halide's definition: the weight as an unsigned integer w of the values'
+    // width (bits), then (zero (M - w) + one w) / M to nearest in unsigned arithmetic, with
+    // signed values shifted by -MIN.
+    auto lerp_u = [](uint64_t zero, uint64_t one, uint64_t w, int bits) {
+        uint64_t M = (uint64_t(1) << bits) - 1;
+        uint64_t p = zero * (M - w) + one * w + (uint64_t(1) << (bits - 1));
+        return ((p >> bits) + p) >> bits;
+    };
+    Param<float> wf("wf");
+    Param<uint16_t> w16("w16");
+    Param<uint32_t> w32("w32");
+    Var x("x");
+    struct Case {
+        float f;
+        uint16_t u16;
+        uint32_t u32;
+    };
+    for (Case c : {Case{0.5f, 200, 7}, Case{0.3f, 65534, 4000000000u}, Case{0.999f, 257, 0xffffffffu}, Case{0.0f, 0, 1}}) {
+        wf.set(c.f);
+        w16.set(c.u16);
+        w32.set(c.u32);
+        Func f("lerp_cases");
+        f(x) = Tuple(cast<int>(lerp(cast<uint8_t>(x * 40), cast<uint8_t>(255 - x * 30), wf)),
+                     cast<int>(lerp(cast<uint8_t>(x * 40), cast<uint8_t>(255 - x * 30), w16)),
+                     lerp(x * 100000 - 300000, 2000000000 - x * 7, wf), lerp(x * 100000 - 300000, -5 - x, w32),
+                     cast<int>(lerp(cast<uint32_t>(x) * cast<uint32_t>(1000000000), cast<uint32_t>(Expr(uint64_t(4000000000u))), wf)),
+                     cast<int>(lerp(x % 2 == 0, x % 3 == 0, wf)), cast<int>(lerp(cast<int8_t>(x * 30 - 100), cast<int8_t>(90), w16)));
+        f.vectorize(x, 4);
+        Realization r = f.realize({5});
+        Buffer<int> r0 = r[0], r1 = r[1], r2 = r[2], r3 = r[3], r4 = r[4], r5 = r[5], r6 = r[6];
+        for (int i = 0; i < 5; i++) {
+            INFO("weight " << c.f << ", " << c.u16 << ", " << c.u32 << "; x = " << i);
+            uint64_t w8_of_f = uint64_t(255.0f * c.f), w8_of_16 = c.u16 / 257;
+            CHECK(uint64_t(r0(i)) == lerp_u(uint8_t(i * 40), uint8_t(255 - i * 30), w8_of_f, 8));
+            CHECK(uint64_t(r1(i)) == lerp_u(uint8_t(i * 40), uint8_t(255 - i * 30), w8_of_16, 8));
+            uint64_t w32_of_f = uint64_t(65535.0 * 65537.0 * double(c.f));
+            auto biased = [](int v) { return uint64_t(uint32_t(v) ^ 0x80000000u); };
+            CHECK(r2(i) == int(uint32_t(lerp_u(biased(i * 100000 - 300000), biased(2000000000 - i * 7), w32_of_f, 32)) ^ 0x80000000u));
+            CHECK(r3(i) == int(uint32_t(lerp_u(biased(i * 100000 - 300000), biased(-5 - i), c.u32, 32)) ^ 0x80000000u));
+            CHECK(uint32_t(r4(i)) == uint32_t(lerp_u(uint32_t(i) * 1000000000u, 4000000000u, w32_of_f, 32)));
+            CHECK(r5(i) == (c.f > 0.5f ? i % 3 == 0 : i % 2 == 0));
+            auto b8 = [](int v) { return uint64_t(uint8_t(int8_t(v)) ^ 0x80); };
+            CHECK(r6(i) == int(int8_t(uint8_t(lerp_u(b8(i * 30 - 100), b8(90), w8_of_16, 8)) ^ 0x80)));
+        }
+        Realization ref = reference_realize(f, {5});
+        for (size_t k = 0; k < ref.size(); k++) CHECK(halo_test::compare(r[k], ref[k]).empty());
+    }
+    // Halide's own figures: lerp(0, 255, 0.5f) of uint8 is 127 and of 0.3f 76; a uint16 weight of
+    // 65534 is 254 / 255 of the way.
+    wf.set(0.5f);
+    Func g("lerp_halide_figures");
+    g(x) = cast<int>(lerp(cast<uint8_t>(0), cast<uint8_t>(255), select(x == 0, wf, 0.3f)));
+    Buffer<int> out = g.realize({2});
+    CHECK(out(0) == 127);
+    CHECK(out(1) == 76);
+}
+
 TEST_CASE("lerp refuses what it cannot compute, saying what to do") {
     Var x("x");
-    std::string msg = compile_error_of([&] { lerp(x, x + 1, 0.5f); });
-    CHECK(contains(msg, "values of type int32 are not supported; lerp takes floats or 8- or 16-bit integers"));
+    std::string msg = compile_error_of([&] { lerp(cast<int64_t>(x), cast<int64_t>(x), 0.5f); });
+    CHECK(contains(msg, "64-bit values or weights are not supported (as in Halide)"));
     msg = compile_error_of([&] { lerp(cast<uint8_t>(x), cast<uint16_t>(x), 0.5f); });
     CHECK(contains(msg, "the values are uint8 and uint16; lerp needs both of one type"));
     msg = compile_error_of([&] { lerp(cast<uint8_t>(x), cast<uint8_t>(x), x); });
