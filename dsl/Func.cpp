@@ -548,23 +548,42 @@ Expr self_call(const std::shared_ptr<FunctionContents> &f, const std::vector<Exp
 }
 }  // namespace
 
+// An update of a Func without a pure definition gets one first, as in Halide: the identity
+// of the operator everywhere, over the update's own Vars where its arguments are distinct Vars
+// (f(x) += e defines f(x) = 0) and implicit Vars elsewhere (f(r % 3) += 1 defines f(_0) = 0).
+void FuncRef::define_identity_if_undefined(const Expr &identity) {
+    if (f_->has_pure_definition) return;
+    if (placeholder_ >= 0) {  // f(x, _) += e: the placeholder expands as in a pure definition
+        *this = identity;
+        return;
+    }
+    std::vector<Expr> pure;
+    std::set<std::string> seen;
+    for (size_t i = 0; i < args_.size(); i++) {
+        auto v = args_[i].as<Variable>();
+        bool pure_var = v && !v->param && !v->rdom && !is_implicit_var_name(v->name) && seen.insert(v->name).second;
+        pure.push_back(pure_var ? args_[i] : Expr(Var::implicit(int(i))));
+    }
+    FuncRef(f_, pure) = identity;
+}
+
 Stage FuncRef::operator+=(const Expr &e) {
-    if (!f_->has_pure_definition) *this = make_zero(e.type());
+    define_identity_if_undefined(make_zero(e.type()));
     Expr self = self_call(f_, args_, "+=");
     return *this = cast(self.type(), self + e);
 }
 Stage FuncRef::operator-=(const Expr &e) {
-    if (!f_->has_pure_definition) *this = make_zero(e.type());
+    define_identity_if_undefined(make_zero(e.type()));
     Expr self = self_call(f_, args_, "-=");
     return *this = cast(self.type(), self - e);
 }
 Stage FuncRef::operator*=(const Expr &e) {
-    if (!f_->has_pure_definition) *this = make_one(e.type());
+    define_identity_if_undefined(make_one(e.type()));
     Expr self = self_call(f_, args_, "*=");
     return *this = cast(self.type(), self * e);
 }
 Stage FuncRef::operator/=(const Expr &e) {
-    if (!f_->has_pure_definition) *this = make_one(e.type());
+    define_identity_if_undefined(make_one(e.type()));
     Expr self = self_call(f_, args_, "/=");
     return *this = cast(self.type(), self / e);
 }

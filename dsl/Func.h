@@ -144,6 +144,7 @@ public:
 
 private:
     Stage define(std::vector<Expr> values);
+    void define_identity_if_undefined(const Expr &identity);
     void expand_left_placeholder(const std::vector<std::string> &free_vars);
     std::shared_ptr<FunctionContents> f_;
     std::vector<Expr> args_;

@@ -88,3 +88,23 @@ TEST_CASE("RVars made without a name each get their own, so they can name split 
     for (int i = 0; i < 4; i++) CHECK(out(i) == i + 28 * 6 + 24 * i);
     check(k, {4}, {-5});
 }
+
+TEST_CASE("an update of a Func without a pure definition defines it as the operator's identity over implicit Vars") {
+    Buffer<int> in = halo_test::random_image<int>({10}, 5, 0, 9);
+    RDom r(0, 10, "r");
+    Func h("h_implicit");
+    h(in(r) % 3) += 1;  // Halide: h(_0) = 0 first
+    Func p("p_implicit");
+    p(r % 4) *= 2;  // p(_0) = 1 first
+    Var x("x");
+    Func q("q_implicit");
+    q(x) -= x;  // a Var argument keeps its name: q(x) = 0
+    Buffer<int> hv = h.realize({3}), pv = p.realize({4}), qv = q.realize({5});
+    int counts[3] = {0, 0, 0};
+    for (int i = 0; i < 10; i++) counts[in(i) % 3]++;
+    for (int i = 0; i < 3; i++) CHECK(hv(i) == counts[i]);
+    for (int i = 0; i < 4; i++) CHECK(pv(i) == (i < 2 ? 8 : 4));
+    for (int i = 0; i < 5; i++) CHECK(qv(i) == -i);
+    CHECK(q.args()[0].name() == "x");
+    CHECK(h.args()[0].name() == "_0");
+}
