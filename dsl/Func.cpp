@@ -296,6 +296,24 @@ bool uses_undef(const Expr &e) {
     e.accept(&u);
     return u.found;
 }
+
+bool is_undef(const Expr &e) {
+    const Call *c = e.as<Call>();
+    return c && c->is_intrinsic(Call::undef);
+}
+
+// An arm of a select (or of a chain of selects) that is undef() means "store nothing there",
+// as in Halide: the arm becomes `kept`, the value already there (a read of the Func in an
+// update; in a pure definition nothing was there, and what is never stored is undefined to
+// read, so any value does: zero). Only the select chain at the top of a value is looked at.
+Expr resolve_undef_arms(const Expr &e, const Expr &kept) {
+    if (is_undef(e)) return kept;
+    const Select *s = e.as<Select>();
+    if (!s) return e;
+    Expr t = resolve_undef_arms(s->true_value, kept), f = resolve_undef_arms(s->false_value, kept);
+    if (t.same_as(s->true_value) && f.same_as(s->false_value)) return e;
+    return select(s->condition, t, f);
+}
 }  // namespace
 
 size_t FuncRef::size() const {
@@ -391,8 +409,13 @@ Stage FuncRef::define(std::vector<Expr> values) {
     for (size_t i = 0; i < values.size(); i++) {
         user_assert(values[i].defined()) << "Func '" << f_->name << "' defined with an undefined Expr"
                                          << (values.size() > 1 ? " as value " + std::to_string(i) + " of its Tuple" : "");
-        const Call *c = values[i].as<Call>();
-        if (!c || !c->is_intrinsic(Call::undef)) continue;
+        if (!is_undef(values[i]) && values[i].as<Select>()) {
+            Expr kept = f_->has_pure_definition && i < size_t(f_->outputs())
+                            ? Call::make(values[i].type(), f_->name, args_, Call::Halo, f_, nullptr, int(i))
+                            : make_zero(values[i].type());
+            values[i] = resolve_undef_arms(values[i], kept);
+        }
+        if (!is_undef(values[i])) continue;
         user_assert(f_->has_pure_definition)
             << "Func '" << f_->name << "': its pure definition has undef() as a value; only an update may leave a "
             << "value as it is";
@@ -407,7 +430,8 @@ Stage FuncRef::define(std::vector<Expr> values) {
         // (After checked_definition: its shared subexpressions are lets, so a walk is linear.)
         user_assert(!uses_undef(value)) << "Func '" << f_->name << "': undef() inside an expression (" << value
                                         << "); as in Halide it may only be a whole value of an update's Tuple, "
-                                        << "leaving that value as it is";
+                                        << "leaving that value as it is, or an arm of a select that is the whole "
+                                        << "value (storing nothing where that arm is taken)";
         value.accept(&names);
     }
     // (names.vars, not values: the values may be graphs whose trees are exponential)

@@ -108,3 +108,29 @@ TEST_CASE("an update of a Func without a pure definition defines it as the opera
     CHECK(q.args()[0].name() == "x");
     CHECK(h.args()[0].name() == "_0");
 }
+
+TEST_CASE("an undef() arm of a select stores nothing there: an update keeps the value, as in Halide") {
+    Buffer<int> in = halo_test::random_image<int>({40}, 9, -20, 20);
+    Var x("x");
+    RDom r(0, 40, "r");
+    Func f("undef_arm");
+    f(x) = x * 10;
+    // Positions of the positive inputs get 1; the others keep x * 10.
+    f(clamp(r, 0, 39)) = select(in(r) > 0, 1, undef<int>());
+    // Nested: a chain whose middle arm is undef.
+    f(x) = select(x < 5, f(x) + 1000, x > 30, undef<int>(), f(x) * 2);
+    f.update(1).vectorize(x, 8);
+    Buffer<int> out(40);
+    halo_test::check_against_reference(f, out);
+    for (int i = 0; i < 40; i++) {
+        int v = in(i) > 0 ? 1 : i * 10;
+        v = i < 5 ? v + 1000 : i > 30 ? v : v * 2;
+        CHECK(out(i) == v);
+    }
+    // Anywhere else it is still refused, saying where it may go.
+    Func g("undef_nested");
+    g(x) = x;
+    std::string msg = compile_error_of([&] { g(x) = select(x > 3, undef<int>(), x) + 1; });
+    CHECK(contains(msg, "Func 'undef_nested': undef() inside an expression"));
+    CHECK(contains(msg, "or an arm of a select that is the whole value"));
+}
