@@ -9,6 +9,7 @@
 #include "Func.h"
 #include "IRPrinter.h"
 #include "IRVisitor.h"
+#include "ParallelRVar.h"
 #include "lower/IREquality.h"
 #include "lower/Substitute.h"
 #include "lower/Simplify.h"
@@ -16,82 +17,6 @@
 namespace halo {
 
 namespace {
-
-// The RVar a loop of def comes from through splits (and renames), or "" for a pure loop or a
-// loop fused from several.
-std::string rvar_origin(const Definition &def, const std::string &loop) {
-    if (!def.rdom) return "";
-    std::map<std::string, std::string> origin;
-    for (auto &rv : def.rdom->vars) origin[rv.name] = rv.name;
-    for (const Split &s : def.schedule.splits) {
-        if (s.kind == Split::FuseVars) {
-            if (origin.count(s.inner) || origin.count(s.outer)) origin[s.old_var] = "";
-            continue;
-        }
-        auto it = origin.find(s.old_var);
-        if (it == origin.end()) continue;
-        std::string from = it->second;
-        origin[s.outer] = from;
-        if (s.kind == Split::SplitVar) origin[s.inner] = from;
-    }
-    auto it = origin.find(loop);
-    return it == origin.end() ? "" : it->second;
-}
-
-// The coefficient of r in e if e is syntactically affine in r (sums and differences of terms
-// free of r and of r times constants), else nothing. Checked by its form, not by evaluating e
-// at a few points: r % 8 agrees with r at 0, 1 and 2.
-std::optional<int64_t> affine_coefficient(const Expr &e, const std::string &r) {
-    if (!expr_uses_var(e, r)) return 0;
-    if (auto v = e.as<Variable>()) return v->name == r ? std::optional<int64_t>(1) : std::nullopt;
-    if (auto a = e.as<Add>()) {
-        auto x = affine_coefficient(a->a, r), y = affine_coefficient(a->b, r);
-        if (x && y) return *x + *y;
-    } else if (auto d = e.as<Sub>()) {
-        auto x = affine_coefficient(d->a, r), y = affine_coefficient(d->b, r);
-        if (x && y) return *x - *y;
-    } else if (auto m = e.as<Mul>()) {
-        for (auto [k, other] : {std::pair{m->a, m->b}, std::pair{m->b, m->a}}) {
-            const int64_t *c = as_const_int(k);
-            auto x = affine_coefficient(other, r);
-            if (c && x) return *c * *x;
-        }
-    }
-    return std::nullopt;
-}
-
-// Halide's rule for a parallel or vectorized RVar loop: allowed where no two of its iterations
-// touch the same point of f. Recognised when one of the left side's arguments is an affine
-// function of the RVar the loop comes from with a nonzero coefficient (r, 2 * r + 1, y - r:
-// distinct iterations write distinct points) and every read of f in the update (values and
-// RDom predicates) has that same argument there (each iteration reads only points it writes
-// itself), as f(r) = f(r) * 2 + r * r or f(2 * r) = 7.
-bool rvar_loop_is_race_free(const std::string &f, const Definition &def, const std::string &loop) {
-    std::string r = rvar_origin(def, loop);
-    if (r.empty()) return false;
-    int position = -1;
-    for (size_t i = 0; i < def.args.size() && position < 0; i++) {
-        std::optional<int64_t> k = affine_coefficient(def.args[i], r);
-        if (k && *k != 0) position = int(i);
-    }
-    if (position < 0) return false;
-    struct Reads : IRVisitor {
-        const std::string &f;
-        const Expr &own;
-        size_t position;
-        bool elsewhere = false;
-        Reads(const std::string &name, const Expr &a, size_t p) : f(name), own(a), position(p) {}
-        void visit(const Call *op) override {
-            IRVisitor::visit(op);
-            if (op->call_type != Call::Halo || op->name != f) return;
-            elsewhere |= op->args.size() <= position || compare_expr(op->args[position], own) != 0;
-        }
-    } reads(f, def.args[size_t(position)], size_t(position));
-    for (auto &v : def.values) v.accept(&reads);
-    for (auto &a : def.args) a.accept(&reads);
-    for (auto &p : def.rdom->predicates) p.accept(&reads);
-    return !reads.elsewhere;
-}
 
 std::string loop_names(const StageSchedule &s) {
     std::string r;
@@ -414,10 +339,11 @@ void Stage::set_for_type(const VarOrRVar &v, ForType t, const char *directive) {
                 rvar_loop_is_race_free(f_->name, def(), v.name))
         << describe() << ": " << directive << "(" << v.name << ") over an RVar: the iterations of "
         << "a reduction may touch the same points of " << f_->name << ", so they cannot run in "
-        << directive << ". It is allowed where each iteration has points of its own: the RVar "
-        << "(or an affine function of it, such as 2 * r + 1) an argument of the left side, and "
-        << f_->name << " read only at that argument "
-        << "(as " << f_->name << "(r) = " << f_->name << "(r) * 2). Otherwise apply " << directive
+        << directive << ". It is allowed where no iteration writes a point another one writes or reads: "
+        << "the RVar (or an affine function of it, such as 2 * r + 1) an argument of the left side, and "
+        << f_->name << " read only at that argument or at points no iteration writes "
+        << "(as " << f_->name << "(r) = " << f_->name << "(r) * 2, or " << f_->name << "(2 * r + 1) = "
+        << f_->name << "(2 * r)). Otherwise apply " << directive
         << " to a pure Var of the update, or rfactor the reduction";
     d.for_type = t;
 }
