@@ -179,17 +179,20 @@ void RandomPipeline::add_update_stage(PipelineStage &st, int a, int b) {
         log_ << F << "(r, y) = " << F << "(r, y) * 2 + " << A << "(r, y), " << range << "\n";
         st.update_rvar_race_free = true;
         break;
-    case 2:  // a scan
+    case 2:  // a scan (over one point, no iteration reads another's: as Halide proves it)
         f(r, y) = f(r - 1, y) / 2 + read(a, r, y);
         log_ << F << "(r, y) = " << F << "(r - 1, y) / 2 + " << A << "(r, y), " << range << "\n";
+        st.update_rvar_race_free = n == 1;
         break;
     case 3:  // a recurrence reading two earlier points
         f(r, y) = (f(r - 1, y) + f(r - 2, y)) % 1000;
         log_ << F << "(r, y) = (" << F << "(r - 1, y) + " << F << "(r - 2, y)) % 1000, " << range << "\n";
+        st.update_rvar_race_free = n == 1;
         break;
     case 4:  // reads the point after the one it writes
         f(r, y) = f(r + 1, y) + 1;
         log_ << F << "(r, y) = " << F << "(r + 1, y) + 1, " << range << "\n";
+        st.update_rvar_race_free = n == 1;
         break;
     default: {  // a scatter to data-dependent positions, then a shift
         f(clamp(read(a, r, y), -3, 9), y) += 1;
