@@ -267,6 +267,35 @@ public:
         return true;
     }
 
+    // The range of a - b when it is m ((E / c) * c - E) + k for a positive constant c (E / c
+    // rounding down, so (E / c) * c - E is in [-(c - 1), 0]) and constants m and k. That is the
+    // difference between the last vector of a ShiftInwards split, x.min + ((x.max - x.min) / c)
+    // * c, and its clamp x.max - (c - 1): deciding their min keeps the bounds of a chain of
+    // vectorized stages linear in its length, where both ends of each stage's region would
+    // otherwise appear in the next one's and double at every stage.
+    bool rounding_difference_range(const Expr &a, const Expr &b, int64_t *lo, int64_t *hi) {
+        if (!is_affine_type(a.type())) return false;
+        Linear l = to_linear(a);
+        l.add(to_linear(b), -1);
+        if (!l.exact) return false;
+        for (auto &[term, coeff] : l.terms) {
+            auto div = term.as<Div>();
+            const int64_t *c = div ? as_const_int(div->b) : nullptr;
+            if (!c || *c <= 1 || coeff % *c != 0) continue;
+            int64_t m = coeff / *c;
+            // l = m c (E / c) + rest; the rest must be -m E + k.
+            Linear rest = l;
+            rest.terms.erase(term);
+            rest.add(to_linear(div->a), m);
+            if (!rest.exact || !rest.is_constant()) continue;
+            int64_t k = rest.constant, span = m * (*c - 1);  // m ((E / c) * c - E) in [-span, 0] (m > 0)
+            *lo = m > 0 ? k - span : k;
+            *hi = m > 0 ? k : k - span;
+            return true;
+        }
+        return false;
+    }
+
     bool constant_difference(const Expr &a, const Expr &b, int64_t *diff) {
         if (!is_affine_type(a.type())) return false;
         Linear l = to_linear(a);
@@ -632,6 +661,10 @@ private:
                 Expr diff = from_linear(expand_all_lets(d), t);
                 return mutate(Add::make(b, Node::make(diff, make_zero(t))));
             }
+        }
+        if (int64_t lo, hi; rounding_difference_range(a, b, &lo, &hi)) {
+            if (hi <= 0) return is_min ? a : b;
+            if (lo >= 0) return is_min ? b : a;
         }
         // Constants to the right, and min(min(x, c1), c2) -> min(x, min(c1, c2)). Not for
         // floats: min(a, b) is b when either is NaN (select(a < b, a, b)), so order matters.
