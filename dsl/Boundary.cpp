@@ -1,4 +1,5 @@
 #include "Boundary.h"
+#include "ImplicitVars.h"
 
 #include <map>
 #include <mutex>
@@ -34,15 +35,17 @@ const char *kind_name(Kind k) {
     }
 }
 
+// var_names: the Vars of the boundary condition's Func (a Func source's own, as in Halide, so
+// that a schedule written with the source's Vars applies), or empty for bc0, bc1, ...
 Func make_boundary(const std::string &name, const Source &source, int dims, const Region &bounds,
-                   Kind kind, Expr value = Expr()) {
+                   Kind kind, const std::vector<std::string> &var_names, Expr value = Expr()) {
     user_assert(int(bounds.size()) <= dims)
         << "Boundary condition on '" << name << "' given " << bounds.size()
         << " bounds for a source with " << dims << " dimensions";
     std::vector<Expr> args, coords;
     Expr outside;
     for (int d = 0; d < dims; d++) {
-        Var v("bc" + std::to_string(d));
+        Var v(d < int(var_names.size()) ? var_names[size_t(d)] : "bc" + std::to_string(d));
         args.push_back(v);
         if (d >= int(bounds.size()) || !bounds[d].first.defined()) {
             coords.push_back(v);  // unbounded dimension: passed through
@@ -103,9 +106,20 @@ Source of(const Buffer<> &b) {
     return [b](const std::vector<Expr> &a) { return b(a); };
 }
 
+std::vector<std::string> var_names_of(const Func &f) {
+    std::vector<std::string> names;
+    for (const Var &v : f.args()) {
+        if (is_implicit_var_name(v.name())) return {};  // (_0, _1 belong to the placeholder _)
+        names.push_back(v.name());
+    }
+    return names;
+}
+std::vector<std::string> var_names_of(const ImageParam &) { return {}; }
+std::vector<std::string> var_names_of(const Buffer<> &) { return {}; }
+
 template <typename S>
 Func boundary(const S &s, const Region &b, Kind kind, Expr value = Expr()) {
-    return make_boundary(s.name(), of(s), s.dimensions(), region_of(s, b), kind, std::move(value));
+    return make_boundary(s.name(), of(s), s.dimensions(), region_of(s, b), kind, var_names_of(s), std::move(value));
 }
 
 }  // namespace

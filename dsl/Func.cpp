@@ -416,9 +416,13 @@ Stage FuncRef::define(std::vector<Expr> values) {
             values[i] = resolve_undef_arms(values[i], kept);
         }
         if (!is_undef(values[i])) continue;
-        user_assert(f_->has_pure_definition)
-            << "Func '" << f_->name << "': its pure definition has undef() as a value; only an update may leave a "
-            << "value as it is";
+        if (!f_->has_pure_definition) {
+            // A pure definition of undef() stores nothing (Halide's iir_blur starts so): the
+            // updates fill what is read, and what is never stored is undefined to read, so any
+            // value will do.
+            values[i] = make_zero(values[i].type());
+            continue;
+        }
         user_assert(i < size_t(f_->outputs()))
             << "Func '" << f_->name << "' has " << f_->outputs() << " values; an update gives " << values.size();
         values[i] = Call::make(values[i].type(), f_->name, args_, Call::Halo, f_, nullptr, int(i));
