@@ -1,10 +1,12 @@
-// What the compat tests share: comparing a buffer with the values plain C++ computes.
+// What the compat tests share: comparing a buffer with the values plain C++ computes, and a
+// deterministic hash for their inputs.
 #pragma once
 
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <functional>
 #include <sstream>
 #include <string>
@@ -14,6 +16,16 @@
 #include "dsl/Halo.h"
 
 namespace halo_compat {
+
+// A deterministic pseudo-random sequence (the tests must not depend on rand()).
+inline uint32_t hash32(uint32_t a) {
+    a ^= a >> 16;
+    a *= 0x7feb352dU;
+    a ^= a >> 15;
+    a *= 0x846ca68bU;
+    a ^= a >> 16;
+    return a;
+}
 
 template <typename T>
 bool same_value(T a, T b) {

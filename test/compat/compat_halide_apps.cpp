@@ -34,19 +34,11 @@
 namespace Halide = halo;
 
 using namespace Halide;
+using halo_compat::hash32;
 using halo_compat::mismatches;
 
 namespace {
 
-// A deterministic pseudo-random sequence (the tests must not depend on rand()).
-uint32_t hash32(uint32_t a) {
-    a ^= a >> 16;
-    a *= 0x7feb352dU;
-    a ^= a >> 15;
-    a *= 0x846ca68bU;
-    a ^= a >> 16;
-    return a;
-}
 
 // A float in [lo, hi) on a grid of 1/4096 steps, from a seed and an index.
 float rand_float(uint32_t seed, uint32_t i, float lo = 0.0f, float hi = 1.0f) {

@@ -18,19 +18,11 @@
 namespace Halide = halo;
 
 using namespace Halide;
+using halo_compat::hash32;
 using halo_compat::mismatches;
 
 namespace {
 
-// A deterministic pseudo-random sequence (the tests must not depend on rand()).
-uint32_t hash32(uint32_t a) {
-    a ^= a >> 16;
-    a *= 0x7feb352dU;
-    a ^= a >> 15;
-    a *= 0x846ca68bU;
-    a ^= a >> 16;
-    return a;
-}
 
 // The region infer_input_bounds bound to an ImageParam, dimension d.
 std::pair<int, int> inferred(const ImageParam &p, int d = 0) {
