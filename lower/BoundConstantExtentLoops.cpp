@@ -41,18 +41,27 @@ public:
         if (!n) {
             // A constant extent already, or none to be found: unroll_loops reports the latter;
             // a vectorized loop stays serial.
-            Interval range(op->min, simplify(op->min + op->extent - 1));
-            Stmt body = with(op->name, range, op->body);
+            Stmt body = with(op->name, loop_range(op->min, simplify(op->min + op->extent - 1)), op->body);
             return body.same_as(op->body) ? self(op) : For::make(op->name, op->min, op->extent, op->for_type, body);
         }
         Expr constant = Expr(int32_t(std::max<int64_t>(*n, 0)));
-        Stmt body = with(op->name, Interval(op->min, simplify(op->min + constant - 1)), op->body);
+        Stmt body = with(op->name, loop_range(op->min, simplify(op->min + constant - 1)), op->body);
         Expr var = Variable::make(Int(32), op->name);
         body = IfThenElse::make(likely(var < op->min + op->extent), body);
         return For::make(op->name, op->min, constant, op->for_type, body);
     }
 
 private:
+    // The interval of a loop variable: constants where the loop's ends have constant bounds in
+    // the enclosing scope (a partitioned loop's steady part runs to a let, steady_end = 2),
+    // else the ends themselves.
+    Interval loop_range(const Expr &first, const Expr &last) {
+        Expr lo = simplify(bounds_of_expr_in_scope(first, scope_).min);
+        Expr hi = lo.defined() ? simplify(bounds_of_expr_in_scope(last, scope_).max) : Expr();
+        if (lo.defined() && hi.defined() && as_const_int(lo) && as_const_int(hi)) return Interval(lo, hi);
+        return Interval(first, last);
+    }
+
     Scope scope_;                        // loop variables and lets: the intervals they lie in
     std::map<std::string, Expr> lets_;  // the lets' values
     int budget_ = 0;                     // steps upper_bound may still take for one extent
@@ -68,7 +77,7 @@ private:
         }
         budget_ = 4096;
         if (auto k = upper_bound(simplify(e))) return k;
-        for (const Expr &candidate : {e, extent}) {
+        for (const Expr &candidate : {simplify(e), e, extent}) {
             Interval b = bounds_of_expr_in_scope(candidate, scope_);
             if (!b.max.defined()) continue;
             Expr upper = simplify(b.max);
@@ -102,6 +111,12 @@ private:
         }
         Expr simple = simplify(e);
         if (const int64_t *k = as_const_int(simple)) return *k;
+        // The loops' and lets' ranges (0 - r * 2 is at most 0 for r in [0, 1]).
+        Interval in_scope = bounds_of_expr_in_scope(simple, scope_);
+        if (in_scope.max.defined()) {
+            Expr upper = simplify(in_scope.max);
+            if (const int64_t *k = as_const_int(upper)) return *k;
+        }
         return constant_upper_bound(simple);
     }
     // The bound of a - b from the arms of a (first) or of b; nothing if that side has none.

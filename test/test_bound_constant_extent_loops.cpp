@@ -47,3 +47,20 @@ TEST_CASE("a loop whose extent has no useful constant bound is not made to run o
     CHECK(!contains(stmt, ", 2147483647) {"));
     halo_test::check_against_reference(out, Buffer<int>(21, 13, 3));
 }
+
+TEST_CASE("a producer unrolled inside an RVar loop unrolled with a GuardWithIf tail (its extent bounded through lets)") {
+    // Halide's conv_layer with an odd number of input channels: after loop partitioning the
+    // steady loop runs to a let (steady_end = 2), and the producer's extent, max - min + 1 of
+    // two lets, is at most 2 only once its Vars cancel and the loop's range is known.
+    Var x("x");
+    RDom r(0, 5, "r");
+    Func g("g"), f("f");
+    g(x) = x * 3;
+    f(x) = 0;
+    f(x) += g(r + x);
+    f.update().unroll(r, 2);
+    g.compute_at(f, r).unroll(x);
+    Buffer<int> out(4);
+    out.set_min(-2);
+    halo_test::check_against_reference(f, out);
+}
