@@ -827,8 +827,15 @@ void resolve_default_placements(const Environment &env, const std::vector<std::s
                 if (outside_vectors) {
                     auto scalar = std::find_if(dims.begin(), dims.end(),
                                                [](const Dim &d) { return d.for_type != ForType::Vectorized; });
-                    if (scalar != dims.end()) l.var = scalar->var;
-                    else l = LoopLevel::root();
+                    if (scalar != dims.end()) {
+                        l.var = scalar->var;
+                    } else {
+                        // Every loop of g is a vector loop: the reduction goes where g itself
+                        // is computed, just before it (so it still sees the producers g sees
+                        // there), or at the root where g is.
+                        const LoopLevel &gl = g.schedule.compute_level;
+                        l = gl.kind == LoopLevel::At ? gl : LoopLevel::root();
+                    }
                 }
                 // A specialized consumer's branches have loops of their own: the place is a
                 // loop of one iteration just inside each branch's innermost loop (outside its

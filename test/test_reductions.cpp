@@ -376,3 +376,21 @@ TEST_CASE("sum of two different RDoms in one expression") {
         return double(s1 * 100 + s2);
     });
 }
+
+TEST_CASE("an inline reduction in a Func whose every loop is vectorized goes where that Func is computed") {
+    // Halide's resize: kernel_sum_x(x) = sum(...) computed at a loop of its consumer and
+    // vectorized across its whole extent. Its reduction cannot go inside a vector loop, and at
+    // the root it would be outside the loop where its producer g is computed.
+    Var x("x"), k("k");
+    RDom r(0, 3, "r");
+    Func g("g"), s("s"), h("h");
+    g(x, k) = x * 10 + k;
+    s(x) = sum(g(x, r));
+    h(x, k) = g(x, k) * 100 + s(x);
+    g.compute_at(h, x);
+    s.compute_at(h, x).vectorize(x);
+    h.compute_root().reorder(k, x).vectorize(x, 8);
+    Buffer<int> out(20, 3);
+    out.set_min(-5, 0);
+    halo_test::check_against_reference(h, out);
+}
