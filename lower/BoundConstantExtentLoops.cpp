@@ -56,10 +56,50 @@ private:
     // the enclosing scope (a partitioned loop's steady part runs to a let, steady_end = 2),
     // else the ends themselves.
     Interval loop_range(const Expr &first, const Expr &last) {
-        Expr lo = simplify(bounds_of_expr_in_scope(first, scope_).min);
-        Expr hi = lo.defined() ? simplify(bounds_of_expr_in_scope(last, scope_).max) : Expr();
-        if (lo.defined() && hi.defined() && as_const_int(lo) && as_const_int(hi)) return Interval(lo, hi);
+        std::optional<int64_t> lo = constant_in_scope(first, false), hi = constant_in_scope(last, true);
+        if (lo && hi && *lo >= INT32_MIN && *hi <= INT32_MAX) {
+            return Interval(Expr(int32_t(*lo)), Expr(int32_t(*hi)));
+        }
         return Interval(first, last);
+    }
+
+    // A constant lower (upper) bound of e from constants and the variables whose intervals in
+    // the scope are constants, through sums, differences, products by constants, min and max;
+    // nothing otherwise. (Cheap on purpose: it runs for every loop, and intervals of whole
+    // expressions built and simplified there made large pipelines compile for minutes.)
+    std::optional<int64_t> constant_in_scope(const Expr &e, bool upper, int depth = 0) {
+        if (depth > 64) return std::nullopt;
+        if (const int64_t *k = as_const_int(e)) return *k;
+        if (auto v = e.as<Variable>()) {
+            auto it = scope_.find(v->name);
+            if (it == scope_.end()) return std::nullopt;
+            const Expr &end = upper ? it->second.max : it->second.min;
+            if (!end.defined()) return std::nullopt;
+            if (const int64_t *k = as_const_int(end)) return *k;
+            if (end.as<Variable>() && end.as<Variable>()->name == v->name) return std::nullopt;
+            return constant_in_scope(end, upper, depth + 1);
+        }
+        auto both = [&](const Expr &a, bool ua, const Expr &b, bool ub, auto combine) -> std::optional<int64_t> {
+            auto x = constant_in_scope(a, ua, depth + 1);
+            if (!x) return std::nullopt;
+            auto y = constant_in_scope(b, ub, depth + 1);
+            if (!y) return std::nullopt;
+            return combine(*x, *y);
+        };
+        if (auto a = e.as<Add>()) return both(a->a, upper, a->b, upper, [](int64_t x, int64_t y) { return x + y; });
+        if (auto s = e.as<Sub>()) return both(s->a, upper, s->b, !upper, [](int64_t x, int64_t y) { return x - y; });
+        if (auto m = e.as<Min>()) return both(m->a, upper, m->b, upper, [](int64_t x, int64_t y) { return std::min(x, y); });
+        if (auto m = e.as<Max>()) return both(m->a, upper, m->b, upper, [](int64_t x, int64_t y) { return std::max(x, y); });
+        if (auto m = e.as<Mul>()) {
+            for (auto [k, other] : {std::pair{m->a, m->b}, std::pair{m->b, m->a}}) {
+                const int64_t *c = as_const_int(k);
+                if (!c || *c > (1 << 20) || *c < -(1 << 20)) continue;
+                auto x = constant_in_scope(other, *c >= 0 ? upper : !upper, depth + 1);
+                if (x && *x < (int64_t(1) << 40) && *x > -(int64_t(1) << 40)) return *x * *c;
+                return std::nullopt;
+            }
+        }
+        return std::nullopt;
     }
 
     Scope scope_;                        // loop variables and lets: the intervals they lie in
@@ -76,8 +116,9 @@ private:
             e = next;
         }
         budget_ = 4096;
-        if (auto k = upper_bound(simplify(e))) return k;
-        for (const Expr &candidate : {simplify(e), e, extent}) {
+        Expr simple = simplify(e);
+        if (auto k = upper_bound(simple)) return k;
+        for (const Expr &candidate : {simple, e, extent}) {
             Interval b = bounds_of_expr_in_scope(candidate, scope_);
             if (!b.max.defined()) continue;
             Expr upper = simplify(b.max);
@@ -111,12 +152,8 @@ private:
         }
         Expr simple = simplify(e);
         if (const int64_t *k = as_const_int(simple)) return *k;
-        // The loops' and lets' ranges (0 - r * 2 is at most 0 for r in [0, 1]).
-        Interval in_scope = bounds_of_expr_in_scope(simple, scope_);
-        if (in_scope.max.defined()) {
-            Expr upper = simplify(in_scope.max);
-            if (const int64_t *k = as_const_int(upper)) return *k;
-        }
+        // The loops' and lets' constant ranges (0 - r * 2 is at most 0 for r in [0, 1]).
+        if (auto k = constant_in_scope(simple, true)) return k;
         return constant_upper_bound(simple);
     }
     // The bound of a - b from the arms of a (first) or of b; nothing if that side has none.
