@@ -2479,34 +2479,7 @@ TEST_CASE("reduced: two distinct Funcs named alike in one pipeline" * doctest::s
     CHECK(mismatches<int>(o, [](const std::vector<int> &c) { return c[0] + 1; }) == 0);
 }
 
-// conv_layer: unroll of a producer whose extent under a GuardWithIf tail is not constant.
-TEST_CASE("reduced: unroll of a producer computed inside an RVar loop unrolled with a tail") {
-    Var x("x");
-    RDom r(0, 5, "r");
-    Func g("g"), f("f");
-    g(x) = x * 3;
-    f(x) = 0;
-    f(x) += g(r + x);
-    f.update().unroll(r, 2);
-    g.compute_at(f, r).unroll(x);
-    Buffer<int> o = f.realize({4});
-    CHECK(mismatches<int>(o, [](const std::vector<int> &c) { return 3 * (5 * c[0] + 10); }) == 0);
-}
 
-// resize: an inline reduction whose consumer's only loop is vectorized.
-TEST_CASE("reduced: sum() in a Func vectorized across its whole extent") {
-    Var x("x"), k("k");
-    RDom r(0, 3, "r");
-    Func g("g"), s("s"), h("h");
-    g(x, k) = x * 10 + k;
-    s(x) = sum(g(x, r));
-    h(x, k) = g(x, k) * 100 + s(x);
-    g.compute_at(h, x);
-    s.compute_at(h, x).vectorize(x);
-    h.compute_root().reorder(k, x).vectorize(x, 8);
-    Buffer<int> o = h.realize({20, 3});
-    CHECK(mismatches<int>(o, [](const std::vector<int> &c) { return (c[0] * 10 + c[1]) * 100 + 30 * c[0] + 3; }) == 0);
-}
 
 // lens_blur: a boundary condition of a Func scheduled by the Func's Vars.
 TEST_CASE("reduced: repeat_edge of a Func scheduled by that Func's Vars") {

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <functional>
 #include <map>
+#include <ostream>
 #include <string>
 
 #include "dsl/Halo.h"
@@ -73,6 +74,21 @@ inline halo::Target fuzz_target(unsigned seed) {
     if (!name) return host;
     halo::Target t = halo::Target::parse(name);
     return t.supported_by_host() ? t : host;
+}
+
+// Grows f's region in dimension v at random, with align_bounds (a modulus of 2 to 8 and a
+// remainder from -1 to modulus + 1) or align_extent: the values computed stay the reference's.
+// rand(n) draws from [0, n); the directive is logged after `indent`.
+template <typename Rand>
+void random_alignment(halo::Func f, const halo::Var &v, Rand &&rand, std::ostream &log, const char *indent) {
+    int m = 2 + rand(7), r = rand(m + 3) - 1;
+    if (rand(2) == 0) {
+        f.align_bounds(v, m, r);
+        log << indent << ".align_bounds(" << v.name() << ", " << m << ", " << r << ")\n";
+    } else {
+        f.align_extent(v, m);
+        log << indent << ".align_extent(" << v.name() << ", " << m << ")\n";
+    }
 }
 
 const halo::TailStrategy kTails[] = {halo::TailStrategy::Auto, halo::TailStrategy::GuardWithIf,

@@ -337,16 +337,8 @@ void RandomPipeline::place(int s, std::vector<std::vector<std::string>> &loops_o
         f.store_in(types[m]);
         log_ << "    .store_in(MemoryType::" << names[m] << ")\n";
     }
-    if (!extreme_regions_ && rand(6) == 0) {  // a grown region computes the same values
-        Var v = coin() ? x_ : y_;
-        int m = 2 + rand(7), r = rand(m + 3) - 1;
-        if (coin()) {
-            f.align_bounds(v, m, r);
-            log_ << "    .align_bounds(" << v.name() << ", " << m << ", " << r << ")\n";
-        } else {
-            f.align_extent(v, m);
-            log_ << "    .align_extent(" << v.name() << ", " << m << ")\n";
-        }
+    if (!extreme_regions_ && rand(6) == 0) {
+        random_alignment(f, coin() ? x_ : y_, [&](int n) { return rand(n); }, log_, "    ");
     }
     loops_of[s] = schedule_loops(s, 0, false);
     schedule_updates(s, false);

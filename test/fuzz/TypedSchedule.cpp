@@ -74,16 +74,9 @@ std::vector<std::string> TypedPipeline::schedule_pure(int s, bool is_output) {
         f.bound(C, 0, channels);
         log_ << "  " << F << ".bound(" << cn << ", 0, " << channels << ")\n";
     }
-    if (!is_output && rand(6) == 0) {  // a grown region computes the same values
-        Var v = coin() ? X : Y;
-        int m = 2 + rand(7), r = rand(m + 3) - 1;
-        if (coin()) {
-            f.align_bounds(v, m, r);
-            log_ << "  " << F << ".align_bounds(" << v.name() << ", " << m << ", " << r << ")\n";
-        } else {
-            f.align_extent(v, m);
-            log_ << "  " << F << ".align_extent(" << v.name() << ", " << m << ")\n";
-        }
+    if (!is_output && rand(6) == 0) {
+        log_ << "  " << F;
+        random_alignment(f, coin() ? X : Y, [&](int n) { return rand(n); }, log_, "");
     }
     if (coin()) {
         std::vector<std::string> order = n.loops;
