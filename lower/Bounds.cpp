@@ -36,6 +36,17 @@ Interval type_range(Type t) {
 
 using Wide = __int128;
 
+// The value bounds installed by UseFuncValueBounds on this thread (none: nullptr).
+thread_local const FuncValueBounds *installed_value_bounds = nullptr;
+
+// The values of a call to a Func that has value bounds, if it has.
+std::optional<Interval> func_value_bounds(const Call *op) {
+    if (!installed_value_bounds || op->call_type != Call::Halo || op->type.lanes != 1) return std::nullopt;
+    auto it = installed_value_bounds->find({op->name, op->value_index});
+    if (it == installed_value_bounds->end()) return std::nullopt;
+    return it->second;
+}
+
 // Constant bounds of an interval end: a value certainly <= e (lower) or >= e (upper).
 // Every integer expression lies in its type's range, which is the fallback.
 std::optional<Wide> const_bound(const Expr &e, bool upper);
@@ -427,6 +438,10 @@ private:
             }
             (void)a;
         }
+        if (auto values = func_value_bounds(op)) {
+            result = *values;
+            return;
+        }
         if (op->call_type == Call::Intrinsic) {
             // A pure operation of values fixed in the scope is that value
             // (cast<int>(hypot(input.width(), input.height())) divides an RDom in Halide's
@@ -645,6 +660,11 @@ Box box_union(const Box &a, const Box &b) {
     Box r = a;
     return merge_into(r, b);
 }
+
+UseFuncValueBounds::UseFuncValueBounds(const FuncValueBounds &bounds) : previous_(installed_value_bounds) {
+    installed_value_bounds = &bounds;
+}
+UseFuncValueBounds::~UseFuncValueBounds() { installed_value_bounds = previous_; }
 
 Interval bounds_of_expr_in_scope(const Expr &e, const Scope &scope) {
     BoundsOfExpr b(scope);

@@ -28,6 +28,24 @@ using Scope = std::map<std::string, Interval>;
 
 Interval bounds_of_expr_in_scope(const Expr &e, const Scope &scope);
 
+// What the values of some Funcs are known to lie in, by Func name and Tuple component.
+using FuncValueBounds = std::map<std::pair<std::string, int>, Interval>;
+
+// While one of these lives, every bound computed on this thread (lowering runs on a thread of
+// its own) bounds a call to a listed Func by its value bounds instead of by its type's range.
+// Soundness: a Func's stored values are exactly what its pure definition computes, and bounds
+// inference makes every point read be computed.
+class UseFuncValueBounds {
+public:
+    explicit UseFuncValueBounds(const FuncValueBounds &bounds);
+    ~UseFuncValueBounds();
+    UseFuncValueBounds(const UseFuncValueBounds &) = delete;
+    UseFuncValueBounds &operator=(const UseFuncValueBounds &) = delete;
+
+private:
+    const FuncValueBounds *previous_;
+};
+
 // A constant no smaller than every value of the integer expression e (from its constants,
 // min/max and non-wrapping sums), if one below the type's own maximum can be found.
 std::optional<int64_t> constant_upper_bound(const Expr &e);

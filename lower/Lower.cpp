@@ -11,6 +11,7 @@
 #include "BoundsOverflowChecks.h"
 #include "BufferConstraints.h"
 #include "Environment.h"
+#include "FuncValueBounds.h"
 #include "InlineFunctions.h"
 #include "InputChecks.h"
 #include "LargeStack.h"
@@ -108,6 +109,8 @@ LoweredPipeline lower_on_this_stack(const std::vector<std::shared_ptr<FunctionCo
         }
     }
     apply_wrappers(env, output_names);
+    FuncValueBounds value_bounds = compute_func_value_bounds(env);
+    UseFuncValueBounds use_value_bounds(value_bounds);
     std::vector<std::string> order = realization_order(env, output_names);
     // The last stage is the output the pipeline ends with; the others wrap around it.
     const std::shared_ptr<FunctionContents> &output = env.at(order.back());

@@ -2421,24 +2421,19 @@ TEST_CASE("lens_blur: the app's schedule of the repeat_edge levels by x") {
     run_lens_blur(true, false, true);  // (with the app's pyramid loops, which name x)
 }
 
-// DISAGREEMENT: Halo does not bound a read at an index computed from the values of a Func
-// that is not inlined, even when that Func's definition clamps them (the app reads depth and
-// bokeh_radius_squared at x + sample_locations(x, y, s)[0], its values clamped to
-// [-max_blur_radius, max_blur_radius], with sample_locations computed per pixel). Reduced:
-//     Var x("x"); Func loc("loc"), g("g"), out("out");
-//     loc(x) = clamp(x % 7 - 3, -2, 2); loc.compute_root();
-//     g(x) = x * 2; g.compute_root();
-//     out(x) = g(x + loc(x)); out.realize({20});
-// Halo: CompileError "Func 'out' reads Func 'g' at an index the compiler cannot bound in
-// dimension 0 (x): it depends on data. Clamp the index ...". (Inlined, loc is bounded.) Halide
-// bounds the values of every pure Func from its definition (clamp: [-2, 2]) and uses them
-// wherever it is called, so g is computed over [-2, 21]. In lens_blur, Halo's message names
-// the maximum() of worst_case_bokeh_radius instead of sample_weight.
-TEST_CASE("lens_blur: the app's reads at unclamped sample offsets" * doctest::skip()) {
+// Was a DISAGREEMENT (fixed: Func value bounds, lower/FuncValueBounds.cpp). Halo did not bound
+// a read at an index computed from the values of a Func that is not inlined, even when that
+// Func's definition clamps them (the app reads depth and bokeh_radius_squared at
+// x + sample_locations(x, y, s)[0], its values clamped to [-max_blur_radius, max_blur_radius],
+// with sample_locations computed per pixel); it threw "Func 'out' reads Func 'g' at an index the
+// compiler cannot bound in dimension 0 (x): it depends on data". Halide bounds the values of
+// every pure Func from its definition and uses them wherever it is called; so does Halo now.
+TEST_CASE("lens_blur: the app's reads at unclamped sample offsets") {
     run_lens_blur(false, true, false);
 }
 
-TEST_CASE("bounds: a read at an index made of a clamped Func computed at the root" * doctest::skip()) {
+// The reduced case of the above: g is computed over [-2, 21] for out over [0, 19].
+TEST_CASE("bounds: a read at an index made of a clamped Func computed at the root") {
     Var x("x");
     Func loc("loc"), g("g"), out("out");
     loc(x) = clamp(x % 7 - 3, -2, 2);

@@ -1,0 +1,92 @@
+#include "FuncValueBounds.h"
+
+#include <set>
+
+#include "Simplify.h"
+#include "dsl/Error.h"
+#include "dsl/IRVisitor.h"
+
+namespace halo {
+
+namespace {
+
+// Whether a bound is an expression the caller can evaluate anywhere in the pipeline: made of
+// constants and Params only (not of the Func's own Vars, lets, RVars, or reads of Funcs and
+// images, and not of undef(), which is no value at all).
+class UsableAnywhere : public IRVisitor {
+public:
+    bool ok = true;
+    using IRVisitor::visit;
+    void visit(const Variable *op) override { ok &= op->param != nullptr; }
+    void visit(const Call *op) override {
+        ok &= op->call_type == Call::Extern || (op->call_type == Call::Intrinsic && !op->is_intrinsic(Call::undef));
+        IRVisitor::visit(op);
+    }
+    void visit(const Let *op) override { ok = false; }
+};
+
+bool usable_anywhere(const Expr &e) {
+    UsableAnywhere u;
+    e.accept(&u);
+    return u.ok;
+}
+
+class ValueBoundsFinder {
+public:
+    explicit ValueBoundsFinder(const Environment &env) : env_(env) {}
+
+    FuncValueBounds run() {
+        for (auto &[name, f] : env_) find(*f);
+        return bounds_;
+    }
+
+private:
+    const Environment &env_;
+    FuncValueBounds bounds_;
+    std::set<std::string> done_;
+
+    // The Funcs a definition reads are bounded first, so that their bounds are used in it.
+    void find(const FunctionContents &f) {
+        if (!done_.insert(f.name).second) return;
+        for (auto &callee : direct_calls(f)) {
+            auto it = env_.find(callee);
+            if (it != env_.end()) find(*it->second);
+        }
+        // An update may store any value (a scan, a histogram): no bounds from the pure
+        // definition alone.
+        if (!f.updates.empty()) return;
+        Scope every_argument;
+        for (auto &a : f.args) every_argument[a] = Interval();
+        UseFuncValueBounds known(bounds_);
+        for (size_t i = 0; i < f.pure.values.size(); i++) {
+            const Expr &value = f.pure.values[i];
+            if (!has_no_undef(value)) continue;
+            Interval r = bounds_of_expr_in_scope(value, every_argument);
+            if (r.min.defined()) r.min = simplify(r.min);
+            if (r.max.defined()) r.max = simplify(r.max);
+            if (r.min.defined() && !usable_anywhere(r.min)) r.min = Expr();
+            if (r.max.defined() && !usable_anywhere(r.max)) r.max = Expr();
+            if (r.min.defined() || r.max.defined()) bounds_[{f.name, int(i)}] = r;
+        }
+    }
+
+    // undef() in a pure definition stores nothing (zero) where it is chosen: no bounds.
+    static bool has_no_undef(const Expr &value) {
+        struct FindUndef : IRVisitor {
+            bool found = false;
+            using IRVisitor::visit;
+            void visit(const Call *op) override {
+                found |= op->is_intrinsic(Call::undef);
+                IRVisitor::visit(op);
+            }
+        } u;
+        value.accept(&u);
+        return !u.found;
+    }
+};
+
+}  // namespace
+
+FuncValueBounds compute_func_value_bounds(const Environment &env) { return ValueBoundsFinder(env).run(); }
+
+}  // namespace halo
