@@ -77,3 +77,74 @@ TEST_CASE("bound() on an internal Func: its buffer also holds the points its loo
         CHECK(row->buffer_bytes == int64_t(sizeof(int)) * (variant == 0 ? 12 : variant == 1 ? 8 : 20));
     }
 }
+
+TEST_CASE("an unrolled outer loop of a split, in a Func computed per tile, reads no more than the tile") {
+    // Halide's bounds_inference_outer_split: b is computed per iteration of c's xo (128 points:
+    // 32 * 4 unrolled), and split and unrolled the same way. Over all iterations b reads
+    // input[0, 449] and nothing more; Halo once asked for [-352, 449].
+    ImageParam input(Int(32), 1, "input");
+    Var x("x"), xo("xo"), xi("xi"), bo("bo"), bi("bi");
+    Func b("b"), c("c");
+    b(x) = input(x);
+    c(x) = b(x);
+    c.split(x, xo, xi, 32).unroll(xo, 4);
+    b.compute_at(c, xo).split(x, bo, bi, 32).unroll(bo, 4);
+    for (int n : {128, 450, 511}) {
+        Buffer<int> in(n);
+        for (int i = 0; i < n; i++) in(i) = i * 3;
+        input.set(in);
+        Buffer<int> out = c.realize({n});
+        halo_test::check_all<int>(out, [](const std::vector<int> &p) { return p[0] * 3; });
+    }
+    Buffer<int> short_input(449);
+    input.set(short_input);
+    std::string err = halo_test::runtime_error_of([&] { c.realize({450}); });
+    CHECK(contains(err, "[0, 449]"));
+}
+
+TEST_CASE("randomized nested ShiftInwards splits of a Func computed per tile: right values, no overreach") {
+    // Splits of a split's outer loop (two or three levels, with unroll and vectorize), of a Func
+    // computed per tile of its consumer, at regions the factors do not divide, and tiles both
+    // narrower and wider than the producer's nested splits. Values against the reference; and where every tile is at least as large as
+    // the producer's nested splits, the producer reads its input only over what the output
+    // needs (an input of exactly that size is enough).
+    std::mt19937 rng(halo_test::env_int("HALO_SPLIT_SEED", 7));
+    auto pick = [&](std::vector<int> v) { return v[rng() % v.size()]; };
+    for (int trial = 0; trial < 24; trial++) {
+        int f1 = pick({2, 3, 4, 8}), f2 = pick({2, 3, 4}), f3 = pick({1, 2, 3});
+        int tile = pick({8, 16, 24, 40});
+        int width = pick({121, 150, 203}), xmin = pick({-37, 0, 11});  // an output at least a tile
+        bool unroll = rng() % 2;
+        ImageParam input(Int(32), 1, "input");
+        Var x("x"), xo("xo"), xi("xi"), bo("bo"), bi("bi"), boo("boo"), boi("boi");
+        Func b("b"), c("c");
+        b(x) = input(x - 1) * 2 + input(x + 1);
+        c(x) = b(x) + b(x + 2);
+        // c's own loop over tiles may be split again (unrolled): then the extent of the region
+        // of b per iteration is a difference of two mins that interval arithmetic cannot tell
+        // is constant.
+        int c2 = pick({1, 2, 3});
+        Var xoo("xoo"), xoi("xoi");
+        c.split(x, xo, xi, tile);
+        if (c2 > 1) c.split(xo, xoo, xoi, c2).unroll(xoi);
+        b.compute_at(c, c2 > 1 ? xoo : xo).split(x, bo, bi, f1).split(bo, boo, boi, f2);
+        if (f3 > 1) b.split(boo, Var("b3"), Var("b4"), f3);
+        if (unroll) b.unroll(boi);
+        else b.vectorize(bi);
+        int span = f1 * f2 * f3;
+        // c's tiles cover [xmin, xmin + width - 1], shifted inwards; each needs b over tile + 2.
+        bool exact = c2 * tile + 2 >= span;
+        int lo = xmin - 1, hi = xmin + width - 1 + 2 + 1;
+        if (!exact) lo -= span;
+        Buffer<int> in(hi - lo + 1);
+        in.set_min({lo});
+        halo_test::fill_random(in, -50, 50, trial);
+        input.set(in);
+        Buffer<int> out(width);
+        out.set_min({xmin});
+        INFO("trial " << trial << ": factors " << f1 << ", " << f2 << ", " << f3 << ", tile " << tile << " x " << c2 << ", width "
+                      << width << ", min " << xmin << (unroll ? ", unrolled" : ", vectorized") << "\n"
+                      << c.lowered_stmt());
+        halo_test::check_against_reference(c, out);
+    }
+}

@@ -88,8 +88,8 @@ TEST_CASE("bool_compute_root_vectorize: vectors of bools stored by a root produc
 
 // Follows Halide's bounds_inference_outer_split.cpp: a chain of copies where the inner ones are
 // split by 32 and unrolled by 4 and computed at the outer split of a row-wise consumer (Halide
-// once over-sized the row copy; here the values are checked). The input is padded on the left:
-// Halo's check of the input region asks for far more than is read (see the next case).
+// once over-sized the row copy; here the values are checked). The input is exactly the output's
+// width: Halo once asked for 352 more columns on the left (see the next case).
 TEST_CASE("bounds_inference_outer_split: copies split and unrolled inside a row-wise consumer") {
     ImageParam input(Int(16), 2, "input");
     Var x("x"), y("y"), xout("xout"), xin("xin");
@@ -100,7 +100,7 @@ TEST_CASE("bounds_inference_outer_split: copies split and unrolled inside a row-
     five(x, y) = tile_copy(x, y - 4) + tile_copy(x, y - 3) + tile_copy(x, y - 2) + tile_copy(x, y - 1) + tile_copy(x, y);
     out1(x, y) = five(x, y);
     out2(x, y) = out1(x, y);
-    const int W = 450, Y0 = 3, H = 21, PAD = 512;  // 450 = 14 * 32 + 2, and 15 chunks unrolled by 4
+    const int W = 450, Y0 = 3, H = 21, PAD = 0;  // 450 = 14 * 32 + 2, and 15 chunks unrolled by 4
     out2.bound(x, 0, W).bound(y, Y0, H);
     row_copy.compute_at(out1, y);
     tile_copy.compute_at(out1, xout).split(x, xout, xin, 32).unroll(xout, 4);
@@ -121,21 +121,13 @@ TEST_CASE("bounds_inference_outer_split: copies split and unrolled inside a row-
           }) == 0);
 }
 
-// DISAGREEMENT (refuses a valid program; Halide issue 1618 again). Reduced from
-// bounds_inference_outer_split.cpp:
-//   ImageParam input(Int(32), 1); b(x) = input(x); c(x) = b(x);
-//   c.split(x, xo, xi, 32).unroll(xo, 4);
-//   b.compute_at(c, xo).split(x, bo, bi, 32).unroll(bo, 4);
-//   input.set(Buffer<int>(450)); c.realize({450});
-// Each iteration of c's xo computes b over 128 points inside [0, 449] (those loops are right),
-// but bounds over all iterations take b's extent loosely (its largest max minus its smallest
-// min, 480) with the unrolled ShiftInwards split anchored at its max, and Halo throws "input
-// 'input' covers dimension 0 in [0, 449], but producing output 'c' needs [-352, 449] of it"
-// (for 512 points: "needs [-384, 511]"). With a row copy a(x) = input(x) computed per row of
-// c before b (the 2-D program above), that copy is allocated 802 wide over [-352, 449]: the
-// over-allocation Halide's test checks against (it requires the copy to be exactly the width
-// of the output). Halide reads only [0, 449] and runs.
-TEST_CASE("bounds_inference_outer_split: an input of exactly the needed size" * doctest::skip()) {
+// Was a DISAGREEMENT (refused a valid program; fixed in build_definition's promises of nested
+// ShiftInwards splits). Reduced from bounds_inference_outer_split.cpp. Each iteration of c's xo
+// computes b over 128 points inside [0, 449], but bounds over all iterations took b's extent
+// loosely (its largest max minus its smallest min, 480) with the unrolled ShiftInwards split
+// anchored at its max, and Halo threw "input 'input' covers dimension 0 in [0, 449], but
+// producing output 'c' needs [-352, 449] of it". Halide reads only [0, 449]; so does Halo now.
+TEST_CASE("bounds_inference_outer_split: an input of exactly the needed size") {
     ImageParam input(Int(32), 1, "input");
     Var x("x"), xo("xo"), xi("xi"), bo("bo"), bi("bi");
     Func b("b"), c("c");
