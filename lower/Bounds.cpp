@@ -620,32 +620,14 @@ private:
             visit_fixed_branches(op);
             return;
         }
+        // A GuardWithIf guard (likely(v <= e)) does not narrow v here: the split's let promises
+        // its value's range (promise_clamped), which bounds every read through it. Narrowing v
+        // too gave ends like max(min(m + ((M - m) / 16) * 16 + min(M - m, 15), M), min(m, M)),
+        // equal to M but not simplified, which named M three times per stage and grew
+        // exponentially along a chain of vectorized stages (8 stages compiled in 44 s), and whose
+        // 32-bit computation could overflow near INT_MAX where M itself does not.
         op->condition.accept(this);
-        // Narrow a loop variable by a guard "v <= e" (from GuardWithIf tails).
-        std::vector<std::pair<std::string, Interval>> narrowed;
-        std::vector<Expr> conds{op->condition};
-        while (!conds.empty()) {
-            Expr c = conds.back();
-            conds.pop_back();
-            if (auto l = c.as<Call>(); l && l->is_intrinsic(Call::likely)) {
-                conds.push_back(l->args[0]);
-            } else if (auto a = c.as<And>()) {
-                conds.push_back(a->a);
-                conds.push_back(a->b);
-            } else if (auto le = c.as<LE>()) {
-                auto v = le->a.as<Variable>();
-                if (v && scope.count(v->name)) {
-                    Interval i = scope[v->name];
-                    Interval lim = bounds(simplify(le->b, let_values_));
-                    if (lim.max.defined()) {
-                        narrowed.push_back({v->name, i});
-                        scope[v->name].max = i.max.defined() ? simplify(Min::make(i.max, lim.max)) : lim.max;
-                    }
-                }
-            }
-        }
         op->then_case.accept(this);
-        for (auto it = narrowed.rbegin(); it != narrowed.rend(); ++it) scope[it->first] = it->second;
         if (op->else_case.defined()) op->else_case.accept(this);
     }
 };
