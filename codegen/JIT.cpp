@@ -26,6 +26,34 @@ namespace halo {
 
 namespace {
 
+thread_local std::optional<OutputOverreach> last_output_overreach;
+
+// The JIT's halo_error_output_bounds: records the region, then reports as the runtime does.
+int32_t record_output_overreach(void *user_context, const char *output_name, const char *dim_name, int64_t have_min,
+                                int64_t have_max, int64_t write_min, int64_t write_max, const char *hint) {
+    last_output_overreach = OutputOverreach{output_name, dim_name, write_min, write_max};
+    return halo_error_output_bounds(user_context, output_name, dim_name, have_min, have_max, write_min, write_max, hint);
+}
+
+// The JIT's halo_error_output_read (an output read by a later output outside its buffer): the
+// region the reader needs is what the output must be computed over.
+int32_t record_output_read(void *user_context, const char *output_name, const char *reader, const char *dim_name,
+                           int64_t have_min, int64_t have_max, int64_t need_min, int64_t need_max) {
+    last_output_overreach = OutputOverreach{output_name, dim_name, need_min, need_max};
+    return halo_error_output_read(user_context, output_name, reader, dim_name, have_min, have_max, need_min, need_max);
+}
+
+}  // namespace
+
+std::optional<OutputOverreach> take_output_overreach() {
+    std::optional<OutputOverreach> r = std::move(last_output_overreach);
+    last_output_overreach.reset();
+    return r;
+}
+
+
+namespace {
+
 std::string to_string(llvm::Error e) {
     std::string s;
     llvm::raw_string_ostream os(s);
@@ -93,10 +121,10 @@ JITModule::JITModule(const LoweredPipeline &p, const Target &target) : impl_(std
     add("halo_error_bad_stride", &halo_error_bad_stride);
     add("halo_error_null_dim", &halo_error_null_dim);
     add("halo_error_bad_extent", &halo_error_bad_extent);
-    add("halo_error_output_bounds", &halo_error_output_bounds);
+    add("halo_error_output_bounds", &record_output_overreach);
     add("halo_error_output_bound", &halo_error_output_bound);
     add("halo_error_realization_mismatch", &halo_error_realization_mismatch);
-    add("halo_error_output_read", &halo_error_output_read);
+    add("halo_error_output_read", &record_output_read);
     add("halo_error_fold_storage", &halo_error_fold_storage);
     add("halo_error_split_factor", &halo_error_split_factor);
     add("halo_error_align_modulus", &halo_error_align_modulus);

@@ -1,7 +1,9 @@
 // Compiles a lowered pipeline to machine code for this CPU with LLVM's ORC JIT.
 #pragma once
 
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "Target.h"
@@ -31,5 +33,17 @@ private:
 
 // Target triple, CPU and features of this machine, as LLVM names them.
 std::string host_target_description();
+
+// Where a JIT pipeline's output check found the output's loops would write outside its buffer
+// (the run-time error halo_error_output_bounds), or a later output reads it outside its buffer
+// (halo_error_output_read), recorded on the calling thread, which is the
+// one that runs the checks: realize(sizes) grows the output to this region and crops the
+// result back (as Halide's realize does after its bounds query).
+struct OutputOverreach {
+    std::string output, dim;  // the output Func and the Var of the dimension
+    int64_t write_min = 0, write_max = -1;
+};
+// The last overreach recorded on this thread since the previous call, if any (and forgets it).
+std::optional<OutputOverreach> take_output_overreach();
 
 }  // namespace halo

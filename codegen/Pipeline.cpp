@@ -226,21 +226,69 @@ void Pipeline::realize(Realization &dst, const ParamMap &param_map) {
     if (rc != 0) throw RuntimeError(rc, error.empty() ? "pipeline failed with code " + std::to_string(rc) : error);
 }
 
+// realize(sizes) computes the outputs over [0, sizes) as Halide's does: where the schedule
+// writes an output outside that region (a RoundUp or ShiftInwards split wider than the output,
+// an update writing past it), the buffers are grown to what is written, the pipeline runs, and
+// the result is cropped back to [0, sizes) (a view into the larger buffers). Halide asks the
+// pipeline in a bounds query first; here the output checks, which run before anything else,
+// report the region when they fail (take_output_overreach), and the call is made again.
 Realization Pipeline::realize(const std::vector<int> &sizes, const ParamMap &param_map) {
-    std::vector<Buffer<>> buffers;
-    for (auto &out : outputs()) {
+    auto outs = outputs();
+    // Each output's region, per dimension: [min, min + extent).
+    std::vector<std::vector<int>> mins(outs.size(), std::vector<int>(sizes.size(), 0)), extents(outs.size(), sizes);
+    for (auto &out : outs) {
         user_assert(out->has_pure_definition) << "Func '" << out->name << "' is realized but has no definition";
         user_assert(int(sizes.size()) == out->dimensions())
             << "Func '" << out->name << "' has " << out->dimensions() << " dimensions but realize() was given "
             << sizes.size() << " sizes";
-        std::vector<Type> types = out->types();
-        for (size_t i = 0; i < types.size(); i++) {
-            buffers.emplace_back(types[i], sizes, tuple_buffer_name(out->name, int(i), int(types.size())));
+    }
+    auto allocate = [&] {
+        std::vector<Buffer<>> buffers;
+        for (size_t o = 0; o < outs.size(); o++) {
+            std::vector<Type> types = outs[o]->types();
+            for (size_t i = 0; i < types.size(); i++) {
+                buffers.emplace_back(types[i], extents[o], tuple_buffer_name(outs[o]->name, int(i), int(types.size())));
+                buffers.back().set_min(mins[o]);
+            }
+        }
+        return Realization(buffers);
+    };
+    Realization result = allocate();
+    for (int attempt = 0;; attempt++) {
+        take_output_overreach();
+        try {
+            realize(result, param_map);
+            break;
+        } catch (const RuntimeError &) {
+            std::optional<OutputOverreach> over = take_output_overreach();
+            if (!over || attempt > 4 * int(sizes.size()) + 4) throw;
+            bool grown = false;
+            for (size_t o = 0; o < outs.size(); o++) {
+                if (outs[o]->name != over->output) continue;
+                for (size_t d = 0; d < outs[o]->args.size(); d++) {
+                    if (outs[o]->args[d] != over->dim) continue;
+                    int64_t lo = std::min<int64_t>(mins[o][d], over->write_min);
+                    int64_t hi = std::max<int64_t>(int64_t(mins[o][d]) + extents[o][d] - 1, over->write_max);
+                    if (lo < INT32_MIN || hi - lo + 1 > INT32_MAX) throw;  // the error says why
+                    grown |= lo != mins[o][d] || hi - lo + 1 != extents[o][d];
+                    mins[o][d] = int(lo);
+                    extents[o][d] = int(hi - lo + 1);
+                }
+            }
+            if (!grown) throw;
+            result = allocate();
         }
     }
-    Realization result(buffers);
-    realize(result, param_map);
-    return result;
+    // Back to the requested region.
+    std::vector<Buffer<>> cropped;
+    for (size_t i = 0; i < result.size(); i++) {
+        Buffer<> b = result[i];
+        for (size_t d = 0; d < sizes.size(); d++) {
+            if (b.dim(int(d)).min() != 0 || b.dim(int(d)).extent() != sizes[d]) b = b.cropped(int(d), 0, sizes[d]);
+        }
+        cropped.push_back(b);
+    }
+    return Realization(cropped);
 }
 
 void Pipeline::infer_input_bounds(const std::vector<int> &sizes) {

@@ -113,7 +113,7 @@ TEST_CASE("bound_extent fixes the extent and checks the consumers need no more")
                         "[0, 16]"));
 }
 
-TEST_CASE("align_bounds on an output: an aligned buffer is computed, an unaligned one is a run-time error") {
+TEST_CASE("align_bounds on an output: an aligned buffer is computed, an unaligned one is a run-time error; realize(sizes) crops") {
     Var x("x");
     Func f("f");
     f(x) = x * 5;
@@ -129,8 +129,13 @@ TEST_CASE("align_bounds on an output: an aligned buffer is computed, an unaligne
     g(x) = x - 1;
     g.bound_extent(x, 8);
     halo_test::check_against_reference(g, Buffer<int>(8));
-    err = halo_test::runtime_error_of([&] { g.realize({6}); });
+    Buffer<int> six(6);
+    err = halo_test::runtime_error_of([&] { g.realize(six); });
     CHECK(contains(err, "g.bound_extent(x, ...)"));
+    // realize(sizes) computes the bound's 8 points and returns the 6 asked for (as Halide).
+    Buffer<int> cropped = g.realize({6});
+    CHECK(cropped.dim(0).extent() == 6);
+    halo_test::check_all<int>(cropped, [](const std::vector<int> &c) { return c[0] - 1; });
 }
 
 TEST_CASE("align_bounds and bound_extent are refused with a message when misused") {
