@@ -87,7 +87,29 @@ void RandomPipeline::add_pointwise_or_stencil(PipelineStage &st, int a, int b) {
     Func f = st.f;
     Var x = x_, y = y_;
     std::string F = f.name(), A = stages_[a].f.name(), B = stages_[b].f.name();
-    switch (rand(9)) {
+    switch (rand(11)) {
+    case 9:
+        // Values clamped by the definition: an offset for the stages after it.
+        f(x, y) = clamp(read(b, x, y) % 9, -3, 4);
+        st.small_values = true;
+        log_ << F << "(x, y) = clamp(" << B << "(x, y) % 9, -3, 4)\n";
+        break;
+    case 10: {
+        // A read at positions offset by another stage's values, not clamped here: the
+        // reader's region comes from the offset stage's value bounds, whether that stage is
+        // inlined or computed.
+        int c = -1;
+        for (int j = int(stages_.size()) - 1; j >= 0 && c < 0; j--) {
+            if (stages_[j].small_values) c = j;
+        }
+        if (c < 0) c = b;  // none yet: an ordinary read
+        std::string C = stages_[c].f.name();
+        Expr off = stages_[c].small_values ? read(c, x, y) : clamp(read(c, x, y), -3, 4);
+        f(x, y) = read(a, x + off, y - off) + read(b, x, y);
+        log_ << F << "(x, y) = " << A << "(x + " << C << "(x, y), y - " << C << "(x, y)) + " << B << "(x, y)"
+             << (stages_[c].small_values ? "" : " (offset clamped to [-3, 4])") << "\n";
+        break;
+    }
     case 0:
         f(x, y) = read(a, x, y) * 3 + read(b, x, y);
         log_ << F << "(x, y) = " << A << "(x, y) * 3 + " << B << "(x, y)\n";

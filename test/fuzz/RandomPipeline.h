@@ -45,6 +45,9 @@ struct PipelineStage {
     // points of their own (then vectorize or parallel over it are allowed, else refused).
     bool has_update_rvar = false, update_rvar_race_free = false;
     halo::RVar update_rvar;
+    // A pure stage whose values its definition clamps to [-3, 4]: later stages may read at
+    // positions offset by its values without clamping them (bounded by its value bounds).
+    bool small_values = false;
 };
 
 // What the run of a generated case is expected to do.
