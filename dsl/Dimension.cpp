@@ -1,5 +1,8 @@
 #include "Dimension.h"
 
+#include <algorithm>
+#include <vector>
+
 #include "Error.h"
 #include "IROperator.h"
 #include "IRPrinter.h"
@@ -11,16 +14,28 @@ namespace {
 
 // A constraint may read constants, Params and buffer fields, but no Var or RVar: it is
 // evaluated once per call, outside every loop.
+// (A name bound by a Let inside the expression is no Var: Halide's let_in_rdom_bound gives an
+// RDom the extent let x = (p + 8) / p in x * x.)
 class FindLoopVars : public IRVisitor {
 public:
     std::string found;
 
+    using IRVisitor::visit;
+
 private:
+    std::vector<std::string> let_bound_;
     void visit(const Variable *op) override {
         bool buffer_field = op->name.find(".min.") != std::string::npos ||
                             op->name.find(".extent.") != std::string::npos ||
                             op->name.find(".stride.") != std::string::npos;
-        if (!op->param && !buffer_field && found.empty()) found = op->name;
+        bool bound_here = std::find(let_bound_.begin(), let_bound_.end(), op->name) != let_bound_.end();
+        if (!op->param && !buffer_field && !bound_here && found.empty()) found = op->name;
+    }
+    void visit(const Let *op) override {
+        op->value.accept(this);
+        let_bound_.push_back(op->name);
+        op->body.accept(this);
+        let_bound_.pop_back();
     }
 };
 

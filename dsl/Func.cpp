@@ -281,8 +281,6 @@ Stage FuncTupleElementRef::operator/=(const Expr &e) { return *this = Expr(*this
 Expr undef(Type t) { return Call::make(t, Call::undef, {}, Call::Intrinsic); }
 
 namespace {
-// Replaces an update value that is undef() by a read of the Func where the update writes (the
-// value stays as it is). Any other use of undef() is an error.
 struct UndefUses : IRVisitor {
     bool found = false;
     using IRVisitor::visit;
@@ -291,11 +289,17 @@ struct UndefUses : IRVisitor {
         IRVisitor::visit(op);
     }
 };
+}  // namespace
+
 bool uses_undef(const Expr &e) {
     UndefUses u;
     e.accept(&u);
     return u.found;
 }
+
+namespace {
+// Replaces an update value that is undef() by a read of the Func where the update writes (the
+// value stays as it is). Any other use of undef() is an error.
 
 bool is_undef(const Expr &e) {
     const Call *c = e.as<Call>();

@@ -352,6 +352,8 @@ T evaluate(const Expr &e) {
 // Halide's undef(): as a value of an update's Tuple, leaves that value as it is
 // (f(x) = Tuple(f(x)[0] + 1, undef<int>())). Anywhere else it is an error.
 Expr undef(Type t);
+// Whether e contains undef() anywhere.
+bool uses_undef(const Expr &e);
 template <typename T>
 Expr undef() {
     return undef(type_of<T>());

@@ -349,6 +349,8 @@ Expr saturating_cast(Type t, Expr x) {
     user_assert(x.defined()) << "saturating_cast of an undefined Expr";
     t = t.with_lanes(x.type().lanes);
     Type s = x.type();
+    // The same type: every value fits (a uint64 was once clamped to INT64_MAX below).
+    if (s == t) return x;
     // Float sources: the conversion itself saturates (and NaN gives 0).
     if (t.is_float() || s.is_float()) return cast(t, x);
     // Integer to integer: compare in a type that holds both ranges.

@@ -438,6 +438,13 @@ private:
             }
             (void)a;
         }
+        if (op->is_intrinsic(Call::popcount) || op->is_intrinsic(Call::count_leading_zeros) ||
+            op->is_intrinsic(Call::count_trailing_zeros)) {
+            // A count of bits: from 0 to the bit width (a lookup table of 9 entries serves a
+            // uint8's popcount, as in Halide).
+            result = Interval(make_zero(op->type), make_const(op->type, int64_t(op->args[0].type().bits)));
+            return;
+        }
         if (auto values = func_value_bounds(op)) {
             result = *values;
             return;

@@ -4,6 +4,7 @@
 
 #include "Simplify.h"
 #include "dsl/Error.h"
+#include "dsl/Func.h"
 #include "dsl/IRVisitor.h"
 
 namespace halo {
@@ -60,7 +61,8 @@ private:
         UseFuncValueBounds known(bounds_);
         for (size_t i = 0; i < f.pure.values.size(); i++) {
             const Expr &value = f.pure.values[i];
-            if (!has_no_undef(value)) continue;
+            // undef() in a pure definition stores nothing (zero) where chosen: no bounds.
+            if (uses_undef(value)) continue;
             Interval r = bounds_of_expr_in_scope(value, every_argument);
             if (r.min.defined()) r.min = simplify(r.min);
             if (r.max.defined()) r.max = simplify(r.max);
@@ -68,20 +70,6 @@ private:
             if (r.max.defined() && !usable_anywhere(r.max)) r.max = Expr();
             if (r.min.defined() || r.max.defined()) bounds_[{f.name, int(i)}] = r;
         }
-    }
-
-    // undef() in a pure definition stores nothing (zero) where it is chosen: no bounds.
-    static bool has_no_undef(const Expr &value) {
-        struct FindUndef : IRVisitor {
-            bool found = false;
-            using IRVisitor::visit;
-            void visit(const Call *op) override {
-                found |= op->is_intrinsic(Call::undef);
-                IRVisitor::visit(op);
-            }
-        } u;
-        value.accept(&u);
-        return !u.found;
     }
 };
 

@@ -289,6 +289,33 @@ TEST_CASE("popcount, count_leading_zeros and count_trailing_zeros of every 8- an
     CHECK(contains(msg, "popcount(1.5f): the argument is float32; it must be an integer"));
 }
 
+TEST_CASE("a bit count indexes a table of bit width + 1 entries (its bounds are [0, bits])") {
+    // Halide's popc_clz_ctz_bounds: the count of a uint8 lies in [0, 8], so a 9-entry table is
+    // enough (Halo once asked for [0, 255] of it).
+    ImageParam in(UInt(8), 1, "in");
+    ImageParam table(Int(32), 1, "table");
+    Buffer<uint8_t> data(std::vector<int>{40});
+    for (int i = 0; i < 40; i++) data(i) = uint8_t(i * 37 + 5);
+    Buffer<int> t(std::vector<int>{9});
+    for (int i = 0; i < 9; i++) t(i) = 100 + i * i;
+    in.set(data);
+    table.set(t);
+    Var x("x");
+    for (int which = 0; which < 3; which++) {
+        Func f("f");
+        Expr v = in(x);
+        f(x) = table(which == 0 ? popcount(v) : which == 1 ? count_leading_zeros(v) : count_trailing_zeros(v));
+        f.vectorize(x, 8);
+        Buffer<int> out = f.realize({40});
+        for (int i = 0; i < 40; i++) {
+            unsigned u = data(i);
+            int n = which == 0 ? __builtin_popcount(u) : which == 1 ? (u ? __builtin_clz(u) - 24 : 8) : (u ? __builtin_ctz(u) : 8);
+            INFO("count " << which << " of " << u);
+            CHECK(out(i) == 100 + n * n);
+        }
+    }
+}
+
 TEST_CASE("div_round_to_zero and mod_round_to_zero are C's / and %, and 0 when dividing by zero") {
     // Every pair of int8 values, and spreads of int16 and int32 ones, signed and unsigned.
     auto check = [](auto sample) {

@@ -434,6 +434,38 @@ TEST_CASE("saturating_cast integer to integer") {
                                   [&](uint8_t p, uint8_t) { return int8_t(sat(p, -128, 127)); }, b, b);
 }
 
+TEST_CASE("saturating_cast between 64-bit integers, and to the same type") {
+    // uint64 to uint64 was clamped to INT64_MAX (found by a port of Halide's saturating_casts).
+    const uint64_t big[] = {(uint64_t(1) << 63) + 5, UINT64_MAX, 12, 0};
+    Buffer<uint64_t> u(4);
+    for (int i = 0; i < 4; i++) u(i) = big[i];
+    Var x("x");
+    Func same("same"), to_signed("to_signed"), to_u32("to_u32");
+    same(x) = saturating_cast<uint64_t>(u(x));
+    to_signed(x) = saturating_cast<int64_t>(u(x));
+    to_u32(x) = saturating_cast<uint32_t>(u(x));
+    Buffer<uint64_t> a = same.realize({4});
+    Buffer<int64_t> b = to_signed.realize({4});
+    Buffer<uint32_t> c = to_u32.realize({4});
+    for (int i = 0; i < 4; i++) {
+        CHECK(a(i) == big[i]);
+        CHECK(b(i) == int64_t(std::min<uint64_t>(big[i], uint64_t(INT64_MAX))));
+        CHECK(c(i) == uint32_t(std::min<uint64_t>(big[i], UINT32_MAX)));
+    }
+    const int64_t signed_values[] = {INT64_MIN, -1, 7, INT64_MAX};
+    Buffer<int64_t> s(4);
+    for (int i = 0; i < 4; i++) s(i) = signed_values[i];
+    Func to_u64("to_u64"), same_signed("same_signed");
+    to_u64(x) = saturating_cast<uint64_t>(s(x));
+    same_signed(x) = saturating_cast<int64_t>(s(x));
+    Buffer<uint64_t> d = to_u64.realize({4});
+    Buffer<int64_t> e = same_signed.realize({4});
+    for (int i = 0; i < 4; i++) {
+        CHECK(d(i) == uint64_t(std::max<int64_t>(signed_values[i], 0)));
+        CHECK(e(i) == signed_values[i]);
+    }
+}
+
 TEST_CASE("saturating_cast float to integer") {
     Buffer<float> f(N);
     std::mt19937 rng(91);

@@ -2017,6 +2017,9 @@ TEST_CASE("camera_pipe: the app's folds of 4" * doctest::skip()) {
 // [0, 66] (what b requires, plus one) and reads in[0 .. 66]. Halo computes a over [0, 72]
 // and refuses: "input 'in' covers dimension 0 in [0, 66], but producing output 'out' needs
 // [0, 72] of it". (With a computed inside b's loops, Halide too needs in[0 .. 72].)
+// Kept as a deliberate divergence: in Halide, b's extra vector lanes read a where a was never
+// computed (uninitialized memory, and past a's computed region); Halo computes every value it
+// reads, and says how large the input must be for that.
 TEST_CASE("RoundUp: a root producer of a RoundUp stage provides only the required region" * doctest::skip()) {
     Var x("x");
     ImageParam in(Int(32), 1, "in");

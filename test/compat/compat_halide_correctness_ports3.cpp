@@ -122,25 +122,10 @@ TEST_CASE("bounds_inference_outer_split: copies split and unrolled inside a row-
 }
 
 // Was a DISAGREEMENT (refused a valid program; fixed in build_definition's promises of nested
-// ShiftInwards splits). Reduced from bounds_inference_outer_split.cpp. Each iteration of c's xo
-// computes b over 128 points inside [0, 449], but bounds over all iterations took b's extent
-// loosely (its largest max minus its smallest min, 480) with the unrolled ShiftInwards split
-// anchored at its max, and Halo threw "input 'input' covers dimension 0 in [0, 449], but
-// producing output 'c' needs [-352, 449] of it". Halide reads only [0, 449]; so does Halo now.
-TEST_CASE("bounds_inference_outer_split: an input of exactly the needed size") {
-    ImageParam input(Int(32), 1, "input");
-    Var x("x"), xo("xo"), xi("xi"), bo("bo"), bi("bi");
-    Func b("b"), c("c");
-    b(x) = input(x);
-    c(x) = b(x);
-    c.split(x, xo, xi, 32).unroll(xo, 4);
-    b.compute_at(c, xo).split(x, bo, bi, 32).unroll(bo, 4);
-    Buffer<int> in(450);
-    for (int i = 0; i < 450; i++) in(i) = i * 3;
-    input.set(in);
-    Buffer<int> out = c.realize({450});
-    CHECK(mismatches<int>(out, [](const std::vector<int> &p) { return p[0] * 3; }) == 0);
-}
+// ShiftInwards splits). Reduced from bounds_inference_outer_split.cpp: b(x) = input(x) computed
+// per xo of c, both split by 32 and unrolled by 4, over 450 points; Halo asked for input
+// [-352, 449] of 450. Now a case of test_split_ranges.cpp ("an unrolled outer loop of a split,
+// in a Func computed per tile, reads no more than the tile"), with a randomized one.
 
 // Follows Halide's cascaded_filters.cpp: 2-tap averages, each stored at root and computed per
 // point of the last one (a sliding window each), with ten specializations of the last on the
