@@ -6,10 +6,13 @@
 #include <algorithm>
 #include <set>
 #include <sstream>
+#include <type_traits>
 
 #include "IRPrinter.h"
 #include "Param.h"
 #include "lower/CSE.h"
+#include "lower/IREquality.h"
+#include "lower/Substitute.h"
 #include <cmath>
 
 namespace halo {
@@ -135,8 +138,10 @@ Func::Func(const Expr &e) : Func() {
 }
 
 Func lambda(const Expr &e) {
+    // f(_) = e, as Halide's: the Func has as many dimensions as e has implicit Vars (lambda(g(_))
+    // is g over its dimensions), none for an e of no Var.
     Func f(unique_name('l'));
-    f() = e;
+    f(_) = e;
     return f;
 }
 Func lambda(const Var &x, const Expr &e) {
@@ -310,6 +315,92 @@ bool is_undef(const Expr &e) {
 // as in Halide: the arm becomes `kept`, the value already there (a read of the Func in an
 // update; in a pure definition nothing was there, and what is never stored is undefined to
 // read, so any value does: zero). Only the select chain at the top of a value is looked at.
+// Finds undef(), visiting each shared node once (a value may be a graph whose tree is
+// exponential).
+class UndefInGraph : public IRVisitor {
+public:
+    bool found = false;
+
+private:
+    std::set<const void *> seen_;
+    template <typename T>
+    void once(const T *op) {
+        if constexpr (std::is_same_v<T, Call>) found |= op->is_intrinsic(Call::undef);
+        if (!found && seen_.insert(op).second) IRVisitor::visit(op);
+    }
+#define HALO_VISIT_ONCE(N) \
+    void visit(const N *op) override { once(op); }
+    HALO_FOR_EACH_EXPR_NODE(HALO_VISIT_ONCE)
+#undef HALO_VISIT_ONCE
+};
+
+bool contains_undef(const Expr &e) {
+    UndefInGraph f;
+    e.accept(&f);
+    return f.found;
+}
+
+// The first undef(), or select with an undef() arm and a condition without one, in a walk
+// from the top (each shared node once).
+class UndefSource : public IRVisitor {
+public:
+    Expr found;
+
+private:
+    std::set<const void *> seen_;
+    template <typename T>
+    void once(const T *op) {
+        if (found.defined() || !seen_.insert(op).second) return;
+        if constexpr (std::is_same_v<T, Call>) {
+            if (op->is_intrinsic(Call::undef)) {
+                found = IRMutator::self(op);
+                return;
+            }
+        }
+        if constexpr (std::is_same_v<T, Select>) {
+            if (!contains_undef(op->condition) && (contains_undef(op->true_value) || contains_undef(op->false_value))) {
+                found = IRMutator::self(op);
+                return;
+            }
+        }
+        IRVisitor::visit(op);
+    }
+#define HALO_VISIT_ONCE(N) \
+    void visit(const N *op) override { once(op); }
+    HALO_FOR_EACH_EXPR_NODE(HALO_VISIT_ONCE)
+#undef HALO_VISIT_ONCE
+};
+
+// Halide's rule for undef() inside an expression: an operation on undef() is undef(), and an
+// operation on a select with an undef() arm is the select of the operation on each arm. The
+// undef() arms so end up at the top of the value, where they mean "store nothing there":
+// f(x) + undef() is undef(), f(x)[1] + select(c, v, undef()) is select(c, f(x)[1] + v, undef()).
+Expr hoist_undef(const Expr &e) {
+    if (!contains_undef(e) || is_undef(e)) return e;
+    if (const Select *s = e.as<Select>(); s && !contains_undef(s->condition)) {
+        return select(s->condition, hoist_undef(s->true_value), hoist_undef(s->false_value));
+    }
+    // The outermost undef(), or select with an undef() arm and a defined condition, below e.
+    UndefSource source;
+    e.accept(&source);
+    const Select *s = source.found.as<Select>();
+    if (!s) return undef(e.type());
+    Expr t = substitute_expr(source.found, s->true_value, e), f = substitute_expr(source.found, s->false_value, e);
+    return hoist_undef(select(s->condition, t, f));
+}
+
+// Where a value chosen by a select chain is not undef(): true, false, or a boolean select.
+Expr stored_where(const Expr &e) {
+    if (is_undef(e)) return Expr(false);
+    const Select *s = e.as<Select>();
+    if (!s) return Expr(true);
+    Expr t = stored_where(s->true_value), f = stored_where(s->false_value);
+    if (is_one(t) && is_one(f)) return Expr(true);
+    if (is_one(t) && is_const(f, 0)) return s->condition;
+    if (is_const(t, 0) && is_one(f)) return !s->condition;
+    return select(s->condition, t, f);
+}
+
 Expr resolve_undef_arms(const Expr &e, const Expr &kept) {
     if (is_undef(e)) return kept;
     const Select *s = e.as<Select>();
@@ -410,6 +501,27 @@ void FuncRef::expand_left_placeholder(const std::vector<std::string> &free_vars)
 }
 
 Stage FuncRef::define(std::vector<Expr> values) {
+    for (size_t i = 0; i < args_.size(); i++) {
+        user_assert(!args_[i].defined() || !contains_undef(args_[i]))
+            << "Func '" << f_->name << "': undef() in argument " << i << " of the left side (" << args_[i]
+            << "). Halo does not skip an update by where it writes; to update only some points of an "
+            << "RDom, give the condition as a predicate: r.where(condition)";
+    }
+    for (Expr &v : values) {
+        if (v.defined()) v = hoist_undef(v);
+    }
+    // A pure definition with undef(): where it stores (the same for every value of a Tuple;
+    // values that differ store zero where theirs is undef, as in an intermediate).
+    Expr store_condition;
+    if (!f_->has_pure_definition) {
+        for (size_t i = 0; i < values.size(); i++) {
+            if (!values[i].defined()) continue;
+            Expr c = stored_where(values[i]);
+            if (i == 0) store_condition = c;
+            else if (!equal(c, store_condition)) store_condition = Expr(true);
+        }
+        if (store_condition.defined() && is_one(store_condition)) store_condition = Expr();
+    }
     for (size_t i = 0; i < values.size(); i++) {
         user_assert(values[i].defined()) << "Func '" << f_->name << "' defined with an undefined Expr"
                                          << (values.size() > 1 ? " as value " + std::to_string(i) + " of its Tuple" : "");
@@ -475,6 +587,7 @@ Stage FuncRef::define(std::vector<Expr> values) {
         f_->args = arg_names;
         f_->pure.args = args_;
         f_->pure.values = values;
+        f_->pure.store_condition = store_condition;
         f_->has_pure_definition = true;
         for (auto &a : arg_names) f_->pure.schedule.dims.push_back(Dim{a, ForType::Serial, false});
         return Stage(f_, 0);

@@ -48,6 +48,11 @@ struct Definition {
     // The value at args: one Expr, or one per component of a Tuple-valued Func.
     std::vector<Expr> values;
     std::shared_ptr<ReductionDomainContents> rdom;  // updates over an RDom
+    // A pure definition of undef() (f(x) = undef<T>()), or a select with undef() arms: the
+    // points where a value is stored; undefined means everywhere. An output buffer keeps its
+    // contents elsewhere (Halide's in-place pipelines); an intermediate Func stores the zero
+    // its values hold there (what is never stored is undefined to read, so zero will do).
+    Expr store_condition;
     StageSchedule schedule;
     // Tried in order at run time; the first whose condition holds is run, else this one.
     std::vector<Specialization> specializations;

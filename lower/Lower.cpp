@@ -65,6 +65,18 @@ void place_other_outputs(Environment &env, const std::vector<std::string> &other
     }
 }
 
+// Where an undef() pure definition stores nothing: an output keeps its buffer's contents
+// there; an intermediate has no contents of its own, and stores the zero its values hold.
+void forget_store_conditions(Definition &d) {
+    d.store_condition = Expr();
+    for (auto &sp : d.specializations) forget_store_conditions(*sp.definition);
+}
+void store_undef_points_only_in_outputs(Environment &env, const std::vector<std::string> &outputs) {
+    for (auto &[name, f] : env) {
+        if (std::count(outputs.begin(), outputs.end(), name) == 0) forget_store_conditions(f->pure);
+    }
+}
+
 // Every Func that is not inlined goes to the root, with the default loops of each stage.
 void make_breadth_first(Environment &env, const std::string &output) {
     for (auto &[name, f] : env) {
@@ -109,6 +121,7 @@ LoweredPipeline lower_on_this_stack(const std::vector<std::shared_ptr<FunctionCo
         }
     }
     apply_wrappers(env, output_names);
+    store_undef_points_only_in_outputs(env, output_names);
     FuncValueBounds value_bounds = compute_func_value_bounds(env);
     UseFuncValueBounds use_value_bounds(value_bounds);
     std::vector<std::string> order = realization_order(env, output_names);

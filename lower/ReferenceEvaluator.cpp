@@ -81,8 +81,32 @@ public:
     // The output buffer's fields (f.min.0, f.extent.0, ...), which specialization conditions
     // may read.
     Frame globals;
+    // The output and its buffers' contents before the call: where its pure definition stores
+    // nothing (undef(), Definition::store_condition), its value is what the buffer held.
+    const FunctionContents *output = nullptr;
+    std::vector<Buffer<>> output_before;
 
 private:
+    // The value the output's buffers held at p before the call (zero outside them).
+    Values held_by_output(const Point &p) {
+        Values v(output_before.size());
+        for (size_t i = 0; i < output_before.size(); i++) {
+            const Buffer<> &b = output_before[i];
+            if (!b.contains(p)) continue;
+            const uint8_t *ptr = b.contents->host + b.contents->offset_of(p.data()) * b.type().bytes();
+            Type t = b.type();
+            if (t.is_float()) {
+                if (t.bits == 32) { float x; std::memcpy(&x, ptr, 4); v[i].f = x; }
+                else std::memcpy(&v[i].f, ptr, 8);
+            } else {
+                int64_t x = 0;
+                std::memcpy(&x, ptr, t.bytes());  // little-endian: the low bytes
+                if (t.is_int() && t.bits < 64) x = (x << (64 - t.bits)) >> (64 - t.bits);  // sign-extend
+                v[i].i = x;
+            }
+        }
+        return v;
+    }
     // Values of pure definitions, by (Func, point).
     std::map<std::string, std::map<Point, Values>> pure_memo_;
     std::map<std::string, std::map<Point, bool>> in_progress_;
@@ -446,7 +470,11 @@ Values Evaluator::func_value(const FunctionContents &f, const Point &p, int stag
     Frame frame;
     for (size_t i = 0; i < f.args.size(); i++) frame[f.args[i]].i = p[i];
     Values v;
-    for (auto &e : f.pure.values) v.push_back(eval(e, frame));
+    if (&f == output && f.pure.store_condition.defined() && eval(f.pure.store_condition, frame).i == 0) {
+        v = held_by_output(p);
+    } else {
+        for (auto &e : f.pure.values) v.push_back(eval(e, frame));
+    }
     busy = false;
     memo[p] = v;
     return v;
@@ -466,6 +494,21 @@ void evaluate_into(const Func &f, std::vector<Buffer<>> &dst) {
     }
     for (auto &[name, func] : find_functions(f.function())) {
         for (int k = 0; k < func->stages(); k++) ev.check_specializations(*func, k);
+    }
+    if (fc.pure.store_condition.defined()) {
+        ev.output = &fc;
+        for (auto &b : dst) {
+            Buffer<> copy(b.type(), [&] {
+                std::vector<int> sizes;
+                for (int d = 0; d < b.dimensions(); d++) sizes.push_back(b.dim(d).extent());
+                return sizes;
+            }());
+            std::vector<int> mins;
+            for (int d = 0; d < b.dimensions(); d++) mins.push_back(b.dim(d).min());
+            copy.set_min(mins);
+            copy.copy_from(b);
+            ev.output_before.push_back(copy);
+        }
     }
     dst[0].for_each_element([&](const std::vector<int> &c) {
         Values v = ev.func_value(fc, c, fc.stages() - 1);

@@ -230,6 +230,11 @@ Stmt build_definition(const FunctionContents &f, int stage, const Definition &de
     std::vector<Expr> values;
     for (auto &v : def.values) values.push_back(substitute(rename, v));
     Stmt body = Provide::make(f.name, values, args);
+    if (stage == 0 && def.store_condition.defined()) {
+        // An output's pure definition of undef() (or with undef() arms): the buffer keeps its
+        // contents where nothing is stored (lowering clears the condition of intermediates).
+        body = IfThenElse::make(substitute(rename, def.store_condition), body);
+    }
     if (def.rdom && !def.rdom->predicates.empty()) {
         // RDom::where: the update runs only at the points where every predicate holds.
         Expr all;

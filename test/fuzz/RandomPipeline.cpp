@@ -133,6 +133,13 @@ void RandomPipeline::add_pointwise_or_stencil(PipelineStage &st, int a, int b) {
         break;
     }
     case 5:
+        if (coin()) {
+            // undef() inside an expression: stored only where the select picks A (elsewhere an
+            // intermediate holds zero, an output what its buffer held).
+            f(x, y) = select(read(a, x, y) > read(b, x, y), read(a, x, y), undef<int>()) * 2 + 1;
+            log_ << F << "(x, y) = select(" << A << " > " << B << ", " << A << ", undef) * 2 + 1\n";
+            break;
+        }
         f(x, y) = select(read(a, x, y) > read(b, x, y), read(a, x, y), read(b, x + 1, y) - 1);
         log_ << F << "(x, y) = select(" << A << " > " << B << ", " << A << ", " << B << "(x+1, y) - 1)\n";
         break;
@@ -192,6 +199,12 @@ void RandomPipeline::add_update_stage(PipelineStage &st, int a, int b) {
         return;
     }
     case 1:
+        if (coin()) {  // an update that keeps the value where the select picks undef()
+            f(x, y) += select((x + y) % 3 == 0, read(a, x, y + 1), undef<int>());
+            log_ << F << "(x, y) += select((x + y) % 3 == 0, " << A << "(x, y+1), undef)\n";
+            st.update_has_x = {true};
+            return;
+        }
         f(x, y) = max(f(x, y), f(x, y) / 2 + read(a, x, y + 1));
         log_ << F << "(x, y) = max(" << F << "(x, y), " << F << "(x, y) / 2 + " << A << "(x, y+1))\n";
         st.update_has_x = {true};
