@@ -653,6 +653,15 @@ std::string resolve_loop(const Environment &env, const FunctionContents &f, cons
 // of g use f and each has a loop x, means all of them (as in Halide): f gets a realization in
 // each stage's loop x (Halide's tutorial 9: a producer used by both the pure step and the
 // update of its consumer is computed inside both). Otherwise the one loop of resolve_loop.
+// Whether every branch of a stage that can run has the loop `var`: its own schedule (unless
+// specialize_fail makes it never run) and each specialization's.
+bool every_branch_has_loop(const Definition &d, const std::string &var) {
+    bool has = d.fails_unspecialized ||
+               std::any_of(d.schedule.dims.begin(), d.schedule.dims.end(), [&](const Dim &x) { return x.var == var; });
+    for (const Specialization &sp : d.specializations) has = has && every_branch_has_loop(*sp.definition, var);
+    return has;
+}
+
 std::vector<std::string> resolve_loops(const Environment &env, const FunctionContents &f, const LoopLevel &l,
                                        const char *directive) {
     auto it = env.find(l.func);
@@ -664,8 +673,7 @@ std::vector<std::string> resolve_loops(const Environment &env, const FunctionCon
         for (int s = 0; s < g.stages(); s++) {
             if (!stage_uses(env, g.stage(s), f.name)) continue;
             using_stages.push_back(s);
-            const auto &dims = g.stage(s).schedule.dims;
-            all_have_loop &= std::any_of(dims.begin(), dims.end(), [&](const Dim &d) { return d.var == l.var; });
+            all_have_loop &= every_branch_has_loop(g.stage(s), l.var);
         }
         if (using_stages.size() > 1 && all_have_loop) {
             std::vector<std::string> loops;
