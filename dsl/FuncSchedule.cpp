@@ -83,6 +83,7 @@ Stage Stage::specialize(const Expr &condition) {
     auto copy = std::make_unique<Definition>();
     copy->args = d.args;
     copy->values = d.values;
+    copy->store_condition = d.store_condition;
     copy->rdom = d.rdom;
     copy->schedule = d.schedule;
     d.specializations.emplace_back(condition, std::move(copy));

@@ -54,8 +54,9 @@ private:
             if (it != env_.end()) find(*it->second);
         }
         // An update may store any value (a scan, a histogram): no bounds from the pure
-        // definition alone.
-        if (!f.updates.empty()) return;
+        // definition alone. Nor for an output whose pure definition stores nothing somewhere
+        // (undef()): its buffer keeps whatever the caller put there.
+        if (!f.updates.empty() || f.pure.store_condition.defined()) return;
         Scope every_argument;
         for (auto &a : f.args) every_argument[a] = Interval();
         UseFuncValueBounds known(bounds_);

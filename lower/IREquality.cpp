@@ -1,5 +1,8 @@
 #include "IREquality.h"
 
+#include <cstdint>
+#include <cstring>
+
 namespace halo {
 
 namespace {
@@ -33,7 +36,16 @@ int compare_expr(const Expr &a, const Expr &b) {
     switch (a.get()->node_type) {
     case IRNodeType::IntImm: return cmp(a.as<IntImm>()->value, b.as<IntImm>()->value);
     case IRNodeType::UIntImm: return cmp(a.as<UIntImm>()->value, b.as<UIntImm>()->value);
-    case IRNodeType::FloatImm: return cmp(a.as<FloatImm>()->value, b.as<FloatImm>()->value);
+    case IRNodeType::FloatImm: {
+        // By bit pattern: a NaN is not "equal" to every number (a < b and b < a are both false
+        // for it: select(c, NaN, 1.0f) was folded to NaN, and ordered containers of Exprs lost
+        // their strict weak order), and -0.0 and 0.0 are different constants.
+        uint64_t x, y;
+        double va = a.as<FloatImm>()->value, vb = b.as<FloatImm>()->value;
+        std::memcpy(&x, &va, 8);
+        std::memcpy(&y, &vb, 8);
+        return cmp(x, y);
+    }
     case IRNodeType::StringImm: return cmp(a.as<StringImm>()->value, b.as<StringImm>()->value);
     case IRNodeType::Cast: return compare_expr(a.as<Cast>()->value, b.as<Cast>()->value);
     case IRNodeType::Variable: return cmp(a.as<Variable>()->name, b.as<Variable>()->name);

@@ -637,7 +637,9 @@ private:
         Expr a = mutate(op->a), b = mutate(op->b);
         Type t = op->type;
         if (t.is_scalar()) {
-            auto pick = [&](auto x, auto y) { return is_min ? (x < y ? a : b) : (x > y ? a : b); };
+            // As the generated code and the reference evaluator compute them: min is
+            // a < b ? a : b, max is a < b ? b : a (with a NaN, the comparison is false).
+            auto pick = [&](auto x, auto y) { return is_min ? (x < y ? a : b) : (x < y ? b : a); };
             if (auto ia = a.as<IntImm>(), ib = b.as<IntImm>(); ia && ib) return pick(ia->value, ib->value);
             if (auto ua = a.as<UIntImm>(), ub = b.as<UIntImm>(); ua && ub) return pick(ua->value, ub->value);
             if (auto fa = a.as<FloatImm>(), fb = b.as<FloatImm>(); fa && fb) return pick(fa->value, fb->value);

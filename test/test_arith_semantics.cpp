@@ -609,3 +609,30 @@ TEST_CASE("division by a constant other than 0 and -1 is strength-reduced, with 
     }
     CHECK(by_variable.assembly().find("idiv") != std::string::npos);
 }
+
+TEST_CASE("NaN and signed zero constants are not taken for other constants") {
+    // Halide's cse_nan: select(x > 100, NaN, 1.0f) was folded to NaN, because IR equality
+    // compared a NaN with < and found it equal to 1.0f. And constant min/max with a NaN must
+    // give what the generated code gives (a < b ? a : b, a < b ? b : a).
+    Var x("x");
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    Func f("f");
+    f(x) = select(x > 100, Expr(nan), Expr(1.0f));
+    Buffer<float> fb = f.realize({4});
+    for (int i = 0; i < 4; i++) CHECK(fb(i) == 1.0f);
+    Func z("z");
+    z(x) = select(x > 100, Expr(-0.0f), Expr(0.0f));
+    Buffer<float> zb = z.realize({2});
+    CHECK(!std::signbit(zb(0)));
+    // Folded (constants) and computed (Params) alike.
+    Param<float> p("p"), q("q");
+    p.set(nan);
+    q.set(1.0f);
+    Expr folded_min = min(Expr(nan), Expr(1.0f)), folded_max = max(Expr(nan), Expr(1.0f));
+    Expr folded_min2 = min(Expr(1.0f), Expr(nan)), folded_max2 = max(Expr(1.0f), Expr(nan));
+    auto same = [](float a, float b) { return (std::isnan(a) && std::isnan(b)) || a == b; };
+    CHECK(same(evaluate<float>(folded_min), evaluate<float>(min(p, q))));
+    CHECK(same(evaluate<float>(folded_max), evaluate<float>(max(p, q))));
+    CHECK(same(evaluate<float>(folded_min2), evaluate<float>(min(q, p))));
+    CHECK(same(evaluate<float>(folded_max2), evaluate<float>(max(q, p))));
+}

@@ -140,3 +140,18 @@ TEST_CASE("an update indexed by a clamped Func computed at the root (a histogram
         return n;
     });
 }
+
+TEST_CASE("an output that stores nothing somewhere (undef) has no value bounds") {
+    // offset is an output of the pipeline: where its select picks undef(), its buffer keeps
+    // what the caller put there, so its definition's clamp bounds nothing; the read of g at
+    // offset's values cannot be bounded, and is refused rather than read out of bounds.
+    Var x("x");
+    Func offset("offset"), g("g"), out("out");
+    offset(x) = select(x > 2, clamp(x % 5, -2, 2), undef<int>());
+    g(x) = x * 2;
+    g.compute_root();
+    out(x) = g(x + offset(x));
+    Pipeline both({offset, out});
+    std::string err = halo_test::compile_error_of([&] { both.realize({10}); });
+    CHECK(halo_test::contains(err, "reads Func 'g' at an index the compiler cannot bound"));
+}

@@ -212,6 +212,15 @@ TEST_CASE("an output's pure definition of undef() leaves its buffer as it was: i
             CHECK(hr(i) == want);
         }
     }
+    // A specialization keeps the rule (random pipelines seeds 901398 and 902471: its copy of the
+    // definition had lost where it stores, and wrote 0).
+    Func sp("special");
+    sp(x) = select(x % 2 == 0, x, undef<int>());
+    sp.specialize(sp.output_buffer().width() >= 8).vectorize(x, 4);
+    Buffer<int> sb(std::vector<int>{13});
+    sb.fill(-5);
+    sp.realize(sb);
+    for (int i = 0; i < 13; i++) CHECK(sb(i) == (i % 2 == 0 ? i : -5));
     // An intermediate has no contents of its own: it stores zero there (any value would do, as
     // the points are undefined to read), and is used as usual.
     Func g("g"), out2("out2");
