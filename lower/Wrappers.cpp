@@ -17,20 +17,25 @@ public:
     using IRMutator::mutate;
     using IRMutator::visit;
 
+    // A wrapper may itself be wrapped for the same consumer (f.in(g).in(g)): the consumer then
+    // reads the last wrapper of the chain, which reads the one before it, and so on to f.
     Expr visit(const Call *op) override {
         Expr e = IRMutator::visit(op);
-        const WrapperMap *wrappers = wrappers_of(op);
-        if (!wrappers || wrappers->empty()) return e;
-        auto w = wrappers->find(consumer_);
-        if (w == wrappers->end()) {
-            w = wrappers->find("");
-            // The global wrapper is not used inside the wrapped Func's (or image's) own wrappers.
-            if (w == wrappers->end() || is_wrapper_of(*wrappers)) return e;
+        for (size_t hops = 0; hops <= env_.size(); hops++) {
+            const Call *c = e.as<Call>();
+            const WrapperMap *wrappers = wrappers_of(c);
+            if (!wrappers || wrappers->empty()) return e;
+            auto w = wrappers->find(consumer_);
+            if (w == wrappers->end()) {
+                w = wrappers->find("");
+                // The global wrapper is not used inside the wrapped Func's (or image's) own wrappers.
+                if (w == wrappers->end() || is_wrapper_of(*wrappers)) return e;
+            }
+            if (w->second->name == consumer_ || w->second->name == c->name) return e;  // a wrapper reads what it wraps
+            used_.insert(w->second->name);  // this consumer now reads the wrapper
+            e = Call::make(c->type, w->second->name, c->args, Call::Halo, w->second, nullptr, c->value_index);
         }
-        if (w->second->name == consumer_) return e;  // a wrapper reads the Func it wraps
-        used_.insert(w->second->name);  // this consumer now reads the wrapper
-        const Call *c = e.as<Call>();
-        return Call::make(c->type, w->second->name, c->args, Call::Halo, w->second, nullptr, c->value_index);
+        return e;
     }
 
 private:

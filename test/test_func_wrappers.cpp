@@ -122,3 +122,24 @@ TEST_CASE("ImageParam::in() made after a compile recompiles the pipeline to read
     CHECK(contains(f.lowered_stmt(), "produce im_global_wrapper"));
     halo_test::check_against_reference(f, Buffer<float>(30));
 }
+
+TEST_CASE("a wrapper wrapped again for the same consumer: the consumer reads the last of the chain") {
+    // f.in(g).in(g): g reads w2, w2 reads w1, w1 reads f (Halide's two_fold and multi_folds
+    // wrapper tests; Halo refused it, saying g does not call w1).
+    for (int global = 0; global < 2; global++) {
+        Func f("f"), g("g");
+        Var x("x");
+        f(x) = x * 3;
+        g(x) = f(x) + 1;
+        Func w1 = global ? f.in() : f.in(g);
+        Func w2 = w1.in(g);
+        w1.compute_root();
+        w2.compute_root().vectorize(x, 4);
+        std::string stmt = g.lowered_stmt();
+        INFO(stmt);
+        CHECK(stmt.find("produce " + w1.name()) != std::string::npos);
+        CHECK(stmt.find("produce " + w2.name()) != std::string::npos);
+        Buffer<int> o = g.realize({10});
+        for (int i = 0; i < 10; i++) CHECK(o(i) == i * 3 + 1);
+    }
+}
