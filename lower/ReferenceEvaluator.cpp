@@ -99,10 +99,11 @@ private:
                 if (t.bits == 32) { float x; std::memcpy(&x, ptr, 4); v[i].f = x; }
                 else std::memcpy(&v[i].f, ptr, 8);
             } else {
-                int64_t x = 0;
+                uint64_t x = 0;
                 std::memcpy(&x, ptr, t.bytes());  // little-endian: the low bytes
-                if (t.is_int() && t.bits < 64) x = (x << (64 - t.bits)) >> (64 - t.bits);  // sign-extend
-                v[i].i = x;
+                // Sign-extend (in unsigned arithmetic: shifting a negative int64 is undefined).
+                if (t.is_int() && t.bits < 64 && (x >> (t.bits - 1)) & 1) x |= ~uint64_t(0) << t.bits;
+                v[i].i = int64_t(x);
             }
         }
         return v;
