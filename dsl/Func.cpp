@@ -317,16 +317,30 @@ bool is_undef(const Expr &e) {
 // read, so any value does: zero). Only the select chain at the top of a value is looked at.
 // Finds undef(), visiting each shared node once (a value may be a graph whose tree is
 // exponential).
+// Walks an expression graph (each shared node once) to at most max_depth levels: the
+// caller's stack is the user's, and a definition too deep for checked_definition is refused
+// there, with its message. Finds undef() (stop_at_undef: stops there).
 class UndefInGraph : public IRVisitor {
 public:
-    bool found = false;
+    static constexpr int max_depth = 512;
+    explicit UndefInGraph(bool stop_at_undef) : stop_at_undef_(stop_at_undef) {}
+    bool found = false, too_deep = false;
 
 private:
+    bool stop_at_undef_;
     std::set<const void *> seen_;
+    int depth_ = 0;
     template <typename T>
     void once(const T *op) {
         if constexpr (std::is_same_v<T, Call>) found |= op->is_intrinsic(Call::undef);
-        if (!found && seen_.insert(op).second) IRVisitor::visit(op);
+        if ((found && stop_at_undef_) || too_deep || !seen_.insert(op).second) return;
+        if (depth_ >= max_depth) {
+            too_deep = true;
+            return;
+        }
+        depth_++;
+        IRVisitor::visit(op);
+        depth_--;
     }
 #define HALO_VISIT_ONCE(N) \
     void visit(const N *op) override { once(op); }
@@ -334,10 +348,18 @@ private:
 #undef HALO_VISIT_ONCE
 };
 
+// Whether e contains undef() within UndefInGraph::max_depth levels.
 bool contains_undef(const Expr &e) {
-    UndefInGraph f;
+    UndefInGraph f(true);
     e.accept(&f);
     return f.found;
+}
+
+// Whether all of e lies within UndefInGraph::max_depth levels (hoist_undef recurses over it).
+bool shallow(const Expr &e) {
+    UndefInGraph f(false);
+    e.accept(&f);
+    return !f.too_deep;
 }
 
 // The first undef(), or select with an undef() arm and a condition without one, in a walk
@@ -376,7 +398,8 @@ private:
 // undef() arms so end up at the top of the value, where they mean "store nothing there":
 // f(x) + undef() is undef(), f(x)[1] + select(c, v, undef()) is select(c, f(x)[1] + v, undef()).
 Expr hoist_undef(const Expr &e) {
-    if (!contains_undef(e) || is_undef(e)) return e;
+    // (Deeper expressions keep their undef(), which the check after checked_definition reports.)
+    if (!contains_undef(e) || is_undef(e) || !shallow(e)) return e;
     if (const Select *s = e.as<Select>(); s && !contains_undef(s->condition)) {
         return select(s->condition, hoist_undef(s->true_value), hoist_undef(s->false_value));
     }
@@ -516,7 +539,7 @@ Stage FuncRef::define(std::vector<Expr> values) {
     if (!f_->has_pure_definition) {
         for (size_t i = 0; i < values.size(); i++) {
             if (!values[i].defined()) continue;
-            Expr c = stored_where(values[i]);
+            Expr c = contains_undef(values[i]) && shallow(values[i]) ? stored_where(values[i]) : Expr(true);
             if (i == 0) store_condition = c;
             else if (!equal(c, store_condition)) store_condition = Expr(true);
         }
@@ -525,7 +548,7 @@ Stage FuncRef::define(std::vector<Expr> values) {
     for (size_t i = 0; i < values.size(); i++) {
         user_assert(values[i].defined()) << "Func '" << f_->name << "' defined with an undefined Expr"
                                          << (values.size() > 1 ? " as value " + std::to_string(i) + " of its Tuple" : "");
-        if (!is_undef(values[i]) && values[i].as<Select>()) {
+        if (!is_undef(values[i]) && values[i].as<Select>() && contains_undef(values[i]) && shallow(values[i])) {
             Expr kept = f_->has_pure_definition && i < size_t(f_->outputs())
                             ? Call::make(values[i].type(), f_->name, args_, Call::Halo, f_, nullptr, int(i))
                             : make_zero(values[i].type());

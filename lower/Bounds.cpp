@@ -209,8 +209,13 @@ private:
         case IRNodeType::Add: lo = *amin + *bmin, hi = *amax + *bmax; break;
         case IRNodeType::Sub: lo = *amin - *bmax, hi = *amax - *bmin; break;
         case IRNodeType::Mul: {
-            // |values| < 2^64, so every product fits in 128 bits
-            Wide p[] = {*amin * *bmin, *amin * *bmax, *amax * *bmin, *amax * *bmax};
+            // |values| < 2^64, but two uint64 near 2^64 multiply past 2^127: such a product is
+            // the type's range (checked, not overflowed).
+            const Wide xs[] = {*amin, *amin, *amax, *amax}, ys[] = {*bmin, *bmax, *bmin, *bmax};
+            Wide p[4];
+            for (int i = 0; i < 4; i++) {
+                if (__builtin_mul_overflow(xs[i], ys[i], &p[i])) return true;
+            }
             lo = *std::min_element(p, p + 4), hi = *std::max_element(p, p + 4);
             break;
         }

@@ -98,23 +98,24 @@ struct ValueRange {
     Expr lo, hi;
 };
 
-// A ShiftInwards split by a constant F whose outer loop is itself split ShiftInwards (by S
-// points of the old variable in all, S = F times the outer split's own S): in every iteration
-// the old variable takes values in [min(min0, max0 - S + 1), max0], where [min0, max0] is its
-// loop's range (a loop shorter than S is shifted back to end at max0). The general formula
-// below bounds it by min(outer.lo * F + min0, ...) with outer.lo = min(0, ceil(extent / F) - K),
-// and over an outer loop (extent = max0 - min0 + 1 for a Func computed per tile of a consumer)
-// interval arithmetic loses the correlation between extent and min0: a 128-point region,
-// split by 32 and unrolled by 4, seemed to reach 352 points before its min (Halide's
-// bounds_inference_outer_split). The range in terms of min0 and max0 alone stays tight.
-// Records S for r's variable in shifted_by when r is such a split (or a plain ShiftInwards
-// split by a constant, S = F) and returns the range when the outer loop was nested.
+// The value of an expression that simplifies to an integer constant.
 std::optional<int64_t> constant_value(const Expr &e) {
     Expr simplified = simplify(e);
     const int64_t *v = as_const_int(simplified);
     return v ? std::optional<int64_t>(*v) : std::nullopt;
 }
 
+// A ShiftInwards split by a constant F whose outer loop is itself split ShiftInwards (by S
+// points of the old variable in all, S = F times the outer split's own S): in every iteration
+// the old variable takes values in [min(min0, max0 - S + 1), max0], where [min0, max0] is its
+// loop's range (a loop shorter than S is shifted back to end at max0). The general formula
+// below bounds it by min(outer.lo * F + min0, ...) with outer.lo = min(0, ceil(extent / F) - S / F),
+// and over an outer loop (extent = max0 - min0 + 1 for a Func computed per tile of a consumer)
+// interval arithmetic loses the correlation between extent and min0: a 128-point region,
+// split by 32 and unrolled by 4, seemed to reach 352 points before its min (Halide's
+// bounds_inference_outer_split). The range in terms of min0 and max0 alone stays tight.
+// Records S for r's variable in shifted_by when r is such a split (or a plain ShiftInwards
+// split by a constant, S = F) and returns the range when the outer loop was nested.
 std::optional<ValueRange> nested_shift_range(const SplitRecord &r, const std::map<std::string, ValueRange> &moved,
                                              std::map<std::string, int64_t> &shifted_by) {
     if (r.kind != SplitRecord::SplitVar || r.tail != TailStrategy::ShiftInwards) return std::nullopt;
