@@ -4,6 +4,7 @@
 #include "ImplicitVars.h"
 
 #include <algorithm>
+#include <climits>
 #include <set>
 #include <sstream>
 #include <type_traits>
@@ -286,55 +287,27 @@ Stage FuncTupleElementRef::operator/=(const Expr &e) { return *this = Expr(*this
 Expr undef(Type t) { return Call::make(t, Call::undef, {}, Call::Intrinsic); }
 
 namespace {
-struct UndefUses : IRVisitor {
-    bool found = false;
-    using IRVisitor::visit;
-    void visit(const Call *op) override {
-        found |= op->is_intrinsic(Call::undef);
-        IRVisitor::visit(op);
-    }
-};
-}  // namespace
 
-bool uses_undef(const Expr &e) {
-    UndefUses u;
-    e.accept(&u);
-    return u.found;
-}
-
-namespace {
-// Replaces an update value that is undef() by a read of the Func where the update writes (the
-// value stays as it is). Any other use of undef() is an error.
-
-bool is_undef(const Expr &e) {
-    const Call *c = e.as<Call>();
-    return c && c->is_intrinsic(Call::undef);
-}
-
-// An arm of a select (or of a chain of selects) that is undef() means "store nothing there",
-// as in Halide: the arm becomes `kept`, the value already there (a read of the Func in an
-// update; in a pure definition nothing was there, and what is never stored is undefined to
-// read, so any value does: zero). Only the select chain at the top of a value is looked at.
-// Finds undef(), visiting each shared node once (a value may be a graph whose tree is
-// exponential).
-// Walks an expression graph (each shared node once) to at most max_depth levels: the
-// caller's stack is the user's, and a definition too deep for checked_definition is refused
-// there, with its message. Finds undef() (stop_at_undef: stops there).
+// Walks an expression graph, each shared node once (a value may be a graph whose tree is
+// exponential), to at most max_depth levels, and finds undef() (stop_at_undef: stops there).
+// In define() the walk runs on the user's stack, before checked_definition has refused
+// definitions too deep for it: there it is limited to hoistable_depth levels.
 class UndefInGraph : public IRVisitor {
 public:
-    static constexpr int max_depth = 512;
-    explicit UndefInGraph(bool stop_at_undef) : stop_at_undef_(stop_at_undef) {}
+    static constexpr int hoistable_depth = 512;
+    UndefInGraph(bool stop_at_undef, int max_depth) : stop_at_undef_(stop_at_undef), max_depth_(max_depth) {}
     bool found = false, too_deep = false;
 
 private:
     bool stop_at_undef_;
+    int max_depth_;
     std::set<const void *> seen_;
     int depth_ = 0;
     template <typename T>
     void once(const T *op) {
         if constexpr (std::is_same_v<T, Call>) found |= op->is_intrinsic(Call::undef);
         if ((found && stop_at_undef_) || too_deep || !seen_.insert(op).second) return;
-        if (depth_ >= max_depth) {
+        if (depth_ >= max_depth_) {
             too_deep = true;
             return;
         }
@@ -348,16 +321,34 @@ private:
 #undef HALO_VISIT_ONCE
 };
 
-// Whether e contains undef() within UndefInGraph::max_depth levels.
-bool contains_undef(const Expr &e) {
-    UndefInGraph f(true);
+}  // namespace
+
+bool uses_undef(const Expr &e) {
+    UndefInGraph f(true, INT_MAX);
     e.accept(&f);
     return f.found;
 }
 
-// Whether all of e lies within UndefInGraph::max_depth levels (hoist_undef recurses over it).
-bool shallow(const Expr &e) {
-    UndefInGraph f(false);
+namespace {
+
+bool is_undef(const Expr &e) {
+    const Call *c = e.as<Call>();
+    return c && c->is_intrinsic(Call::undef);
+}
+
+// Whether e contains undef() within UndefInGraph::hoistable_depth levels.
+bool contains_undef(const Expr &e) {
+    UndefInGraph f(true, UndefInGraph::hoistable_depth);
+    e.accept(&f);
+    return f.found;
+}
+
+// Whether e contains undef() and lies within UndefInGraph::hoistable_depth levels, so that
+// the recursive rewriting of undef() below may run on it (a deeper one keeps its undef(),
+// which the check after checked_definition reports).
+bool has_hoistable_undef(const Expr &e) {
+    if (!contains_undef(e)) return false;
+    UndefInGraph f(false, UndefInGraph::hoistable_depth);
     e.accept(&f);
     return !f.too_deep;
 }
@@ -398,8 +389,7 @@ private:
 // undef() arms so end up at the top of the value, where they mean "store nothing there":
 // f(x) + undef() is undef(), f(x)[1] + select(c, v, undef()) is select(c, f(x)[1] + v, undef()).
 Expr hoist_undef(const Expr &e) {
-    // (Deeper expressions keep their undef(), which the check after checked_definition reports.)
-    if (!contains_undef(e) || is_undef(e) || !shallow(e)) return e;
+    if (is_undef(e) || !has_hoistable_undef(e)) return e;
     if (const Select *s = e.as<Select>(); s && !contains_undef(s->condition)) {
         return select(s->condition, hoist_undef(s->true_value), hoist_undef(s->false_value));
     }
@@ -424,6 +414,10 @@ Expr stored_where(const Expr &e) {
     return select(s->condition, t, f);
 }
 
+// An arm of a select (or of a chain of selects) that is undef() means "store nothing there",
+// as in Halide: the arm becomes `kept`, the value already there (a read of the Func in an
+// update; in a pure definition nothing was there, and what is never stored is undefined to
+// read, so any value does: zero). Only the select chain at the top of a value is looked at.
 Expr resolve_undef_arms(const Expr &e, const Expr &kept) {
     if (is_undef(e)) return kept;
     const Select *s = e.as<Select>();
@@ -530,8 +524,12 @@ Stage FuncRef::define(std::vector<Expr> values) {
             << "). Halo does not skip an update by where it writes; to update only some points of an "
             << "RDom, give the condition as a predicate: r.where(condition)";
     }
-    for (Expr &v : values) {
-        if (v.defined()) v = hoist_undef(v);
+    // Which values have undef() arms at their top once undef() is hoisted there.
+    std::vector<bool> undef_arms(values.size(), false);
+    for (size_t i = 0; i < values.size(); i++) {
+        if (!values[i].defined()) continue;
+        values[i] = hoist_undef(values[i]);
+        undef_arms[i] = values[i].as<Select>() && has_hoistable_undef(values[i]);
     }
     // A pure definition with undef(): where it stores (the same for every value of a Tuple;
     // values that differ store zero where theirs is undef, as in an intermediate).
@@ -539,7 +537,7 @@ Stage FuncRef::define(std::vector<Expr> values) {
     if (!f_->has_pure_definition) {
         for (size_t i = 0; i < values.size(); i++) {
             if (!values[i].defined()) continue;
-            Expr c = contains_undef(values[i]) && shallow(values[i]) ? stored_where(values[i]) : Expr(true);
+            Expr c = is_undef(values[i]) ? Expr(false) : undef_arms[i] ? stored_where(values[i]) : Expr(true);
             if (i == 0) store_condition = c;
             else if (!equal(c, store_condition)) store_condition = Expr(true);
         }
@@ -548,7 +546,7 @@ Stage FuncRef::define(std::vector<Expr> values) {
     for (size_t i = 0; i < values.size(); i++) {
         user_assert(values[i].defined()) << "Func '" << f_->name << "' defined with an undefined Expr"
                                          << (values.size() > 1 ? " as value " + std::to_string(i) + " of its Tuple" : "");
-        if (!is_undef(values[i]) && values[i].as<Select>() && contains_undef(values[i]) && shallow(values[i])) {
+        if (undef_arms[i]) {
             Expr kept = f_->has_pure_definition && i < size_t(f_->outputs())
                             ? Call::make(values[i].type(), f_->name, args_, Call::Halo, f_, nullptr, int(i))
                             : make_zero(values[i].type());

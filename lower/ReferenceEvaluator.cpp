@@ -33,6 +33,19 @@ using Point = std::vector<int>;
 
 int64_t wrap(Type t, int64_t v) { return wrap_to_type(t, v); }
 
+// The element of a buffer of type t at coordinates c, as a Value.
+Value element_value(const BufferContents &b, Type t, const int *c) {
+    Value v;
+    if (t.is_float()) {
+        v.f = buffer_get_as_double(b, c);
+    } else if (t.bits == 64) {
+        std::memcpy(&v.i, b.host + b.offset_of(c) * 8, 8);
+    } else {
+        v.i = int64_t(buffer_get_as_double(b, c));
+    }
+    return v;
+}
+
 // popcount / count_leading_zeros / count_trailing_zeros of the low `bits` bits of v.
 int64_t count_bits(const std::string &which, int bits, uint64_t v) {
     if (bits < 64) v &= (uint64_t(1) << bits) - 1;
@@ -92,19 +105,7 @@ private:
         Values v(output_before.size());
         for (size_t i = 0; i < output_before.size(); i++) {
             const Buffer<> &b = output_before[i];
-            if (!b.contains(p)) continue;
-            const uint8_t *ptr = b.contents->host + b.contents->offset_of(p.data()) * b.type().bytes();
-            Type t = b.type();
-            if (t.is_float()) {
-                if (t.bits == 32) { float x; std::memcpy(&x, ptr, 4); v[i].f = x; }
-                else std::memcpy(&v[i].f, ptr, 8);
-            } else {
-                uint64_t x = 0;
-                std::memcpy(&x, ptr, t.bytes());  // little-endian: the low bytes
-                // Sign-extend (in unsigned arithmetic: shifting a negative int64 is undefined).
-                if (t.is_int() && t.bits < 64 && (x >> (t.bits - 1)) & 1) x |= ~uint64_t(0) << t.bits;
-                v[i].i = int64_t(x);
-            }
+            if (b.contains(p)) v[i] = element_value(*b.contents, b.type(), p.data());
         }
         return v;
     }
@@ -236,20 +237,9 @@ Value Evaluator::call(const Call *op, Frame &frame) {
     }
     if (op->call_type == Call::Image) {
         user_assert(op->param->buffer) << "reference_realize: input '" << op->name << "' has no Buffer bound";
-        const BufferContents &b = *op->param->buffer;
         std::vector<int> c;
         for (auto &a : op->args) c.push_back(int(eval(a, frame).i));
-        Value v;
-        double d = buffer_get_as_double(b, c.data());
-        if (t.is_float()) {
-            v.f = d;
-        } else if (t.bits == 64) {
-            const uint8_t *ptr = b.host + b.offset_of(c.data()) * 8;
-            std::memcpy(&v.i, ptr, 8);
-        } else {
-            v.i = int64_t(d);
-        }
-        return v;
+        return element_value(*op->param->buffer, t, c.data());
     }
     const std::string &n = op->name;
     Value r;
@@ -498,18 +488,7 @@ void evaluate_into(const Func &f, std::vector<Buffer<>> &dst) {
     }
     if (fc.pure.store_condition.defined()) {
         ev.output = &fc;
-        for (auto &b : dst) {
-            Buffer<> copy(b.type(), [&] {
-                std::vector<int> sizes;
-                for (int d = 0; d < b.dimensions(); d++) sizes.push_back(b.dim(d).extent());
-                return sizes;
-            }());
-            std::vector<int> mins;
-            for (int d = 0; d < b.dimensions(); d++) mins.push_back(b.dim(d).min());
-            copy.set_min(mins);
-            copy.copy_from(b);
-            ev.output_before.push_back(copy);
-        }
+        for (auto &b : dst) ev.output_before.push_back(b.copy());
     }
     dst[0].for_each_element([&](const std::vector<int> &c) {
         Values v = ev.func_value(fc, c, fc.stages() - 1);

@@ -78,8 +78,8 @@ namespace {
 
 // A split or fuse of build_definition, kept to find the true ranges of the variables it
 // defines. For a split, `var` is the old variable, [lo, hi] its range when outer and inner stay
-// in their loops' ranges, and value its let (let_index: the let in `lets`, SIZE_MAX if its
-// value is not promised). For a fuse, `var` is the fused variable, `loop` the inner
+// in their loops' ranges, and value its let (let_index: the let in `lets`; promised: whether
+// the let's value is already wrapped in a promise of [lo, hi]). For a fuse, `var` is the fused variable, `loop` the inner
 // variable's range, [lo, hi] the outer variable's loop range, and value the outer variable's let.
 struct SplitRecord {
     enum Kind { SplitVar, FuseVars } kind;
@@ -90,7 +90,7 @@ struct SplitRecord {
     Expr lo, hi;
     size_t let_index;
     Expr value;
-    size_t nested_let_index = SIZE_MAX;  // a split's let, promised or not
+    bool promised = true;
 };
 
 // An inclusive range of a loop variable's values.
@@ -134,7 +134,7 @@ std::optional<ValueRange> nested_shift_range(const SplitRecord &r, const std::ma
     int64_t S = *F * (outer_nested ? outer_shift->second : 1);
     if (S > (int64_t(1) << 30)) return std::nullopt;
     shifted_by[r.var] = S;
-    if (!outer_nested || r.nested_let_index == SIZE_MAX) return std::nullopt;
+    if (!outer_nested) return std::nullopt;
     Expr min0 = r.loop.min, max0 = r.loop.min + r.loop.extent - 1;
     return ValueRange{simplify(min(min0, max0 - int32_t(S) + 1)), simplify(max0)};
 }
@@ -174,7 +174,7 @@ void widen_promises(const std::vector<SplitRecord> &records, const std::map<std:
         ValueRange old;
         if (std::optional<ValueRange> nested = nested_shift_range(*r, moved, shifted_by)) {
             old = *nested;
-            lets[r->nested_let_index].second = simplify(promise_clamped(r->value, old.lo, old.hi));
+            lets[r->let_index].second = simplify(promise_clamped(r->value, old.lo, old.hi));
         } else if (!children_moved) {
             old = {r->lo, r->hi};
         } else {
@@ -189,7 +189,7 @@ void widen_promises(const std::vector<SplitRecord> &records, const std::map<std:
                 old = {o.lo * F + i.lo + min0, r->tail == TailStrategy::GuardWithIf ? old_max : hi};
             }
             old = {simplify(old.lo), simplify(old.hi)};
-            if (r->let_index != SIZE_MAX) lets[r->let_index].second = simplify(promise_clamped(r->value, old.lo, old.hi));
+            if (r->promised) lets[r->let_index].second = simplify(promise_clamped(r->value, old.lo, old.hi));
         }
         // Values outside the old loop's range: a ShiftInwards or RoundUp split, or moved children.
         if (children_moved || r->tail != TailStrategy::GuardWithIf) moved[r->var] = old;
@@ -311,7 +311,7 @@ Stmt build_definition(const FunctionContents &f, int stage, const Definition &de
             // range is widened below.)
             bool promised = !is_const(simplify(F)) || tail == TailStrategy::GuardWithIf;
             records.push_back({SplitRecord::SplitVar, old_sym, outer_sym, inner_sym, old, F, tail, lo, hi,
-                               promised ? lets.size() : SIZE_MAX, value, lets.size()});
+                               lets.size(), value, promised});
             lets.push_back({prefix + old_sym, simplify(promised ? promise_clamped(value, lo, hi) : value)});
         } else if (s.kind == Split::FuseVars) {
             std::string inner_sym = symbols.current(s.inner), outer_sym = symbols.current(s.outer);

@@ -87,34 +87,35 @@ TEST_CASE("autotune_bug: infer_input_bounds through a clamp on the input's own w
 // Follows Halide's autotune_bug_2.cpp: a producer with a constant-valued update over a one-point
 // RDom, stored at the root, computed per consumer point and split by more than the consumer's
 // (bounded) width.
-TEST_CASE("autotune_bug_2: a split producer with an update, stored at root, computed per consumer x") {
+namespace {
+// autotune_bug_2 and _3: f (with an update to 17 or without) stored at the root, computed per x
+// of g and split by 8, wider than g's bounded width of 2.
+Buffer<int> split_producer_per_consumer_x(bool with_update) {
     Func f("f"), g("g");
     Var x("x"), xo("xo"), xi("xi");
     f(x) = x;
-    RDom r(17, 1);
-    f(x) = r;
+    if (with_update) {
+        RDom r(17, 1);
+        f(x) = r;
+    }
     f.store_root();
     g(x) = f(x) + f(x + 1);
     f.compute_at(g, x);
     f.split(x, xo, xi, 8);
     g.bound(x, 0, 2);
     g.output_buffer().dim(0).set_bounds(0, 2);
-    Buffer<int> out = g.realize({2});
+    return g.realize({2});
+}
+}  // namespace
+
+TEST_CASE("autotune_bug_2: a split producer with an update, stored at root, computed per consumer x") {
+    Buffer<int> out = split_producer_per_consumer_x(true);
     CHECK(mismatches<int>(out, [](const std::vector<int> &) { return 34; }) == 0);
 }
 
 // Follows Halide's autotune_bug_3.cpp: the same without the update.
 TEST_CASE("autotune_bug_3: a split producer stored at root and computed per consumer x") {
-    Func f("f"), g("g");
-    Var x("x"), xo("xo"), xi("xi");
-    f(x) = x;
-    f.store_root();
-    g(x) = f(x) + f(x + 1);
-    f.compute_at(g, x);
-    f.split(x, xo, xi, 8);
-    g.bound(x, 0, 2);
-    g.output_buffer().dim(0).set_bounds(0, 2);
-    Buffer<int> out = g.realize({2});
+    Buffer<int> out = split_producer_per_consumer_x(false);
     CHECK(mismatches<int>(out, [](const std::vector<int> &c) { return 2 * c[0] + 1; }) == 0);
 }
 
