@@ -9,9 +9,10 @@ namespace halo {
 
 struct Target {
     // CPU features a schedule may ask about (Halide's names), and EnableLLVMLoopOpt: LLVM's own
-    // loop vectorizer, interleaver and unroller run too. Off by default, as in Halide: Halo's
-    // schedule says what to vectorize and unroll, and those passes take about half of LLVM's time
-    // (cnn_block compiles in 180 ms instead of 320) without making scheduled code faster.
+    // loop vectorizer, interleaver and partial unroller run too. Off by default, as in Halide 15
+    // and later: Halo's schedule says what to vectorize and unroll, and those passes take about
+    // half of LLVM's time (cnn_block compiles in 180 ms instead of 320) without making scheduled
+    // code faster. Small loops of constant trip count are always unrolled fully (optimize_module).
     enum Feature { SSE41, AVX, AVX2, FMA, F16C, AVX512, AVX512_Skylake, EnableLLVMLoopOpt };
 
     std::string name = "host";
