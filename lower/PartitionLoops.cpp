@@ -1,5 +1,6 @@
 #include "PartitionLoops.h"
 
+#include <map>
 #include <set>
 
 #include "Bounds.h"
@@ -37,26 +38,70 @@ bool affine_in(const Expr &e, const std::string &var) {
 // for which the guard holds on every inner iteration.
 class FindGuardLimit : public IRVisitor {
 public:
-    explicit FindGuardLimit(const std::string &var) : var_(var) {}
-    Expr limit;  // var <= limit makes every guard in `guards` true
+    // collect_clamps: also collect the clamps min(A, B) of an innermost loop (see Clamp).
+    FindGuardLimit(const std::string &var, bool collect_clamps) : var_(var), collect_clamps_(collect_clamps) {}
+    Expr limit;  // var <= limit makes every guard in `guards` true and every clamp take its A
     bool unsupported = false;
     std::set<const IfThenElse *> guards;
+    // Clamps min(A, B), with A increasing in the loop variable and B free of it, that provably
+    // take A up to the limit (by node, and which operand A is: true for a, false for b).
+    std::map<const Min *, bool> clamps;
 
 private:
     const std::string &var_;
+    const bool collect_clamps_;
     Scope scope_;
+    std::set<const Min *> clamps_not_removed_;
+
+    // The largest var for which u <= 0, if u is coeff * var + rest (coeff > 0, rest free of var).
+    Expr limit_of(const Expr &u) const {
+        Expr rest = simplify(substitute(var_, Expr(0), u));
+        Expr coeff = simplify(substitute(var_, Expr(1), u) - rest);
+        const int64_t *c = as_const_int(coeff);
+        if (!c || *c <= 0 || expr_uses_var(rest, var_) || !affine_in(u, var_) ||
+            !can_prove(simplify(substitute(var_, Expr(2), u) - rest) == coeff * 2)) {
+            return Expr();
+        }
+        // coeff * var + rest <= 0  <=>  var <= floor(-rest / coeff)
+        return simplify((0 - rest) / coeff);
+    }
+    void tighten(const Expr &lim) { limit = limit.defined() ? simplify(min(limit, lim)) : lim; }
+    // Whether e names a variable bound inside the loop (a limit is evaluated before it).
+    bool uses_inner_name(const Expr &e) const {
+        class Find : public IRVisitor {
+        public:
+            explicit Find(const std::set<std::string> &n) : names(n) {}
+            const std::set<std::string> &names;
+            bool found = false;
+            void visit(const Variable *op) override { found = found || names.count(op->name) > 0; }
+        } f(inner_names_);
+        e.accept(&f);
+        return f.found;
+    }
+    std::set<std::string> inner_names_;
 
     void visit(const For *op) override {
         Interval mn = bounds_of_expr_in_scope(op->min, scope_);
         Interval mx = bounds_of_expr_in_scope(simplify(op->min + op->extent - 1), scope_);
         auto saved = scope_;
         scope_[op->name] = Interval(mn.min, mx.max);
+        inner_names_.insert(op->name);
         op->body.accept(this);
         scope_ = saved;
     }
     void visit(const LetStmt *op) override {
+        if (collect_clamps_) op->value.accept(this);
         auto saved = scope_;
         scope_[op->name] = bounds_of_expr_in_scope(op->value, scope_);
+        inner_names_.insert(op->name);
+        op->body.accept(this);
+        scope_ = saved;
+    }
+    void visit(const Let *op) override {
+        op->value.accept(this);
+        auto saved = scope_;
+        scope_[op->name] = bounds_of_expr_in_scope(op->value, scope_);
+        inner_names_.insert(op->name);
         op->body.accept(this);
         scope_ = saved;
     }
@@ -80,17 +125,12 @@ private:
             return;
         }
         // u must be coeff * var + rest with a positive constant coeff and rest free of var.
-        Expr rest = simplify(substitute(var_, Expr(0), u));
-        Expr coeff = simplify(substitute(var_, Expr(1), u) - rest);
-        const int64_t *c = as_const_int(coeff);
-        if (!c || *c <= 0 || expr_uses_var(rest, var_) || !affine_in(u, var_) ||
-            !can_prove(simplify(substitute(var_, Expr(2), u) - rest) == coeff * 2)) {
+        Expr lim = limit_of(u);
+        if (!lim.defined() || uses_inner_name(lim)) {
             unsupported = true;
             return;
         }
-        // coeff * var + rest <= 0  <=>  var <= floor(-rest / coeff)
-        Expr lim = simplify((0 - rest) / coeff);
-        limit = limit.defined() ? simplify(min(limit, lim)) : lim;
+        tighten(lim);
         guards.insert(op);
         if (guard_depth_ > 0 || (last_limit_.defined() && !equal(last_limit_, lim))) mixed_limits = true;
         last_limit_ = lim;
@@ -108,6 +148,35 @@ private:
     int guard_depth_ = 0;  // guards around the node visited
     Expr last_limit_;      // of the guard found last
 
+    // A clamp min(A, B) of a ShiftInwards split, min(xo * 16 + x.min, x.max - 15), or of the
+    // algorithm: where A <= B for every inner iteration it is A. Only in innermost loops, as
+    // Halide's likely_if_innermost: partitioning an outer loop would copy all of its body for
+    // a clamp evaluated once per iteration. One that cannot be analysed stays, and so does a
+    // node that is also found where it cannot (nodes are shared between an inner loop's steady
+    // state and tail).
+    void visit(const Min *op) override {
+        IRVisitor::visit(op);
+        if (!collect_clamps_ || op->type != Int(32) || clamps_not_removed_.count(op)) return;
+        bool a_moves = expr_uses_var(op->a, var_), b_moves = expr_uses_var(op->b, var_);
+        if (a_moves == b_moves) return;
+        const Expr &a = a_moves ? op->a : op->b, &b = a_moves ? op->b : op->a;
+        Expr lim;
+        if (affine_in(a, var_)) {
+            Interval d = bounds_of_expr_in_scope(simplify(a - b), scope_);
+            if (d.max.defined()) {
+                Expr u = simplify(d.max);
+                if (expr_uses_var(u, var_)) lim = limit_of(u);
+            }
+        }
+        if (!lim.defined() || uses_inner_name(lim)) {
+            clamps.erase(op);
+            clamps_not_removed_.insert(op);
+            return;
+        }
+        tighten(lim);
+        clamps[op] = a_moves;
+    }
+
 public:
     // Guards found somewhere where they do not depend on the loop: kept everywhere.
     std::set<const IfThenElse *> not_removed;
@@ -116,19 +185,53 @@ public:
     bool mixed_limits = false;
 };
 
+// The steady state's body: the guards removed, the clamps replaced by the operand they take.
 class RemoveGuards : public IRMutator {
 public:
-    explicit RemoveGuards(const std::set<const IfThenElse *> &g) : guards_(g) {}
+    RemoveGuards(const std::set<const IfThenElse *> &g, const std::map<const Min *, bool> &c) : guards_(g), clamps_(c) {}
     using IRMutator::mutate;
     using IRMutator::visit;
     Stmt visit(const IfThenElse *op) override {
         if (guards_.count(op)) return mutate(op->then_case);
         return IRMutator::visit(op);
     }
+    Expr visit(const Min *op) override {
+        auto it = clamps_.find(op);
+        if (it != clamps_.end()) return mutate(it->second ? op->a : op->b);
+        return IRMutator::visit(op);
+    }
 
 private:
     const std::set<const IfThenElse *> &guards_;
+    const std::map<const Min *, bool> &clamps_;
 };
+
+// Is s straight code once vectorized and unrolled: no serial or parallel loop, and no
+// unrolled loop of a variable extent? (Such a loop is unrolled by the constant upper bound
+// of its extent, which bounds analysis of a partially unclamped extent may no longer find.)
+bool is_innermost(const Stmt &s) {
+    class Find : public IRVisitor {
+    public:
+        bool found = false;
+        void visit(const For *op) override {
+            if (op->for_type == ForType::Serial || op->for_type == ForType::Parallel ||
+                (op->for_type == ForType::Unrolled && !is_const(op->extent))) {
+                found = true;
+            } else {
+                IRVisitor::visit(op);
+            }
+        }
+    } f;
+    s.accept(&f);
+    return !f.found;
+}
+
+// Loops of a short constant extent are left to unroll_clamped_loops, whose copies each get a
+// constant offset instead (same limit as its own).
+bool short_constant_loop(const For *op) {
+    const int64_t *ex = as_const_int(op->extent);
+    return ex && *ex <= 32;
+}
 
 // Does s do nothing unless one of the guards holds (it is only lets around guarded code)?
 bool only_guarded(const Stmt &s, const std::set<const IfThenElse *> &guards) {
@@ -147,23 +250,25 @@ public:
         if (op->for_type != ForType::Serial && op->for_type != ForType::Parallel) {
             return For::make(op->name, op->min, op->extent, op->for_type, body);
         }
-        FindGuardLimit finder(op->name);
+        FindGuardLimit finder(op->name, !short_constant_loop(op) && is_innermost(body));
         body.accept(&finder);
         for (const IfThenElse *g : finder.not_removed) finder.guards.erase(g);
-        if (finder.unsupported || !finder.limit.defined() || finder.guards.empty()) {
+        if (finder.unsupported || !finder.limit.defined() || (finder.guards.empty() && finder.clamps.empty())) {
             return For::make(op->name, op->min, op->extent, op->for_type, body);
         }
         // steady: [min, split), tail: [split, min + extent)
         std::string split_name = op->name + ".steady_end";
         Expr end = op->min + op->extent;
         Expr split = Variable::make(Int(32), split_name);
-        Stmt steady = For::make(op->name, op->min, split - op->min, op->for_type, RemoveGuards(finder.guards).mutate(body));
+        Stmt steady = For::make(op->name, op->min, split - op->min, op->for_type,
+                                RemoveGuards(finder.guards, finder.clamps).mutate(body));
         Stmt tail = For::make(op->name, split, end - split, op->for_type, body);
         Expr split_value = simplify(max(min(finder.limit + 1, end), op->min));
         // Past the limit every guard fails: if the body is nothing but guarded code, the tail
         // iterations do nothing at all (a split by a factor far larger than the loop would
         // otherwise spin through them).
-        if (!finder.mixed_limits && only_guarded(body, finder.guards)) return LetStmt::make(split_name, split_value, steady);
+        // (A clamp's limit may be the lower one: then guarded code still runs past it.)
+        if (!finder.mixed_limits && finder.clamps.empty() && only_guarded(body, finder.guards)) return LetStmt::make(split_name, split_value, steady);
         return LetStmt::make(split_name, split_value, Block::make(steady, tail));
     }
 };

@@ -207,6 +207,8 @@ TEST_CASE("int16 conv + add: every schedule equals the plain C++ loops, wrap-aro
 TEST_CASE("bounds of a deep pyramid name the consumers' bounds instead of expanding them") {
     // Before the bounds lets were lifted, a 3-level pyramid lowered to 12 million characters of
     // IR (each level's bounds repeated its consumers' expanded bounds); now it grows linearly.
+    // (167,000 characters at 3 levels since the vector loops' clamps are partitioned: each
+    // innermost loop with a ShiftInwards clamp has a steady state and a tail.)
     std::vector<size_t> sizes;
     for (int levels : {3, 5}) {
         apps::LocalLaplacian app(8, levels);
@@ -214,6 +216,6 @@ TEST_CASE("bounds of a deep pyramid name the consumers' bounds instead of expand
         sizes.push_back(app.output.lowered_stmt().size());
     }
     INFO("IR sizes " << sizes[0] << ", " << sizes[1]);
-    CHECK(sizes[0] < 150000);
+    CHECK(sizes[0] < 200000);
     CHECK(sizes[1] < 2 * sizes[0]);
 }

@@ -5,6 +5,11 @@
 // both, under different ranges of the inner loop. It may only be dropped from the outer steady
 // state where every place it is in allows it (it once was dropped from the inner tail too:
 // the last column of a 14-wide tile ending past the output wrote into the next row).
+//
+// Clamps: in an innermost loop (vectorized and unrolled loops do not count), a clamp
+// min(A, B) whose A grows with the loop variable and whose B does not, as a ShiftInwards split
+// makes (min(xo * 16 + x.min, x.max - 15)), is A in the steady state: the vector loop runs
+// without a min, a compare and a sign extension per vector, as Halide's does.
 #include "TestUtil.h"
 
 using namespace halo;
@@ -102,4 +107,67 @@ TEST_CASE("likely() in an RDom::where predicate is not taken for a GuardWithIf g
     int expected = 0;
     for (int v = -8; v < 42; v++) expected += (((v % 4) + 4) % 4 <= 1) ? v : 0;
     CHECK(out(0) == expected);
+}
+
+// Occurrences of "min(" between the first two loops of a lowered statement's text, and after.
+static int mins_in(const std::string &text) {
+    int n = 0;
+    for (size_t at = text.find("min("); at != std::string::npos; at = text.find("min(", at + 1)) n++;
+    return n;
+}
+
+TEST_CASE("a ShiftInwards vector loop's steady state has no clamp, and the tail keeps it") {
+    Var x("x"), y("y");
+    Func f("f");
+    f(x, y) = x * 3 + y;
+    f.vectorize(x, 8);
+    std::string stmt = f.lowered_stmt();
+    INFO(stmt);
+    size_t steady = stmt.find("for (f.s0.x, 0, f.s0.x.steady_end)");
+    size_t tail = stmt.find("for (f.s0.x, f.s0.x.steady_end");
+    REQUIRE(steady != std::string::npos);
+    REQUIRE(tail != std::string::npos);
+    REQUIRE(steady < tail);
+    CHECK(mins_in(stmt.substr(steady, tail - steady)) == 0);
+    CHECK(mins_in(stmt.substr(tail)) > 0);
+}
+
+TEST_CASE("clamps are partitioned only in innermost loops") {
+    // The tile loop's clamp min(xo * 16 + x.min, x.max - 15) is evaluated once per tile;
+    // partitioning it would copy the whole tile.
+    Var x("x"), y("y"), xo("xo"), yo("yo"), xi("xi"), yi("yi");
+    Func g("g"), f("f");
+    g(x, y) = x - y;
+    f(x, y) = g(x, y) + g(x + 1, y);
+    f.tile(x, y, xo, yo, xi, yi, 16, 4);
+    g.compute_at(f, xo);
+    std::string stmt = f.lowered_stmt();
+    INFO(stmt);
+    CHECK(stmt.find("f.s0.xo.steady_end") == std::string::npos);
+    CHECK(stmt.find("f.s0.y.yi") == std::string::npos);
+}
+
+TEST_CASE("partitioned clamps compute every point, at sizes the vectors do not divide and at negative coordinates") {
+    Buffer<int> in = halo_test::int_buffer_at(140, 40, -60, -20);
+    halo_test::fill_random(in, -50, 50, 7);
+    int cases = 0;
+    for (int vec : {4, 8, 16}) {
+        for (int width : {1, 7, 16, 33, 70}) {
+            for (int xmin : {-57, 0, 9}) {
+                Var x("x"), y("y"), xo("xo"), xi("xi");
+                Func clamped("clamped"), g("g"), f("f");
+                // A clamp of the algorithm's own (min(x + 2, 30)) beside the schedule's.
+                clamped(x, y) = in(min(x + 2, 30), y);
+                g(x, y) = clamped(x, y) * 2 + in(x, y);
+                f(x, y) = g(x, y) - g(x + 1, y);
+                g.compute_at(f, y).vectorize(x, vec);
+                f.split(x, xo, xi, vec).vectorize(xi).unroll(xo, 2);
+                Buffer<int> dst = halo_test::int_buffer_at(std::max(width, 2 * vec), 5, xmin, -3);
+                INFO("vectors of " << vec << ", output " << dst.dim(0).extent() << " from x = " << xmin);
+                halo_test::check_against_reference(f, dst);
+                cases++;
+            }
+        }
+    }
+    CHECK(cases == 45);
 }
