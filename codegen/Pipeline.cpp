@@ -241,13 +241,23 @@ Realization Pipeline::realize(const std::vector<int> &sizes, const ParamMap &par
         user_assert(int(sizes.size()) == out->dimensions())
             << "Func '" << out->name << "' has " << out->dimensions() << " dimensions but realize() was given "
             << sizes.size() << " sizes";
+        for (size_t d = 0; d < sizes.size(); d++) {
+            user_assert(sizes[d] >= 0) << "realize of Func '" << out->name << "' given negative size " << sizes[d]
+                                       << " in dimension " << d << "; sizes are extents, 0 or more";
+        }
     }
     auto allocate = [&] {
         std::vector<Buffer<>> buffers;
         for (size_t o = 0; o < outs.size(); o++) {
             std::vector<Type> types = outs[o]->types();
             for (size_t i = 0; i < types.size(); i++) {
-                buffers.emplace_back(types[i], extents[o], tuple_buffer_name(outs[o]->name, int(i), int(types.size())));
+                // A generated unique name, as Halide's: named after the Func, the buffer could
+                // not be read by a later Func of the same name (inputs and Funcs share names).
+                try {
+                    buffers.emplace_back(types[i], extents[o], unique_name('b'));
+                } catch (const CompileError &e) {
+                    throw CompileError("realize of Func '" + outs[o]->name + "': " + e.what());
+                }
                 buffers.back().set_min(mins[o]);
             }
         }

@@ -28,6 +28,16 @@ TEST_CASE("a Buffer too large to allocate is refused with its size") {
     CHECK(contains(msg, "1 TiB"));
 }
 
+TEST_CASE("realize(sizes) too large to allocate names the Func (its buffers have generated names)") {
+    Func f("fbig");
+    Var x("x"), y("y");
+    f(x, y) = x;
+    std::string msg = compile_error_of([&] { f.realize({1 << 30, 1 << 30}); });
+    INFO(msg);
+    CHECK(contains(msg, "realize of Func 'fbig'"));
+    CHECK(contains(msg, "1 TiB"));
+}
+
 TEST_CASE("a buffer of more than 2^31 elements is indexed with 64 bits") {
     // 2^31 + 2^16 one-byte elements (2 GiB), wrapped: only the last rows are touched.
     const int w = 1 << 16, h = (1 << 15) + 1;
