@@ -89,16 +89,12 @@ private:
         op->body.accept(this);
         scope_ = saved;
     }
-    void visit(const LetStmt *op) override {
+    void visit(const LetStmt *op) override { visit_let(op); }
+    void visit(const Let *op) override { visit_let(op); }
+    // A let's body sees the bounds of its value (clamps may be in the value too).
+    template <typename LetNode>
+    void visit_let(const LetNode *op) {
         if (collect_clamps_) op->value.accept(this);
-        auto saved = scope_;
-        scope_[op->name] = bounds_of_expr_in_scope(op->value, scope_);
-        inner_names_.insert(op->name);
-        op->body.accept(this);
-        scope_ = saved;
-    }
-    void visit(const Let *op) override {
-        op->value.accept(this);
         auto saved = scope_;
         scope_[op->name] = bounds_of_expr_in_scope(op->value, scope_);
         inner_names_.insert(op->name);
