@@ -154,6 +154,15 @@ struct OutputLoops {
     // fused Funcs stored per strip and computed per row, so that the sliding window computes
     // each of their rows once (Halide's sliding-window schedule).
     bool sliding = false;
+    int rows_estimate = 0;  // the estimated extent of dimension y
+    // The rows are split for the parallel loop. Where the estimate is not a multiple of the
+    // tile height, ShiftInwards would make the last two iterations write the rows they overlap
+    // from two threads (a data race, even if of equal values: ThreadSanitizer saw it on a 7-row
+    // output in 4-row tiles), and could not serve an output shorter than a tile: GuardWithIf.
+    TailStrategy row_tail() const {
+        return rows_estimate % std::max(1, tile_h) != 0 ? TailStrategy::GuardWithIf : TailStrategy::Auto;
+    }
+    std::string row_tail_source() const { return row_tail() == TailStrategy::GuardWithIf ? ", TailStrategy::GuardWithIf" : ""; }
     std::string xo = "xo", yo = "yo", xi = "xi", yi = "yi", co = "co";
 };
 
@@ -172,6 +181,7 @@ OutputLoops choose_output_loops(const Chooser &c) {
     bool channels_innermost = dims >= 3 && est[0] <= 64 && est[dims - 1] > 8;
     l.x = channels_innermost ? 1 : 0;
     l.y = l.x + 1 < dims ? l.x + 1 : -1;
+    if (l.y >= 0) l.rows_estimate = est[l.y];
     l.vector_dim = 0;
     l.lanes = std::max(1, std::min(c.lanes_for(out), floor_pow2(est[0])));
     if (channels_innermost) l.channel_tile = est[0];
@@ -304,8 +314,8 @@ private:
         order_names.push_back(l.xi);
         if (l.y >= 0) {
             Var Y(args[l.y]);
-            out.split(Y, yo, yi, l.tile_h);
-            source << ".split(" << args[l.y] << ", " << l.yo << ", " << l.yi << ", " << l.tile_h << ")";
+            out.split(Y, yo, yi, l.tile_h, l.row_tail());
+            source << ".split(" << args[l.y] << ", " << l.yo << ", " << l.yi << ", " << l.tile_h << l.row_tail_source() << ")";
             order.push_back(yi);
             order_names.push_back(l.yi);
         }
