@@ -38,7 +38,7 @@ bool affine_in(const Expr &e, const std::string &var) {
 // for which the guard holds on every inner iteration.
 class FindGuardLimit : public IRVisitor {
 public:
-    // collect_clamps: also collect the clamps min(A, B) of an innermost loop (see Clamp).
+    // collect_clamps: also collect the clamps min(A, B) of an innermost loop (visit(const Min *)).
     FindGuardLimit(const std::string &var, bool collect_clamps) : var_(var), collect_clamps_(collect_clamps) {}
     Expr limit;  // var <= limit makes every guard in `guards` true and every clamp take its A
     bool unsupported = false;

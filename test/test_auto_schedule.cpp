@@ -12,6 +12,25 @@
 
 using namespace halo;
 
+// Tiles' rows are the parallel loop: where the tile height does not divide the estimated rows
+// they are GuardWithIf, so no two threads write the same row (ShiftInwards made the last two
+// row tiles of a 7-row output in 4-row tiles both write row 3), and an output shorter than a
+// tile is served.
+TEST_CASE("auto_schedule: tile rows that the estimate does not divide are guarded, not shifted") {
+    for (int rows : {7, 3}) {
+        Var x("x"), y("y");
+        Func in("in"), p("p"), out("out");
+        in(x, y) = x * 3 + y * 5;
+        p(x, y) = in(x, y) * in(x + 1, y + 1) + in(x + 2, y) * in(x, y + 2);  // fused, not inlined
+        out(x, y) = p(x, y) + p(x + 1, y) + p(x, y + 1);
+        AutoScheduleResult r = auto_schedule(out, {40, rows});
+        INFO(r.source << r.summary);
+        if (rows % r.tile_h != 0) CHECK(r.source.find(", TailStrategy::GuardWithIf)") != std::string::npos);
+        else CHECK(r.source.find("split(y, yo, yi, " + std::to_string(r.tile_h) + ")") != std::string::npos);
+        halo_test::check_against_reference(out, Buffer<int>(40, rows));
+    }
+}
+
 TEST_CASE("auto_schedule: blur slides blur_x over strips of rows and equals the plain loops") {
     // Strips recompute nothing but each strip's first rows; tiles would recompute their halos.
     // (The schedule for the large estimate has strips of 128 rows: it needs outputs that tall.)
