@@ -107,8 +107,32 @@ public:
     using IRMutator::mutate;
     using IRMutator::visit;
 
-    // Values of the enclosing lets, so that v - (value of v) can cancel.
-    std::map<std::string, Expr> let_values_;
+    // Values of the enclosing lets, so that v - (value of v) can cancel: the caller's, not
+    // copied (bounds inference simplifies thousands of expressions under the same few thousand
+    // lets: copying them for each was most of local Laplacian's lowering time), under those
+    // bound inside the expression. An undefined inner value hides an outer one.
+    struct KnownLets {
+        const std::map<std::string, Expr> *outer = nullptr;
+        std::map<std::string, Expr> inner;
+        Expr value(const std::string &name) const {
+            if (auto it = inner.find(name); it != inner.end()) return it->second;
+            if (outer) {
+                if (auto it = outer->find(name); it != outer->end()) return it->second;
+            }
+            return Expr();
+        }
+        // Binds (or, with an undefined value, hides) a name; returns what restore() puts back.
+        std::optional<Expr> bind(const std::string &name, Expr v) {
+            auto it = inner.find(name);
+            std::optional<Expr> saved = it == inner.end() ? std::nullopt : std::optional<Expr>(it->second);
+            inner[name] = std::move(v);
+            return saved;
+        }
+        void restore(const std::string &name, const std::optional<Expr> &saved) {
+            if (saved) inner[name] = *saved;
+            else inner.erase(name);
+        }
+    } let_values_;
 
     // An int32 or int64 operation on constants that overflows is never folded (that would
     // silently produce a value for undefined behaviour). When checking a Func's definition
@@ -138,10 +162,10 @@ public:
             bool any = false;
             for (auto &[term, coeff] : full.terms) {
                 auto v = term.as<Variable>();
-                auto it = v ? let_values_.find(v->name) : let_values_.end();
+                Expr value = v ? let_values_.value(v->name) : Expr();
                 Linear part;
-                if (it != let_values_.end() && is_affine_type(it->second.type())) {
-                    part = to_linear(it->second);
+                if (value.defined() && is_affine_type(value.type())) {
+                    part = to_linear(value);
                     any = true;
                 } else {
                     part.terms[term] = 1;
@@ -167,12 +191,12 @@ public:
             for (auto &[term, coeff] : l.terms) {
                 auto v = term.as<Variable>();
                 if (!v) continue;
-                auto it = let_values_.find(v->name);
-                if (it == let_values_.end() || !is_affine_type(it->second.type())) continue;
+                Expr value = let_values_.value(v->name);
+                if (!value.defined() || !is_affine_type(value.type())) continue;
                 Linear candidate = l;
                 int64_t c = coeff;
                 candidate.terms.erase(term);
-                candidate.add(to_linear(it->second), c);
+                candidate.add(to_linear(value), c);
                 if (candidate.terms.size() < l.terms.size()) {
                     l = candidate;
                     changed = true;
@@ -508,15 +532,13 @@ public:
         if (Expr rest, use; move_constant_offset(op->name, v, &rest, &use)) {
             return mutate(LetStmt::make(op->name, rest, substitute(op->name, use, op->body)));
         }
-        auto saved = let_values_.find(op->name) != let_values_.end() ? let_values_[op->name] : Expr();
-        let_values_[op->name] = v;
+        auto saved = let_values_.bind(op->name, v);
         Stmt b;
         {
             HideLoopRange hidden(loop_ranges_, op->name);  // a let of a loop's name hides the loop
             b = mutate(op->body);
         }
-        if (saved.defined()) let_values_[op->name] = saved;
-        else let_values_.erase(op->name);
+        let_values_.restore(op->name, saved);
         if (!stmt_uses_var(b, op->name)) return b;
         return v.same_as(op->value) && b.same_as(op->body) ? self(op) : LetStmt::make(op->name, v, b);
     }
@@ -526,9 +548,7 @@ public:
         if (is_one(ex) && op->for_type != ForType::Parallel) {
             return mutate(LetStmt::make(op->name, mn, op->body));
         }
-        auto shadowed = let_values_.find(op->name);
-        Expr saved = shadowed != let_values_.end() ? shadowed->second : Expr();
-        let_values_.erase(op->name);
+        auto saved = let_values_.bind(op->name, Expr());  // the loop's variable hides a let of its name
         Stmt b;
         {
             HideLoopRange hidden(loop_ranges_, op->name);
@@ -538,7 +558,7 @@ public:
             b = mutate(op->body);
             loop_depth_--;
         }
-        if (saved.defined()) let_values_[op->name] = saved;
+        let_values_.restore(op->name, saved);
         if (is_no_op(b)) return b;
         if (mn.same_as(op->min) && ex.same_as(op->extent) && b.same_as(op->body)) return self(op);
         return For::make(op->name, mn, ex, op->for_type, b);
@@ -752,7 +772,7 @@ void check_constant_overflow(const Stmt &s) {
 Expr simplify(const Expr &e) { return Simplifier().mutate(e); }
 Expr simplify(const Expr &e, const std::map<std::string, Expr> &lets) {
     Simplifier s;
-    s.let_values_ = lets;
+    s.let_values_.outer = &lets;
     return s.mutate(e);
 }
 Stmt simplify(const Stmt &s) { return Simplifier().mutate(s); }
