@@ -113,7 +113,7 @@ TEST_CASE("bound_extent fixes the extent and checks the consumers need no more")
                         "[0, 16]"));
 }
 
-TEST_CASE("align_bounds on an output: an aligned buffer is computed, an unaligned one is a run-time error; realize(sizes) crops") {
+TEST_CASE("align_bounds on an output: an aligned buffer is computed, an unaligned one is a run-time error, realize(sizes) crops") {
     Var x("x");
     Func f("f");
     f(x) = x * 5;

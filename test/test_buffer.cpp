@@ -56,7 +56,7 @@ TEST_CASE("for_each_value: Halide's form with other buffers, and Halo's from coo
     CHECK(a(0, 0) == 1.0f);
 }
 
-TEST_CASE("cropped and sliced views share memory; translate moves coordinates") {
+TEST_CASE("cropped and sliced views share memory, translate moves coordinates") {
     Buffer<int> b(8, 6);
     b.for_each_element([&](int x, int y) { b(x, y) = x + 10 * y; });
     Buffer<int> c = b.cropped(0, 2, 3).cropped(1, 1, 4);

@@ -394,7 +394,7 @@ TEST_CASE("coercion: constant_exterior's integer value takes the image's type, w
                           [&](int i) { return i - 10 >= 0 && i - 10 < 8 ? uint8_t((i - 10) * 30) : uint8_t(44); });
 }
 
-TEST_CASE("coercion: coordinates of calls are int32; 8- and 16-bit integers are cast implicitly, others refused") {
+TEST_CASE("coercion: coordinates of calls are int32, 8- and 16-bit integers are cast implicitly, others refused") {
     // As Halide 14 (checked against it): g(cast<uint16_t>(x)) is g(int32(...)), while a uint32,
     // an int64 or a float argument is a CompileError asking for an explicit cast. Halo cast a
     // uint32 implicitly, then could not bound abs(x - 50) (a uint32) and blamed the data.

@@ -37,7 +37,7 @@ TEST_CASE("asking for the same wrapper again returns it") {
     CHECK(c.function() != a.function());
 }
 
-TEST_CASE("the global wrapper serves every consumer; a consumer's own wrapper comes first") {
+TEST_CASE("the global wrapper serves every consumer, a consumer's own wrapper comes first") {
     Var x("x"), y("y");
     Func f("f"), g("g"), h("h"), out("out");
     f(x, y) = x * 7 + y;

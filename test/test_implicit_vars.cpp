@@ -57,7 +57,7 @@ TEST_CASE("the placeholder alone, in the middle, and scheduled through _0 and _1
     halo_test::check_against_reference(mid, Buffer<int>(std::vector<int>{16, 6, 4}));
 }
 
-TEST_CASE("the placeholder in updates and in calls of a defined Func; a right side without implicit Vars") {
+TEST_CASE("the placeholder in updates and in calls of a defined Func, a right side without implicit Vars") {
     Buffer<int> in = image3(5, 4, 2);
     Var x("x");
     Func f("f_upd"), h("h"), only_x("only_x");

@@ -57,7 +57,7 @@ TEST_CASE("an input read through a boundary condition is given the output's size
     halo_test::check_against_reference(f, out);
 }
 
-TEST_CASE("inputs already bound keep their buffers; every unbound one is sized") {
+TEST_CASE("inputs already bound keep their buffers, every unbound one is sized") {
     ImageParam a(Int(16), 1, "a"), b(Int(16), 1, "b");
     Param<int> shift("shift", 5);
     Var x("x");

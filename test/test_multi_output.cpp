@@ -18,7 +18,7 @@ void check_output(const Func &f, const Buffer<> &b, double tol = 0) {
 
 }  // namespace
 
-TEST_CASE("Pipeline({f, g}) fills one buffer per output; g reads f inside f's buffer") {
+TEST_CASE("Pipeline({f, g}) fills one buffer per output, g reads f inside f's buffer") {
     Var x("x"), y("y");
     Buffer<int> in = halo_test::random_image<int>({40, 30}, 5, -50, 50);
     Func f("f"), g("g");

@@ -23,7 +23,7 @@ std::pair<int, std::string> failure_of(F fn) {
 
 }  // namespace
 
-TEST_CASE("an integer Param outside its range fails the call, naming it; inside it computes") {
+TEST_CASE("an integer Param outside its range fails the call, naming it, inside it computes") {
     Param<int> radius("radius", 3, 1, 10);
     CHECK(radius.min_value().defined());
     Var x("x");
@@ -50,7 +50,7 @@ TEST_CASE("an integer Param outside its range fails the call, naming it; inside 
     for (int i = 0; i < 4; i++) CHECK(untouched(i) == -7);
 }
 
-TEST_CASE("set_range after a compile recompiles with the new range; an undefined bound removes it") {
+TEST_CASE("set_range after a compile recompiles with the new range, an undefined bound removes it") {
     Param<int> p("p_range", 5);
     Var x("x");
     Func f("pf");

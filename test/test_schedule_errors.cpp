@@ -199,7 +199,7 @@ TEST_CASE("a Func placed in a cycle of compute_at directives") {
     CHECK(has(msg, "'b'"));
 }
 
-TEST_CASE("tails that would apply an update twice to a point are errors; RoundUp of a whole pure dimension is fine") {
+TEST_CASE("tails that would apply an update twice to a point are errors, RoundUp of a whole pure dimension is fine") {
     Var x("x"), xo("xo"), xi("xi"), xio("xio"), xii("xii");
     auto counter = [&](const char *name) {
         Func f(name);

@@ -164,7 +164,7 @@ TEST_CASE("a Func with updates whose pure definition shifts inwards along the wi
     }
 }
 
-TEST_CASE("no sliding window where it would be wrong; the lowered stmt says why") {
+TEST_CASE("no sliding window where it would be wrong, the lowered stmt says why") {
     Var x("x"), y("y"), yo("yo"), yi("yi");
     Buffer<int> in = halo_test::random_image<int>({40, 40}, 46, -9, 9);
     {

@@ -141,7 +141,7 @@ TEST_CASE("a Tuple-valued Func stores each value in a buffer of its own (f.0, f.
     CHECK(contains(stmt, "allocate f.1[float64"));
 }
 
-TEST_CASE("Tuple t = f(x) reads every value; Func::values() gives the definition") {
+TEST_CASE("Tuple t = f(x) reads every value, Func::values() gives the definition") {
     Var x("x");
     Func f("f"), g("g");
     f(x) = {x + 1, x * 3};

@@ -162,7 +162,7 @@ TEST_CASE("a producer computed inside the inner loop of a split RVar") {
 
 // Halide's reorder_rvars: the RVars of an associative and commutative update may be reordered;
 // its bad_rvar_order: not those of one whose iterations read each other.
-TEST_CASE("the RVars of a sum may be reordered; those of an update reading other points may not") {
+TEST_CASE("the RVars of a sum may be reordered, those of an update reading other points may not") {
     RDom r(0, 5, 0, 4);
     Func f("f");
     Var x("x"), y("y");
@@ -680,7 +680,7 @@ TEST_CASE("a two-dimensional RDom::where triangle with its RVars fused and split
 
 // Halide accepts vectorize/parallel of an RVar it can prove race-free (f(r) = f(r) * 2 + r * r),
 // and refuses one whose iterations read each other's points (a scan).
-TEST_CASE("vectorizing or parallelizing a race-free RVar runs; a scan's RVar is refused with the Func named") {
+TEST_CASE("vectorizing or parallelizing a race-free RVar runs, a scan's RVar is refused with the Func named") {
     for (int mode = 0; mode < 2; mode++) {
         RDom r(2, 13);
         Var x("x");

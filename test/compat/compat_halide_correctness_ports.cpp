@@ -600,7 +600,7 @@ TEST_CASE("chunk: a producer computed at the outer tile loop of an 8x8-tiled con
 // Follows Halide's fuse.cpp: tile, fuse the tile indices and the within-tile indices, tile and
 // fuse those again (no tiling divides the region) and vectorize; and x and y of a dense output
 // fused and vectorized once the strides say the rows are contiguous.
-TEST_CASE("fuse: tile, fuse, tile again, fuse again and vectorize; fusing the dims of a dense buffer") {
+TEST_CASE("fuse: tile, fuse, tile again, fuse again and vectorize, fusing the dims of a dense buffer") {
     Var x("x"), y("y");
     {
         Func f("f"), g("g");

@@ -139,7 +139,7 @@ TEST_CASE("int8 meeting uint8 becomes int8: uint8 200 compares as -56") {
                             [&](int i) { return std::max(a(i), int8_t(b(i))); });
 }
 
-TEST_CASE("uint32 meeting int32 becomes int32; two uint32 compare unsigned") {
+TEST_CASE("uint32 meeting int32 becomes int32, two uint32 compare unsigned") {
     Buffer<uint32_t> a = input_of<uint32_t>(N, [](int i) { return uint32_t(0x7ffffff0u + uint32_t(i) * 0x01000001u); }, "a");
     Buffer<int32_t> b = input_of<int32_t>(N, [](int i) { return int32_t(i * 1000 - 5000); }, "b");
     check_schedules<bool>("a < b", [&](const Var &x) { return a(x) < b(x); },
@@ -223,7 +223,7 @@ TEST_CASE("division and modulo by constants: negative, zero and powers of two, o
     }
 }
 
-TEST_CASE("int8 and int16 division and modulo with negative operands; uint8 by zero") {
+TEST_CASE("int8 and int16 division and modulo with negative operands, uint8 by zero") {
     Buffer<int8_t> a = input_of<int8_t>(N, [](int i) { return int8_t(i * 7 - 127); }, "a");
     Buffer<int8_t> b = input_of<int8_t>(N, [](int i) { return int8_t((i % 9) - 4); }, "b");
     check_schedules<int8_t>("int8 a / b", [&](const Var &x) { return a(x) / b(x); },
@@ -253,7 +253,7 @@ TEST_CASE("float division and modulo are not Euclidean integer ops: a / b is IEE
 
 // ---------------------------------------------------------------- shifts and bitwise ops
 
-TEST_CASE("signed right shift is arithmetic; left shift of int8 into the sign bit wraps") {
+TEST_CASE("signed right shift is arithmetic, left shift of int8 into the sign bit wraps") {
     Buffer<int16_t> a = input_of<int16_t>(N, [](int i) { return int16_t(i * 1777 - 32000); }, "a");
     Buffer<int16_t> s = input_of<int16_t>(N, [](int i) { return int16_t(i % 16); }, "s");
     check_schedules<int16_t>("a >> s", [&](const Var &x) { return a(x) >> s(x); },
@@ -312,7 +312,7 @@ TEST_CASE("bitwise ops on signed types: &, |, ^, ~ of negative int16 and int8 & 
 
 // ---------------------------------------------------------------- casts
 
-TEST_CASE("casts: float -> int truncates toward zero; narrowing wraps; widening sign- or zero-extends") {
+TEST_CASE("casts: float -> int truncates toward zero, narrowing wraps, widening sign- or zero-extends") {
     Buffer<float> f = input_of<float>(N, [](int i) { return (float(i) - 18.0f) * 0.7f; }, "f");
     check_schedules<int32_t>("cast<int>(f)", [&](const Var &x) { return cast<int>(f(x)); },
                              [&](int i) { return int32_t(f(i)); });
@@ -392,7 +392,7 @@ TEST_CASE("absd has the unsigned type and does not overflow") {
                            [&](int i) { return std::fabs(f(i) - (2.25f * f(i) - 1.0f)); });
 }
 
-TEST_CASE("min and max of mixed types follow match_types; clamp keeps x's type") {
+TEST_CASE("min and max of mixed types follow match_types, clamp keeps x's type") {
     Buffer<uint8_t> u = input_of<uint8_t>(N, [](int i) { return uint8_t(i * 7); }, "u");
     Buffer<int16_t> s = input_of<int16_t>(N, [](int i) { return int16_t(i * 20 - 300); }, "s");
     check_schedules<int16_t>("min(u, s)", [&](const Var &x) { return min(u(x), s(x)); },
@@ -429,7 +429,7 @@ TEST_CASE("select: an integer-constant arm takes the other arm's type") {
 
 // ---------------------------------------------------------------- lerp
 
-TEST_CASE("lerp of uint8 with a uint8 weight rounds to nearest; uint16 with a uint16 weight") {
+TEST_CASE("lerp of uint8 with a uint8 weight rounds to nearest, uint16 with a uint16 weight") {
     Buffer<uint8_t> a = input_of<uint8_t>(N, [](int i) { return uint8_t(i * 7); }, "a");
     Buffer<uint8_t> b = input_of<uint8_t>(N, [](int i) { return uint8_t(255 - i * 5); }, "b");
     Buffer<uint8_t> w = input_of<uint8_t>(N, [](int i) { return uint8_t(i * 41 + 3); }, "w");
@@ -463,7 +463,7 @@ TEST_CASE("lerp of floats is zero * (1 - w) + one * w") {
 
 // ---------------------------------------------------------------- float math
 
-TEST_CASE("round is half-to-even; floor, ceil, trunc of halves and negatives (float32 and float64)") {
+TEST_CASE("round is half-to-even, floor, ceil, trunc of halves and negatives (float32 and float64)") {
     Buffer<float> f = input_of<float>(N, [](int i) { return (float(i) - 18.0f) * 0.5f; }, "f");
     check_schedules<float>("round(f)", [&](const Var &x) { return round(f(x)); },
                            [&](int i) { return float(round_even(f(i))); });
@@ -854,7 +854,7 @@ TEST_CASE("sum has the type of its argument: a sum of uint8 wraps, a sum of its 
           }) == 0);
 }
 
-TEST_CASE("lambda defines a Func over the given Vars; Func(Expr) of no Vars is 0-dimensional") {
+TEST_CASE("lambda defines a Func over the given Vars, Func(Expr) of no Vars is 0-dimensional") {
     Var x("x"), y("y");
     Func f = lambda(x, y, x * y + 1);
     Buffer<int> a = f.realize({6, 5});
@@ -1081,7 +1081,7 @@ TEST_CASE("one compiled pipeline realized again and again with new Param values 
     }
 }
 
-TEST_CASE("ParamMap values apply to one call only; the Param's own value stays for the next") {
+TEST_CASE("ParamMap values apply to one call only, the Param's own value stays for the next") {
     Param<int16_t> k("pm_k");
     k.set(3);
     Var x("x");

@@ -25,7 +25,7 @@ TEST_CASE("a Func that returns a Tuple, realized into a Realization") {
     CHECK(im1(30, 40) == doctest::Approx(std::sin(30.0f * 40.0f)).epsilon(1e-4));
 }
 
-TEST_CASE("braces define a Tuple; f(x)[i] reads one value") {
+TEST_CASE("braces define a Tuple, f(x)[i] reads one value") {
     Func multi_valued_2;
     Var x, y;
     multi_valued_2(x, y) = {x + y, sin(x * y)};
