@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <map>
 #include <set>
 #include <sstream>
@@ -10,6 +11,7 @@
 #include "Environment.h"
 #include "InferInputBounds.h"
 #include "RedundancyReport.h"
+#include "Substitute.h"
 #include "codegen/Target.h"
 #include "dsl/Buffer.h"
 #include "dsl/Func.h"
@@ -25,8 +27,14 @@ class CallSites : public IRVisitor {
 public:
     using IRVisitor::visit;
     std::string consumer;  // the Func whose definitions are being visited
+    std::vector<std::string> consumer_args;  // its pure dimensions
     bool in_reduction = false;  // visiting an update over an RDom
     std::map<std::string, std::set<std::string>> distinct_reads;  // Func -> its distinct index tuples
+    // Func -> consumer -> how many distinct index tuples that consumer reads it at.
+    std::map<std::string, std::map<std::string, int>> reads_by;
+    // Funcs some consumer reads at indices that ignore one of its own dimensions (gray(x, y) read
+    // by an output (x, y, c)): inlined, they would be computed again for every value of that one.
+    std::set<std::string> repeated_reads;
     std::set<std::string> read_in_reductions;
     std::set<std::string> data_dependent;
     std::map<std::string, std::set<std::string>> scaled_readers;
@@ -36,8 +44,13 @@ public:
             std::ostringstream key;
             key << consumer << "(";
             for (auto &a : op->args) key << a << ",";
-            distinct_reads[op->name].insert(key.str());
+            if (distinct_reads[op->name].insert(key.str()).second) reads_by[op->name][consumer]++;
             if (in_reduction) read_in_reductions.insert(op->name);
+            for (auto &dim : consumer_args) {
+                bool used = false;
+                for (auto &a : op->args) used = used || expr_uses_var(a, dim);
+                if (!used) repeated_reads.insert(op->name);
+            }
             for (auto &a : op->args) {
                 if (reads_data(a)) data_dependent.insert(op->name);
                 else if (!is_shift(a)) scaled_readers[op->name].insert(consumer);
@@ -166,6 +179,15 @@ struct OutputLoops {
     }
     std::string row_tail_source() const { return row_tail() == TailStrategy::GuardWithIf ? ", TailStrategy::GuardWithIf" : ""; }
     std::string xo = "xo", yo = "yo", xi = "xi", yi = "yi", co = "co";
+    // The output's dimensions other than the tiled and the vectorized ones (colour channels):
+    // their loops go inside each tile (inside each row of a strip), so that what is computed
+    // per tile serves all of them (the tile's bytes count them too), not once for each.
+    std::vector<int> untiled_dims(int dims) const {
+        std::vector<int> v;
+        for (int d = 0; d < dims; d++)
+            if (d != x && d != y && d != vector_dim) v.push_back(d);
+        return v;
+    }
 };
 
 int floor_pow2(int v) {
@@ -321,6 +343,10 @@ private:
             order.push_back(yi);
             order_names.push_back(l.yi);
         }
+        for (int d : l.untiled_dims(int(args.size()))) {
+            order.push_back(Var(args[d]));
+            order_names.push_back(args[d]);
+        }
         order.push_back(xo);
         order_names.push_back(l.xo);
         if (l.channel_tile > 0) {
@@ -358,6 +384,19 @@ private:
         source << "Var " << l.yo << "(\"" << l.yo << "\"), " << l.yi << "(\"" << l.yi << "\");\n";
         out.split(Y, yo, yi, l.tile_h);
         source << name << ".split(" << args[l.y] << ", " << l.yo << ", " << l.yi << ", " << l.tile_h << ")";
+        std::vector<int> others = l.untiled_dims(int(args.size()));
+        if (!others.empty()) {
+            std::vector<VarOrRVar> order = {X};
+            source << ".reorder(" << args[l.x];
+            for (int d : others) {
+                order.push_back(Var(args[d]));
+                source << ", " << args[d];
+            }
+            order.push_back(yi);
+            order.push_back(yo);
+            out.reorder(order);
+            source << ", " << l.yi << ", " << l.yo << ")";
+        }
         if (l.lanes > 1) {
             out.vectorize(X, l.lanes);
             source << ".vectorize(" << args[l.x] << ", " << l.lanes << ")";
@@ -522,6 +561,97 @@ void restore(const Environment &env, const std::map<std::string, SavedSchedule> 
     }
 }
 
+// The points each Func needs, each computed once, whatever the schedule: the report's of one
+// with every Func at the root (an inlined Func has no row of its own). Empty if the report
+// cannot be made.
+std::map<std::string, int64_t> required_points(Chooser &c, const std::map<std::string, SavedSchedule> &saved) {
+    for (auto &[name, f] : c.env)
+        if (name != c.output->name) Func(f).compute_root();
+    std::map<std::string, int64_t> required;
+    for (auto &[name, row] : report_rows(c)) required[name] = row.required;
+    restore(c.env, saved);
+    return required;
+}
+
+// Places the Funcs read at indices that depend on data. At the root, such a Func covers every
+// value those indices might take: a lookup table its whole range, local Laplacian's Laplacian
+// pyramid all of its intensity levels where each pixel interpolates two. Inlined, it is computed
+// only where it is read: where that is at most half as many points, it is inlined, and with it
+// the producers only its body reads that cost no more than a quarter more points inlined than
+// computed once (the upsampling it subtracts: the buffer traffic saved pays for that); what its
+// body then reads goes to the root (read at data-dependent indices too). Else it goes to the
+// root with its producers.
+class DataDependentPlacer {
+public:
+    DataDependentPlacer(Chooser &c, const CallSites &sites, std::map<std::string, int64_t> required)
+        : c(c), sites(sites), required(std::move(required)) {
+        for (auto &[name, callees] : c.calls)
+            for (auto &callee : callees) readers[callee].insert(name);
+    }
+
+    void place(const std::vector<std::string> &consumers_first) {
+        for (auto &name : consumers_first) {
+            if (!sites.data_dependent.count(name)) continue;
+            if (inlinable(name) && 2 * points_if_inlined(name) <= double(required_of(name))) {
+                c.place[name] = Place::Inline;
+                inline_exclusive_producers(name);
+                c.make_root_producers_of_inlined(name);
+            } else {
+                c.make_root_with_producers(name);
+            }
+        }
+    }
+
+private:
+    Chooser &c;
+    const CallSites &sites;
+    std::map<std::string, int64_t> required;
+    std::map<std::string, std::set<std::string>> readers;
+
+    double required_of(const std::string &name) const {
+        auto it = required.find(name);
+        return it == required.end() ? 0 : double(it->second);
+    }
+
+    bool inlinable(const std::string &name) const {
+        const FunctionContents &f = *c.env.at(name);
+        return name != c.output->name && f.updates.empty() && !sites.read_in_reductions.count(name) &&
+               required.count(name);
+    }
+
+    // The points at which an inlined Func would be evaluated: its distinct reads times the
+    // points of each reader, through inlined readers (infinite where a size is unknown).
+    double points_if_inlined(const std::string &name, int depth = 0) const {
+        auto it = sites.reads_by.find(name);
+        if (it == sites.reads_by.end() || depth > 64) return INFINITY;
+        double points = 0;
+        for (auto &[reader, reads] : it->second) {
+            auto p = c.place.find(reader);
+            bool inlined = p != c.place.end() && p->second == Place::Inline && reader != c.output->name;
+            double reader_points = inlined ? points_if_inlined(reader, depth + 1)
+                                           : (required.count(reader) ? required_of(reader) : INFINITY);
+            points += reads * reader_points;
+        }
+        return points;
+    }
+
+    void inline_exclusive_producers(const std::string &name) {
+        for (auto &callee : c.calls[name]) {
+            if (c.place[callee] == Place::Inline) {
+                inline_exclusive_producers(callee);
+                continue;
+            }
+            bool only_inlined_readers = true;
+            for (auto &r : readers[callee]) only_inlined_readers = only_inlined_readers && c.place[r] == Place::Inline;
+            if (only_inlined_readers && inlinable(callee) && !sites.data_dependent.count(callee) &&
+                points_if_inlined(callee) <= 1.25 * required_of(callee)) {
+                c.place[callee] = Place::Inline;
+                inline_exclusive_producers(callee);
+            }
+        }
+    }
+};
+
 }  // namespace
 
 AutoScheduleResult auto_schedule(Func output, const std::vector<int> &estimates, const AutoScheduleOptions &options) {
@@ -543,6 +673,7 @@ AutoScheduleResult auto_schedule(Func output, const std::vector<int> &estimates,
     CallSites sites;
     for (auto &[name, f] : c.env) {
         sites.consumer = name;
+        sites.consumer_args = f->args;
         for (int s = 0; s < f->stages(); s++) visit_definition(f->stage(s), sites);
         c.calls[name] = direct_calls(*f);
     }
@@ -560,12 +691,19 @@ AutoScheduleResult auto_schedule(Func output, const std::vector<int> &estimates,
             cost = callee_cost < 0 ? -1 : cost + callee_cost;
         }
         cost_with_inlined[name] = cost;
-        const int reads = int(sites.distinct_reads[name].size());
+        // A read that ignores a dimension of its consumer counts as two at least.
+        const int reads = std::max(int(sites.distinct_reads[name].size()), sites.repeated_reads.count(name) ? 2 : 0);
         bool inline_it = f.updates.empty() && !sites.read_in_reductions.count(name) &&
                          (reads <= 1 || (cost >= 0 && cost * reads <= 16));
         c.place[name] = inline_it && name != c.output->name ? Place::Inline : Place::Tile;
     }
-    for (auto &name : sites.data_dependent) c.make_root_with_producers(name);
+    std::map<std::string, SavedSchedule> saved;
+    for (auto &[name, f] : c.env) saved[name] = SavedSchedule::of(*f);
+    if (!sites.data_dependent.empty()) {
+        std::vector<std::string> consumers_first = realization_order(c.env, {c.output->name});
+        std::reverse(consumers_first.begin(), consumers_first.end());
+        DataDependentPlacer(c, sites, required_points(c, saved)).place(consumers_first);
+    }
     // A Func read at scaled indices inside the output's tiles (a pyramid level read by the next)
     // would be recomputed over a region growing with every level: root. Read so by the output
     // itself (a pooling output), it fuses.
@@ -590,8 +728,6 @@ AutoScheduleResult auto_schedule(Func output, const std::vector<int> &estimates,
     }
 
     // Move Funcs recomputed too often to the root, on trial schedules, until none is.
-    std::map<std::string, SavedSchedule> saved;
-    for (auto &[name, f] : c.env) saved[name] = SavedSchedule::of(*f);
     OutputLoops loops;
     std::map<std::string, RedundancyRow> tile_rows;  // the report of the last trial, if current
     bool rows_current = false;
