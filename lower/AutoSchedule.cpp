@@ -561,26 +561,14 @@ void restore(const Environment &env, const std::map<std::string, SavedSchedule> 
     }
 }
 
-// The points each Func needs, each computed once, whatever the schedule: the report's of one
-// with every Func at the root (an inlined Func has no row of its own). Empty if the report
-// cannot be made.
-std::map<std::string, int64_t> required_points(Chooser &c, const std::map<std::string, SavedSchedule> &saved) {
-    for (auto &[name, f] : c.env)
-        if (name != c.output->name) Func(f).compute_root();
-    std::map<std::string, int64_t> required;
-    for (auto &[name, row] : report_rows(c)) required[name] = row.required;
-    restore(c.env, saved);
-    return required;
-}
-
-// Places the Funcs read at indices that depend on data. At the root, such a Func covers every
-// value those indices might take: a lookup table its whole range, local Laplacian's Laplacian
-// pyramid all of its intensity levels where each pixel interpolates two. Inlined, it is computed
-// only where it is read: where that is at most half as many points, it is inlined, and with it
-// the producers only its body reads that cost no more than a quarter more points inlined than
-// computed once (the upsampling it subtracts: the buffer traffic saved pays for that); what its
-// body then reads goes to the root (read at data-dependent indices too). Else it goes to the
-// root with its producers.
+// Reconsiders the Funcs read at indices that depend on data, which the rules put at the root.
+// There such a Func covers every value those indices might take: a lookup table its whole range,
+// local Laplacian's Laplacian pyramid all of its intensity levels where each pixel interpolates
+// two. Inlined, it is computed only where it is read: where that is at most half as many points,
+// it is inlined, and with it the producers only its body reads that cost no more than a quarter
+// more points inlined than computed once (the upsampling it subtracts: the buffer traffic saved
+// pays for that); what its body then reads stays at the root (read at data-dependent indices
+// too). `required` is the points each Func not inlined needs (the report's, any schedule).
 class DataDependentPlacer {
 public:
     DataDependentPlacer(Chooser &c, const CallSites &sites, std::map<std::string, int64_t> required)
@@ -589,17 +577,19 @@ public:
             for (auto &callee : callees) readers[callee].insert(name);
     }
 
-    void place(const std::vector<std::string> &consumers_first) {
+    // Returns whether any Func was inlined.
+    bool place(const std::vector<std::string> &consumers_first) {
+        bool changed = false;
         for (auto &name : consumers_first) {
-            if (!sites.data_dependent.count(name)) continue;
-            if (inlinable(name) && 2 * points_if_inlined(name) <= double(required_of(name))) {
+            if (!sites.data_dependent.count(name) || c.place[name] == Place::Inline) continue;
+            if (inlinable(name) && 2 * points_if_inlined(name) <= required_of(name)) {
                 c.place[name] = Place::Inline;
                 inline_exclusive_producers(name);
                 c.make_root_producers_of_inlined(name);
-            } else {
-                c.make_root_with_producers(name);
+                changed = true;
             }
         }
+        return changed;
     }
 
 private:
@@ -697,13 +687,7 @@ AutoScheduleResult auto_schedule(Func output, const std::vector<int> &estimates,
                          (reads <= 1 || (cost >= 0 && cost * reads <= 16));
         c.place[name] = inline_it && name != c.output->name ? Place::Inline : Place::Tile;
     }
-    std::map<std::string, SavedSchedule> saved;
-    for (auto &[name, f] : c.env) saved[name] = SavedSchedule::of(*f);
-    if (!sites.data_dependent.empty()) {
-        std::vector<std::string> consumers_first = realization_order(c.env, {c.output->name});
-        std::reverse(consumers_first.begin(), consumers_first.end());
-        DataDependentPlacer(c, sites, required_points(c, saved)).place(consumers_first);
-    }
+    for (auto &name : sites.data_dependent) c.make_root_with_producers(name);
     // A Func read at scaled indices inside the output's tiles (a pyramid level read by the next)
     // would be recomputed over a region growing with every level: root. Read so by the output
     // itself (a pooling output), it fuses.
@@ -728,6 +712,8 @@ AutoScheduleResult auto_schedule(Func output, const std::vector<int> &estimates,
     }
 
     // Move Funcs recomputed too often to the root, on trial schedules, until none is.
+    std::map<std::string, SavedSchedule> saved;
+    for (auto &[name, f] : c.env) saved[name] = SavedSchedule::of(*f);
     OutputLoops loops;
     std::map<std::string, RedundancyRow> tile_rows;  // the report of the last trial, if current
     bool rows_current = false;
@@ -743,23 +729,37 @@ AutoScheduleResult auto_schedule(Func output, const std::vector<int> &estimates,
             if (p == Place::Tile && name != c.output->name) return true;
         return false;
     };
-    for (int round = 0; round < 8 && c.output->dimensions() > 0; round++) {
-        loops = choose_output_loops(c);
-        rows_current = false;
-        if (!any_fused()) break;
-        tile_rows = trial_rows(loops);
-        rows_current = true;
-        bool moved = false;
-        for (auto &[name, row] : tile_rows) {
-            auto it = c.place.find(name);
-            if (it == c.place.end() || it->second != Place::Tile || name == c.output->name) continue;
-            if (row.factor > options.max_recompute) {
-                c.make_root_with_producers(name);
-                moved = true;
+    auto settle_tiles = [&] {
+        for (int round = 0; round < 8 && c.output->dimensions() > 0; round++) {
+            loops = choose_output_loops(c);
+            rows_current = false;
+            if (!any_fused()) break;
+            tile_rows = trial_rows(loops);
+            rows_current = true;
+            bool moved = false;
+            for (auto &[name, row] : tile_rows) {
+                auto it = c.place.find(name);
+                if (it == c.place.end() || it->second != Place::Tile || name == c.output->name) continue;
+                if (row.factor > options.max_recompute) {
+                    c.make_root_with_producers(name);
+                    moved = true;
+                }
             }
+            if (!moved) break;
+            rows_current = false;
         }
-        if (!moved) break;
-        rows_current = false;
+    };
+    settle_tiles();
+    // The report of the settled schedule says how many points every Func not inlined needs:
+    // enough to reconsider the data-dependent reads (one more report, not one of its own).
+    if (!sites.data_dependent.empty() && c.output->dimensions() > 0) {
+        if (!rows_current) tile_rows = trial_rows(loops);
+        rows_current = true;
+        std::map<std::string, int64_t> required;
+        for (auto &[name, row] : tile_rows) required[name] = row.required;
+        std::vector<std::string> consumers_first = realization_order(c.env, {c.output->name});
+        std::reverse(consumers_first.begin(), consumers_first.end());
+        if (DataDependentPlacer(c, sites, std::move(required)).place(consumers_first)) settle_tiles();
     }
     // Strips with sliding windows instead of tiles, where they recompute no more than the tiles
     // and the fused Funcs' rows (as many as are live) fit the same per-tile budget. Channels

@@ -5,13 +5,20 @@
 //
 // The rules, in order:
 // - a Func read once (one call site) and without update definitions is inlined;
+//   a read that ignores one of the consumer's dimensions (gray(x, y) read by an RGB output)
+//   counts as several: inlined, the Func would be computed again for each of its values;
 // - the others are computed at the output's tiles, unless a consumer reads it at indices that
-//   depend on data (a lookup table: computed at the root), or the output has update definitions
+//   depend on data (computed at the root, see below), or the output has update definitions
 //   (the tiles are loops of its pure definition only: everything goes to the root);
 // - the redundancy report of that schedule (for the estimated output size) moves every fused
 //   Func that would be recomputed more than `max_recompute` times over to the root, with
 //   everything it reads (a root Func cannot read one computed inside the output's tiles), until
 //   no Func is;
+// - a Func read at data-dependent indices is then inlined after all where that evaluates it at
+//   no more than half the points it has at the root (by that report): a lookup table stays at
+//   the root, local Laplacian's Laplacian pyramid, of which each pixel reads 2 of 8 levels, is
+//   inlined with the upsampling only it reads (at most a quarter more points inlined); the
+//   report's rule then runs again;
 // - then strips of rows replace the tiles where that recomputes no more (by the report, which
 //   counts sliding windows): the output split into strips of the tile's height, in parallel,
 //   every fused Func stored per strip and computed per row, so that it slides down the strip
@@ -20,7 +27,8 @@
 // - the tile is as tall as 32 rows (fewer for small outputs) and as wide as keeps the fused
 //   Funcs' per-tile buffers within `tile_bytes` (a power of two from the vector width to 512);
 //   a 3-D output whose first dimension is small (channels innermost) is tiled over its other
-//   two dimensions and vectorized over the channels;
+//   two dimensions and vectorized over the channels; else its dimensions beyond x and y loop
+//   inside each tile (each row of a strip), so that what is fused serves all of them;
 //   such an output's channels are split by their estimate as well, so that the Funcs computed in
 //   its tiles have a constant extent over channels (constant strides, fully unrolled blocks);
 // - every computed Func is vectorized over its first dimension by the target's natural width for

@@ -150,11 +150,13 @@ LoweredPipeline lower_on_this_stack(const std::vector<std::shared_ptr<FunctionCo
     std::set<std::string> strided_inputs = inputs_with_strided_dim0(params);
     std::vector<const FunctionContents *> output_funcs{output.get()};
     for (auto &n : other_outputs) output_funcs.push_back(env.at(n).get());
-    s = step("add_input_checks", add_input_checks(s, params, output_funcs));
-    s = step("add_parameter_checks", add_parameter_checks(s, env));
+    if (!options.without_checks) {
+        s = step("add_input_checks", add_input_checks(s, params, output_funcs));
+        s = step("add_parameter_checks", add_parameter_checks(s, env));
+    }
     s = step("remove_promises", remove_promises(s));
     s = step("simplify", simplify(s));
-    s = step("add_bounds_overflow_checks", add_bounds_overflow_checks(s));
+    if (!options.without_checks) s = step("add_bounds_overflow_checks", add_bounds_overflow_checks(s));
     auto result = [&](const Stmt &body) {
         LoweredPipeline p;
         p.name = name;

@@ -42,6 +42,9 @@ struct LowerOptions {
     // Ignore the schedule: every non-inlined Func at the root with its default loops
     // (what the redundancy report compares a schedule against).
     bool breadth_first = false;
+    // Only the loop nest's shape is wanted (the redundancy report counts its points): leave out
+    // the run-time checks of inputs, Params and bounds, which would be thrown away.
+    bool without_checks = false;
 };
 
 // Lowers the pipeline that computes `output`. If the environment variable HALO_DUMP_IR is

@@ -87,7 +87,17 @@ void RandomPipeline::add_pointwise_or_stencil(PipelineStage &st, int a, int b) {
     Func f = st.f;
     Var x = x_, y = y_;
     std::string F = f.name(), A = stages_[a].f.name(), B = stages_[b].f.name();
-    switch (rand(11)) {
+    switch (rand(12)) {
+    case 11: {
+        // Two rows of A chosen by B's values (local Laplacian's level lookup): A's region spans
+        // every row the lookup may choose, whatever rows are asked for (auto_schedule inlines
+        // A where its reads are fewer than that region).
+        Expr row = clamp(read(b, x, y) % 16, 0, 14);
+        f(x, y) = read(a, x, row) - read(a, x + 1, row + 1);
+        log_ << F << "(x, y) = " << A << "(x, r) - " << A << "(x + 1, r + 1), r = clamp(" << B
+             << "(x, y) % 16, 0, 14)\n";
+        break;
+    }
     case 9:
         // Values clamped by the definition: an offset for the stages after it.
         f(x, y) = clamp(read(b, x, y) % 9, -3, 4);
