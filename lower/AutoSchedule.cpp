@@ -572,10 +572,7 @@ void restore(const Environment &env, const std::map<std::string, SavedSchedule> 
 class DataDependentPlacer {
 public:
     DataDependentPlacer(Chooser &c, const CallSites &sites, std::map<std::string, int64_t> required)
-        : c(c), sites(sites), required(std::move(required)) {
-        for (auto &[name, callees] : c.calls)
-            for (auto &callee : callees) readers[callee].insert(name);
-    }
+        : c(c), sites(sites), required(std::move(required)) {}
 
     // Returns whether any Func was inlined.
     bool place(const std::vector<std::string> &consumers_first) {
@@ -596,7 +593,11 @@ private:
     Chooser &c;
     const CallSites &sites;
     std::map<std::string, int64_t> required;
-    std::map<std::string, std::set<std::string>> readers;
+
+    bool is_inlined(const std::string &name) const {
+        auto p = c.place.find(name);
+        return p != c.place.end() && p->second == Place::Inline && name != c.output->name;
+    }
 
     double required_of(const std::string &name) const {
         auto it = required.find(name);
@@ -616,10 +617,8 @@ private:
         if (it == sites.reads_by.end() || depth > 64) return INFINITY;
         double points = 0;
         for (auto &[reader, reads] : it->second) {
-            auto p = c.place.find(reader);
-            bool inlined = p != c.place.end() && p->second == Place::Inline && reader != c.output->name;
-            double reader_points = inlined ? points_if_inlined(reader, depth + 1)
-                                           : (required.count(reader) ? required_of(reader) : INFINITY);
+            double reader_points = is_inlined(reader) ? points_if_inlined(reader, depth + 1)
+                                                      : (required.count(reader) ? required_of(reader) : INFINITY);
             points += reads * reader_points;
         }
         return points;
@@ -627,12 +626,15 @@ private:
 
     void inline_exclusive_producers(const std::string &name) {
         for (auto &callee : c.calls[name]) {
-            if (c.place[callee] == Place::Inline) {
+            if (is_inlined(callee)) {
                 inline_exclusive_producers(callee);
                 continue;
             }
-            bool only_inlined_readers = true;
-            for (auto &r : readers[callee]) only_inlined_readers = only_inlined_readers && c.place[r] == Place::Inline;
+            auto readers = sites.reads_by.find(callee);
+            bool only_inlined_readers = readers != sites.reads_by.end();
+            if (only_inlined_readers) {
+                for (auto &[r, reads] : readers->second) only_inlined_readers = only_inlined_readers && is_inlined(r);
+            }
             if (only_inlined_readers && inlinable(callee) && !sites.data_dependent.count(callee) &&
                 points_if_inlined(callee) <= 1.25 * required_of(callee)) {
                 c.place[callee] = Place::Inline;
