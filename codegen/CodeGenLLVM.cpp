@@ -609,16 +609,24 @@ private:
         if (t.is_bool()) v = builder_.CreateZExt(v, memory_type(t));
         unsigned align = t.bytes();
         int64_t stride = 0;
+        // Under a lane-varying store guard, only the lanes of store_mask_ are stored.
+        internal_assert(!store_mask_ || t.lanes == int(llvm::cast<llvm::FixedVectorType>(store_mask_->getType())->getNumElements()))
+            << "codegen: a store of " << t.lanes << " lanes under a vector store guard of another width";
         if (t.lanes == 1) {
             builder_.CreateAlignedStore(v, element_pointer(op->name, t, codegen(op->index)), llvm::Align(align));
         } else if (auto r = dense_ramp(op->index, &stride); r && stride == 1) {
-            builder_.CreateAlignedStore(v, element_pointer(op->name, t, codegen(r->base)), llvm::Align(align));
+            Value *ptr = element_pointer(op->name, t, codegen(r->base));
+            if (store_mask_) {
+                builder_.CreateMaskedStore(v, ptr, llvm::Align(align), store_mask_);
+            } else {
+                builder_.CreateAlignedStore(v, ptr, llvm::Align(align));
+            }
         } else {
             llvm::Type *elem = memory_type(t.element_of());
             Value *idx = builder_.CreateSExt(codegen(op->index),
                                              llvm::FixedVectorType::get(builder_.getInt64Ty(), t.lanes));
             Value *ptrs = builder_.CreateInBoundsGEP(elem, buffer_pointer(op->name), idx);
-            builder_.CreateMaskedScatter(v, ptrs, llvm::Align(align));
+            builder_.CreateMaskedScatter(v, ptrs, llvm::Align(align), store_mask_);
         }
         annotate_last_memory_op(op->name);
     }
@@ -627,8 +635,19 @@ private:
         codegen(op->first);
         codegen(op->rest);
     }
+    // The lanes a vector store guard lets through (store_guard(c) with a vector c), within
+    // all the guards around the current statement; null where every store is whole.
+    Value *store_mask_ = nullptr;
     void visit(const IfThenElse *op) override {
         Value *c = codegen(op->condition);
+        if (op->condition.type().is_vector()) {
+            internal_assert(!op->else_case.defined()) << "codegen: an if with a vector condition and an else";
+            Value *saved = store_mask_;
+            store_mask_ = saved ? builder_.CreateAnd(saved, c) : c;
+            codegen(op->then_case);
+            store_mask_ = saved;
+            return;
+        }
         auto *then_bb = llvm::BasicBlock::Create(ctx_, "then", function_);
         auto *else_bb = llvm::BasicBlock::Create(ctx_, "else", function_);
         auto *after = llvm::BasicBlock::Create(ctx_, "after_if", function_);
@@ -757,7 +776,7 @@ void CodeGen::visit(const Call *op) {
     internal_assert(op->call_type == Call::Intrinsic) << "codegen: call to " << op->name
                                                       << " was not lowered to a load";
     const std::string &n = op->name;
-    if (n == Call::likely) {
+    if (n == Call::likely || n == Call::store_guard) {
         value_ = arg(0);
     } else if (n == Call::print || n == Call::print_when) {
         value_ = print(op);

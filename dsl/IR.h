@@ -325,6 +325,11 @@ struct Call : ExprNode<Call, IRNodeType::Call> {
     // reinterpret(x): x's bits read as the Call's type, which has the same bits per lane.
     static constexpr const char *reinterpret = "reinterpret";
     static constexpr const char *likely = "likely";
+    // store_guard(c): c, the condition of an if that decides only whether points are stored,
+    // not whether their values may be computed (every point's value is defined and in bounds
+    // either way). A vectorized loop may compute all lanes and store under the mask c, where
+    // another lane-varying condition makes it run lane by lane.
+    static constexpr const char *store_guard = "store_guard";
     // Halide's undef(): in an update's Tuple, "this value stays as it is" (replaced by a read of
     // the Func at the point the update writes when the update is defined).
     static constexpr const char *undef = "undef";

@@ -368,7 +368,7 @@ private:
     }
     void visit(const Broadcast *op) override { op->value.accept(this); }
     void visit(const Call *op) override {
-        if (op->is_intrinsic(Call::likely) || op->is_intrinsic(Call::print)) {
+        if (op->is_intrinsic(Call::likely) || op->is_intrinsic(Call::store_guard) || op->is_intrinsic(Call::print)) {
             op->args[0].accept(this);
             return;
         }

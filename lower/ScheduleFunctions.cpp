@@ -196,6 +196,38 @@ void widen_promises(const std::vector<SplitRecord> &records, const std::map<std:
     }
 }
 
+// The last iteration of a ShiftInwards split shares points with the one before it (it is
+// shifted back to end at the loop's end). Where the split's outer loop, or a loop made from
+// it by further splits or fuses, runs in parallel, those two iterations may run on two
+// threads at once, and both storing the shared points would be a data race, even of equal
+// values. The iteration shifted back then computes them (its loops keep their constant
+// extents) but leaves their stores to the iteration whose own part they are: it stores the
+// point outer * F + inner' only where inner' >= outer * F - (extent - F), which holds for every
+// point of every other iteration. Returns that condition for each such split.
+std::vector<Expr> shared_point_store_guards(const std::vector<SplitRecord> &records, const std::set<std::string> &parallel,
+                                            const std::string &prefix) {
+    // The symbols from which a parallel loop is made: walking back from the last split,
+    // a split's old variable reaches one if its outer or inner variable does, and a fuse's
+    // variables if the fused one does.
+    std::set<std::string> reaches = parallel;
+    for (auto r = records.rbegin(); r != records.rend(); ++r) {
+        if (r->kind == SplitRecord::SplitVar) {
+            if (reaches.count(r->outer) || reaches.count(r->inner)) reaches.insert(r->var);
+        } else if (reaches.count(r->var)) {
+            reaches.insert(r->outer);
+            reaches.insert(r->inner);
+        }
+    }
+    std::vector<Expr> guards;
+    for (const SplitRecord &r : records) {
+        if (r.kind != SplitRecord::SplitVar || r.tail != TailStrategy::ShiftInwards || !reaches.count(r.outer)) continue;
+        Expr outer = var(prefix + r.outer), inner = var(prefix + r.inner);
+        Expr own_part = outer * r.factor - inner <= r.loop.extent - r.factor;
+        guards.push_back(Call::make(Bool(), Call::store_guard, {own_part}, Call::Intrinsic));
+    }
+    return guards;
+}
+
 // The loop nest of one definition of stage `stage` of f (the stage's own, or a
 // specialization's), by its schedule alone.
 Stmt build_definition(const FunctionContents &f, int stage, const Definition &def) {
@@ -333,6 +365,15 @@ Stmt build_definition(const FunctionContents &f, int stage, const Definition &de
         }
     }
     widen_promises(records, bounds, lets);
+    std::set<std::string> parallel_loops;
+    for (const Dim &d : def.schedule.dims) {
+        if (d.for_type == ForType::Parallel && d.var != kOutermost && d.var != kInnermost) {
+            parallel_loops.insert(symbols.current(d.var));
+        }
+    }
+    for (const Expr &shared : shared_point_store_guards(records, parallel_loops, prefix)) {
+        body = IfThenElse::make(shared, body);
+    }
     // A guard goes just inside the innermost loop of the two it compares, so that it also
     // skips the producers computed in that loop (which would otherwise be computed for points
     // past the end, outside the region their storage was sized for). A guard on a variable

@@ -28,9 +28,36 @@ public:
 private:
     const std::string &var_;
     void visit(const IfThenElse *op) override {
-        // Conditions that vary across lanes would need predication: scalarize instead.
-        if (expr_uses_var(op->condition, var_) || depends_on_lets(op->condition)) ok = false;
+        // Conditions that vary across lanes would need predication: scalarize instead, unless
+        // the condition only decides which points are stored (a store guard around stores
+        // of vectors), which the vector code does under a mask.
+        bool varies = expr_uses_var(op->condition, var_) || depends_on_lets(op->condition);
+        if (varies && !(is_store_guard(op->condition) && !op->else_case.defined() && stores_vectors(op->then_case))) {
+            ok = false;
+        }
         IRVisitor::visit(op);
+    }
+    static bool is_store_guard(const Expr &e) {
+        const Call *c = e.as<Call>();
+        return c && c->is_intrinsic(Call::store_guard);
+    }
+    // Is s made of stores at indices that vary across lanes (and of lets, blocks and store
+    // guards), and nothing else?
+    bool stores_vectors(const Stmt &s) {
+        if (const Store *st = s.as<Store>()) return expr_uses_var(st->index, var_) || depends_on_lets(st->index);
+        if (const Block *b = s.as<Block>()) return stores_vectors(b->first) && stores_vectors(b->rest);
+        if (const LetStmt *l = s.as<LetStmt>()) {
+            // (The let's own lane dependence is recorded when visit(LetStmt) reaches it.)
+            bool pushed = expr_uses_var(l->value, var_) || depends_on_lets(l->value);
+            if (pushed) vector_lets_.push_back(l->name);
+            bool ok_inside = stores_vectors(l->body);
+            if (pushed) vector_lets_.pop_back();
+            return ok_inside;
+        }
+        if (const IfThenElse *i = s.as<IfThenElse>()) {
+            return is_store_guard(i->condition) && !i->else_case.defined() && stores_vectors(i->then_case);
+        }
+        return false;
     }
     void visit(const For *op) override {
         if (expr_uses_var(op->min, var_) || expr_uses_var(op->extent, var_) ||

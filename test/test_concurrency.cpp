@@ -253,3 +253,69 @@ TEST_CASE("with one thread, a parallel loop runs on the caller alone") {
     CHECK(seen.elsewhere == 0);
     halo_set_num_threads(previous);
 }
+
+namespace {
+
+// Realizes f on a pool of 4 threads, 20 times, and counts the wrong points.
+int wrong_points_in_parallel_runs(Func f, int w, int h, int64_t (*expected)(int, int)) {
+    int previous = halo_set_num_threads(4);
+    int wrong = 0;
+    for (int rep = 0; rep < 20; rep++) {
+        Buffer<int> out(w, h);
+        out.set_min(-3, 5);
+        f.realize(out);
+        for (int yy = 5; yy < 5 + h; yy++) {
+            for (int xx = -3; xx < w - 3; xx++) wrong += out(xx, yy) != expected(xx, yy);
+        }
+    }
+    halo_set_num_threads(previous);
+    return wrong;
+}
+
+int64_t sum_of_shifts(int xx, int yy) {
+    int64_t s = 0;
+    for (int k = 0; k < 8; k++) s += (xx + k) * 3 + yy * (k + 1);
+    return int32_t(s);
+}
+
+}  // namespace
+
+// A ShiftInwards split's last iteration overlaps the one before it. When the split's outer
+// loop runs in parallel, those two iterations must not both store the shared points (a data
+// race, even of equal values, which ThreadSanitizer reports): only the iteration whose own
+// part they are stores them.
+TEST_CASE("parallel iterations of a ShiftInwards split do not store the points they share") {
+    Var x("x"), y("y"), yo("yo"), yi("yi"), xo("xo"), xi("xi"), t("t");
+    SUBCASE("strips of the output, 7 rows in 4-row strips") {
+        Func f("f");
+        RDom r(0, 8);
+        f(x, y) = sum((x + r) * 3 + y * (r + 1));
+        f.split(y, yo, yi, 4, TailStrategy::ShiftInwards).parallel(yo);
+        CHECK(wrong_points_in_parallel_runs(f, 4000, 7, sum_of_shifts) == 0);
+    }
+    SUBCASE("fused tiles of a producer computed at the root") {
+        Func g("g"), f("f");
+        RDom r(0, 8);
+        g(x, y) = sum((x + r) * 3 + y * (r + 1));
+        f(x, y) = g(x, y);
+        g.compute_root().tile(x, y, xo, yo, xi, yi, 64, 4).fuse(xo, yo, t).parallel(t);
+        CHECK(wrong_points_in_parallel_runs(f, 1000, 15, sum_of_shifts) == 0);
+    }
+    SUBCASE("fused tiles of the output, vectorized: the shared lanes are not stored") {
+        Func f("f");
+        RDom r(0, 8);
+        f(x, y) = sum((x + r) * 3 + y * (r + 1));
+        f.tile(x, y, xo, yo, xi, yi, 64, 4).fuse(xo, yo, t).parallel(t).vectorize(xi, 8);
+        CHECK(f.lowered_stmt().find("store_guard(") != std::string::npos);
+        CHECK(wrong_points_in_parallel_runs(f, 1000, 15, sum_of_shifts) == 0);
+    }
+    SUBCASE("a strip loop split again, its outer loop parallel") {
+        Func g("g"), f("f");
+        RDom r(0, 8);
+        g(x, y) = sum((x + r) * 3 + y * (r + 1));
+        f(x, y) = g(x, y);
+        Var yoo("yoo"), yoi("yoi");
+        g.compute_root().split(y, yo, yi, 2).split(yo, yoo, yoi, 2, TailStrategy::GuardWithIf).parallel(yoo);
+        CHECK(wrong_points_in_parallel_runs(f, 4000, 11, sum_of_shifts) == 0);
+    }
+}
