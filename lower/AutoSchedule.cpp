@@ -169,11 +169,10 @@ struct OutputLoops {
     bool sliding = false;
     int rows_estimate = 0;  // the estimated extent of dimension y
     // The tiles' rows are split for the parallel loop. Where the estimate is not a multiple of
-    // the tile height, ShiftInwards would make the last two iterations write the rows they
-    // overlap from two threads (a data race, even if of equal values: ThreadSanitizer saw it on
-    // a 7-row output in 4-row tiles), and could not serve an output shorter than a tile:
-    // GuardWithIf. (Strips keep ShiftInwards: guarded strips recompute more than tiles in the
-    // report, so the sliding window would never be chosen; their race remains, as Halide's.)
+    // the tile height, ShiftInwards would recompute the rows the last two iterations share
+    // (each point is still stored once: see shared_point_store_guards), and could not serve an
+    // output shorter than a tile: GuardWithIf. (Strips keep ShiftInwards: guarded strips
+    // recompute more than tiles in the report, so the sliding window would never be chosen.)
     TailStrategy row_tail() const {
         return rows_estimate % std::max(1, tile_h) != 0 ? TailStrategy::GuardWithIf : TailStrategy::Auto;
     }

@@ -12,6 +12,7 @@
 #include "BufferConstraints.h"
 #include "Environment.h"
 #include "FuncValueBounds.h"
+#include "HoistStoreGuards.h"
 #include "InlineFunctions.h"
 #include "InputChecks.h"
 #include "LargeStack.h"
@@ -183,6 +184,8 @@ LoweredPipeline lower_on_this_stack(const std::vector<std::shared_ptr<FunctionCo
     s = step("vectorize_loops", vectorize_loops(s));
     s = step("unroll_clamped_loops", unroll_clamped_loops(s));
     s = step("simplify", simplify(s));
+    // (After simplify: it folds the checks of inner loops' bounds that stand beside a guard.)
+    s = step("hoist_store_guards", hoist_store_guards(s));
     s = step("define_tuple_output_fields", define_tuple_output_fields(s, output_funcs));
     return result(s);
 }

@@ -43,6 +43,14 @@ TEST_CASE("parallel ShiftInwards strips store each point once and compute the al
     s.blur_x.compute_at(s.out, yi);
     s.out.split(s.y, yo, yi, 8, TailStrategy::ShiftInwards).parallel(yo).vectorize(s.x, 8);
     CHECK(has_store_guard(s.out));
+    // The guard compares the strip and the row only: it is tested once per row, outside the
+    // row's loops (hoist_store_guards), not once per vector.
+    std::string stmt = s.out.lowered_stmt();
+    size_t guard = stmt.find("if (store_guard(");
+    REQUIRE(guard != std::string::npos);
+    size_t next_line = stmt.find('\n', guard);
+    REQUIRE(next_line != std::string::npos);
+    CHECK(stmt.compare(stmt.find_first_not_of(' ', next_line + 1), 5, "for (") == 0);
     s.check(37, 29, -5, -3);  // 29 rows: the last strip shifts back 3 rows
     s.check(64, 8, 0, 0);     // one strip
     s.check(20, 41, -30, -12);

@@ -70,3 +70,16 @@ TEST_CASE("a report whose loops cannot be counted in closed form stops with a cl
                                         "cannot be counted without running them"));
     CHECK(redundancy_report(f, {1 << 20}).find("f") != nullptr);  // 2^17 vectors: counted
 }
+
+TEST_CASE("parallel ShiftInwards strips: the rows the last strip shares are computed twice, stored once") {
+    // 7 rows in strips of 4: the second strip is shifted back to rows 3-6, so row 3 is computed
+    // by both strips (the second does not store it: see test_parallel_shift_inwards).
+    Var x("x"), y("y"), yo("yo"), yi("yi");
+    Func f("f");
+    f(x, y) = x + y;
+    f.split(y, yo, yi, 4).parallel(yo);
+    RedundancyReport r = redundancy_report(f, {10, 7});
+    REQUIRE(r.find("f"));
+    CHECK(r.find("f")->computed == 10 * 8);
+    CHECK(r.find("f")->required == 10 * 7);
+}

@@ -111,6 +111,15 @@ std::vector<std::string> RandomPipeline::schedule_loops(int s, int update, bool 
             }
             if (coin()) {
                 parallel(stage, Var("yo"), "    ");
+            } else if (coin()) {
+                // The tiles in one parallel loop: with ShiftInwards, the shifted last tiles of a
+                // row and of a column share points with tiles other threads run (stored once,
+                // under a mask where xi is vectorized).
+                stage.fuse(Var("xo"), Var("yo"), Var("t"));
+                log << "    .fuse(xo, yo, t)\n";
+                loops.resize(loops.size() - 2);
+                loops.push_back("t");
+                parallel(stage, Var("t"), "    ");
             }
         } else if (choice == 2) {
             int w = 4 << rand(2);
