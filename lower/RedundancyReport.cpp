@@ -8,6 +8,7 @@
 #include <set>
 #include <sstream>
 
+#include "Environment.h"
 #include "EvaluateInt.h"
 #include "Lower.h"
 #include "Simplify.h"
@@ -133,7 +134,22 @@ private:
     }
 };
 
-Tally tally(const Func &output, const std::vector<int> &sizes, bool breadth_first) {
+// The inputs and scalar parameters a lowering read, as they were bound: part of a cache key.
+std::string bound_params_key(const LoweredPipeline &p) {
+    std::ostringstream key;
+    for (auto &param : p.params) {
+        key << param->name << ':';
+        if (param->is_buffer && param->buffer) {
+            for (auto &d : param->buffer->dims) key << d.min << ',' << d.extent << ',' << d.stride << ';';
+        } else if (!param->is_buffer) {
+            key << param->scalar_as_int();
+        }
+        key << '|';
+    }
+    return key.str();
+}
+
+Tally tally(const Func &output, const std::vector<int> &sizes, bool breadth_first, std::string *params_key = nullptr) {
     LowerOptions opts;
     opts.stop_before_flattening = true;
     opts.without_checks = true;
@@ -156,8 +172,20 @@ Tally tally(const Func &output, const std::vector<int> &sizes, bool breadth_firs
             c.env[param->name] = param->scalar_as_int();
         }
     }
+    if (params_key) *params_key = bound_params_key(p);
     Stmt skeleton = simplify(StripProvides().mutate(p.body));
     return c.count(skeleton);
+}
+
+// Which Funcs the breadth-first lowering inlines (make_breadth_first's rule), and the sizes.
+std::string inlining_key(const Func &output, const std::vector<int> &sizes) {
+    std::ostringstream key;
+    for (int s : sizes) key << s << 'x';
+    for (auto &[name, f] : find_functions(output.function())) {
+        bool inlined = f->schedule.compute_level.is_inline() && f->updates.empty() && name != output.name();
+        key << '|' << name << (inlined ? ":i" : ":r");
+    }
+    return key.str();
 }
 
 }  // namespace
@@ -184,12 +212,36 @@ std::string RedundancyReport::to_string() const {
     return s.str();
 }
 
+struct RedundancyReportCache::Entries {
+    std::map<std::string, Tally> breadth_first;
+};
+RedundancyReportCache::RedundancyReportCache() : entries(std::make_unique<Entries>()) {}
+RedundancyReportCache::~RedundancyReportCache() = default;
+
 RedundancyReport redundancy_report(const Func &output, const std::vector<int> &sizes, double warn_factor) {
+    return redundancy_report(output, sizes, warn_factor, nullptr);
+}
+
+RedundancyReport redundancy_report(const Func &output, const std::vector<int> &sizes, double warn_factor,
+                                   RedundancyReportCache *cache) {
     user_assert(int(sizes.size()) == output.dimensions())
         << "redundancy_report: Func '" << output.name() << "' has " << output.dimensions()
         << " dimensions but was given " << sizes.size() << " sizes";
-    Tally actual = tally(output, sizes, false);
-    Tally needed = tally(output, sizes, true);
+    std::string params_key;
+    Tally actual = tally(output, sizes, false, &params_key);
+    Tally needed;
+    if (cache) {
+        std::string key = inlining_key(output, sizes) + '#' + params_key;
+        auto hit = cache->entries->breadth_first.find(key);
+        if (hit != cache->entries->breadth_first.end()) {
+            needed = hit->second;
+        } else {
+            needed = tally(output, sizes, true);
+            cache->entries->breadth_first.emplace(key, needed);
+        }
+    } else {
+        needed = tally(output, sizes, true);
+    }
     RedundancyReport report;
     for (auto &[name, required] : needed.computed) {
         RedundancyRow row;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -33,5 +34,19 @@ struct RedundancyReport {
 // than `warn_factor` times over.
 RedundancyReport redundancy_report(const Func &output, const std::vector<int> &sizes,
                                    double warn_factor = 4.0);
+
+// The breadth-first half of a report (how many points each Func needs) is a lowering of its
+// own, and depends only on the algorithm, which Funcs are inlined, the sizes and the inputs'
+// shapes. Reports of trial schedules of one pipeline (the automatic scheduler's) share it
+// through a cache, which must not outlive a change to the pipeline's definitions.
+class RedundancyReportCache {
+public:
+    RedundancyReportCache();
+    ~RedundancyReportCache();
+    struct Entries;
+    std::unique_ptr<Entries> entries;
+};
+RedundancyReport redundancy_report(const Func &output, const std::vector<int> &sizes, double warn_factor,
+                                   RedundancyReportCache *cache);
 
 }  // namespace halo
