@@ -71,6 +71,23 @@ public:
 void redirect(Definition &d, RedirectCalls &r) {
     for (auto &v : d.values) v = r.mutate(v);
     for (auto &a : d.args) a = r.mutate(a);
+    // The condition of select(c, v, undef()) reads through the wrapper too (it once read the
+    // wrapped Func directly, which was then computed where the consumer's loops did not
+    // expect it: a CompileError on a valid program).
+    if (d.store_condition.defined()) d.store_condition = r.mutate(d.store_condition);
+    if (d.rdom && !d.rdom->predicates.empty()) {
+        std::vector<Expr> predicates = d.rdom->predicates;
+        bool changed = false;
+        for (auto &p : predicates) {
+            Expr q = r.mutate(p);
+            changed |= !q.same_as(p);
+            p = q;
+        }
+        if (changed) {  // the RDom may be shared with other definitions: a copy of its own
+            d.rdom = std::make_shared<ReductionDomainContents>(*d.rdom);
+            d.rdom->predicates = predicates;
+        }
+    }
     for (auto &sp : d.specializations) redirect(*sp.definition, r);
 }
 

@@ -143,3 +143,32 @@ TEST_CASE("a wrapper wrapped again for the same consumer: the consumer reads the
         for (int i = 0; i < 10; i++) CHECK(o(i) == i * 3 + 1);
     }
 }
+
+TEST_CASE("a wrapper serves the condition of select(c, v, undef()) and RDom predicates too") {
+    // g holds an inline reduction (sum): read outside the wrapper, it was computed where the
+    // consumer's loops did not expect it (a CompileError on a valid program, fuzz seed 10895).
+    Var x("x");
+    RDom r(0, 3, "r");
+    Func g("g"), f("f");
+    g(x) = sum(x + r);  // 3x + 3
+    f(x) = select(g(x) > 9, g(x), undef<int>());
+    g.in(f).compute_root();
+    Buffer<int> out(8);
+    out.set_min(-2);
+    for (int i = -2; i < 6; i++) out(i) = -1;
+    f.realize(out);
+    for (int i = -2; i < 6; i++) {
+        INFO("x = " << i);
+        CHECK(out(i) == (3 * i + 3 > 9 ? 3 * i + 3 : -1));
+    }
+
+    Func h("h"), k("k");
+    RDom s(0, 6, "s");
+    h(x) = sum(x + r);
+    k(x) = 0;
+    s.where(h(s) > 6);
+    k(s) += 1;
+    h.in(k).compute_root();
+    Buffer<int> counted = k.realize({6});
+    for (int i = 0; i < 6; i++) CHECK(counted(i) == (3 * i + 3 > 6 ? 1 : 0));
+}
