@@ -272,6 +272,12 @@ int wrong_points_in_parallel_runs(Func f, int w, int h, int64_t (*expected)(int,
     return wrong;
 }
 
+// sum_of_shifts's algorithm: long enough per point that a second thread takes part.
+Expr sum_of_shifts_at(const Var &x, const Var &y) {
+    RDom r(0, 8);
+    return sum((x + r) * 3 + y * (r + 1));
+}
+
 int64_t sum_of_shifts(int xx, int yy) {
     int64_t s = 0;
     for (int k = 0; k < 8; k++) s += (xx + k) * 3 + yy * (k + 1);
@@ -288,31 +294,27 @@ TEST_CASE("parallel iterations of a ShiftInwards split do not store the points t
     Var x("x"), y("y"), yo("yo"), yi("yi"), xo("xo"), xi("xi"), t("t");
     SUBCASE("strips of the output, 7 rows in 4-row strips") {
         Func f("f");
-        RDom r(0, 8);
-        f(x, y) = sum((x + r) * 3 + y * (r + 1));
+        f(x, y) = sum_of_shifts_at(x, y);
         f.split(y, yo, yi, 4, TailStrategy::ShiftInwards).parallel(yo);
         CHECK(wrong_points_in_parallel_runs(f, 4000, 7, sum_of_shifts) == 0);
     }
     SUBCASE("fused tiles of a producer computed at the root") {
         Func g("g"), f("f");
-        RDom r(0, 8);
-        g(x, y) = sum((x + r) * 3 + y * (r + 1));
+        g(x, y) = sum_of_shifts_at(x, y);
         f(x, y) = g(x, y);
         g.compute_root().tile(x, y, xo, yo, xi, yi, 64, 4).fuse(xo, yo, t).parallel(t);
         CHECK(wrong_points_in_parallel_runs(f, 1000, 15, sum_of_shifts) == 0);
     }
     SUBCASE("fused tiles of the output, vectorized: the shared lanes are not stored") {
         Func f("f");
-        RDom r(0, 8);
-        f(x, y) = sum((x + r) * 3 + y * (r + 1));
+        f(x, y) = sum_of_shifts_at(x, y);
         f.tile(x, y, xo, yo, xi, yi, 64, 4).fuse(xo, yo, t).parallel(t).vectorize(xi, 8);
         CHECK(f.lowered_stmt().find("store_guard(") != std::string::npos);
         CHECK(wrong_points_in_parallel_runs(f, 1000, 15, sum_of_shifts) == 0);
     }
     SUBCASE("a strip loop split again, its outer loop parallel") {
         Func g("g"), f("f");
-        RDom r(0, 8);
-        g(x, y) = sum((x + r) * 3 + y * (r + 1));
+        g(x, y) = sum_of_shifts_at(x, y);
         f(x, y) = g(x, y);
         Var yoo("yoo"), yoi("yoi");
         g.compute_root().split(y, yo, yi, 2).split(yo, yoo, yoi, 2, TailStrategy::GuardWithIf).parallel(yoo);
