@@ -412,6 +412,14 @@ Expr likely(Expr x) {
     Type t = x.type();
     return Call::make(t, Call::likely, {std::move(x)}, Call::Intrinsic);
 }
+Expr store_guard(Expr condition) {
+    Type t = condition.type();
+    return Call::make(t, Call::store_guard, {std::move(condition)}, Call::Intrinsic);
+}
+bool is_store_guard(const Expr &e) {
+    const Call *c = e.as<Call>();
+    return c && c->is_intrinsic(Call::store_guard);
+}
 
 Expr call_argument(Expr a, const std::string &callee, size_t index) {
     user_assert(a.defined()) << callee << " called with an undefined Expr as argument " << index;

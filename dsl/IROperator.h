@@ -138,6 +138,10 @@ Expr atan2(Expr y, Expr x);
 Expr fast_inverse(Expr x);
 // The value as is; tells codegen the condition is usually true.
 Expr likely(Expr x);
+// The condition of an if that decides only which points are stored (Call::store_guard; made by
+// lowering for parallel ShiftInwards splits), and whether e is one.
+Expr store_guard(Expr condition);
+bool is_store_guard(const Expr &e);
 
 // An argument of a call to a Func, Buffer or ImageParam (`callee` names it, as "Func 'f'"), as
 // Halide takes it: an int32, or an 8- or 16-bit integer (or bool), which is cast to int32. Floats

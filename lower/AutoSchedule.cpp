@@ -131,8 +131,8 @@ struct Chooser {
     std::map<std::string, Place> place;
     std::map<std::string, std::vector<std::string>> calls;  // Func -> the Funcs it reads
     Target target = get_host_target();
-    // The trial schedules' reports share their breadth-first halves.
-    std::shared_ptr<RedundancyReportCache> report_cache = std::make_shared<RedundancyReportCache>();
+    // The trial schedules' reports share their breadth-first halves (a cache, so mutable).
+    mutable RedundancyReportCache report_cache;
 
     int lanes_for(const FunctionContents &f) const {
         int bits = 8;
@@ -519,7 +519,7 @@ std::map<std::string, RedundancyRow> report_rows(const Chooser &c) {
     Func out(c.output);
     std::map<std::string, RedundancyRow> m;
     auto report = [&] {
-        for (auto &row : redundancy_report(out, c.estimates, 1e9, c.report_cache.get()).rows) m[row.func] = row;
+        for (auto &row : redundancy_report(out, c.estimates, 1e9, &c.report_cache).rows) m[row.func] = row;
     };
     try {
         report();

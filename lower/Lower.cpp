@@ -78,10 +78,18 @@ void store_undef_points_only_in_outputs(Environment &env, const std::vector<std:
     }
 }
 
+}  // namespace
+
+bool inlined_when_breadth_first(const FunctionContents &f, const std::string &output) {
+    return f.schedule.compute_level.is_inline() && f.updates.empty() && f.name != output;
+}
+
+namespace {
+
 // Every Func that is not inlined goes to the root, with the default loops of each stage.
 void make_breadth_first(Environment &env, const std::string &output) {
     for (auto &[name, f] : env) {
-        bool inlined = f->schedule.compute_level.is_inline() && f->updates.empty() && name != output;
+        bool inlined = inlined_when_breadth_first(*f, output);
         if (!inlined && name != output) {
             f->schedule.compute_level = LoopLevel::root();
             f->schedule.store_level = LoopLevel::root();

@@ -41,7 +41,7 @@ struct LowerOptions {
     bool stop_before_flattening = false;
     // Ignore the schedule: every non-inlined Func at the root with its default loops
     // (what the redundancy report compares a schedule against).
-    bool breadth_first = false;
+    bool breadth_first = false;  // (which Funcs it inlines: inlined_when_breadth_first)
     // Only the loop nest's shape is wanted (the redundancy report counts its points): leave out
     // the run-time checks of inputs, Params and bounds, which would be thrown away.
     bool without_checks = false;
@@ -56,5 +56,9 @@ LoweredPipeline lower(const std::shared_ptr<FunctionContents> &output, const std
 // are the outputs' in the order given (one per value of each).
 LoweredPipeline lower(const std::vector<std::shared_ptr<FunctionContents>> &outputs, const std::string &name,
                       const LowerOptions &options = LowerOptions());
+
+// Whether LowerOptions::breadth_first keeps f inlined (in the pipeline of `output`); every
+// other Func goes to the root.
+bool inlined_when_breadth_first(const FunctionContents &f, const std::string &output);
 
 }  // namespace halo

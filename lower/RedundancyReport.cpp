@@ -15,6 +15,7 @@
 #include "Substitute.h"
 #include "dsl/Buffer.h"
 #include "dsl/Func.h"
+#include "dsl/IROperator.h"
 #include "dsl/IRPrinter.h"
 
 namespace halo {
@@ -32,8 +33,7 @@ public:
     // A store guard skips only the stores of points its iteration computes (the points a
     // parallel ShiftInwards tile shares with the one before it): they count as computed.
     Stmt visit(const IfThenElse *op) override {
-        const Call *c = op->condition.as<Call>();
-        if (c && c->is_intrinsic(Call::store_guard) && !op->else_case.defined()) return mutate(op->then_case);
+        if (is_store_guard(op->condition) && !op->else_case.defined()) return mutate(op->then_case);
         return IRMutator::visit(op);
     }
 };
@@ -177,13 +177,12 @@ Tally tally(const Func &output, const std::vector<int> &sizes, bool breadth_firs
     return c.count(skeleton);
 }
 
-// Which Funcs the breadth-first lowering inlines (make_breadth_first's rule), and the sizes.
+// Which Funcs the breadth-first lowering inlines, and the sizes.
 std::string inlining_key(const Func &output, const std::vector<int> &sizes) {
     std::ostringstream key;
     for (int s : sizes) key << s << 'x';
     for (auto &[name, f] : find_functions(output.function())) {
-        bool inlined = f->schedule.compute_level.is_inline() && f->updates.empty() && name != output.name();
-        key << '|' << name << (inlined ? ":i" : ":r");
+        key << '|' << name << (inlined_when_breadth_first(*f, output.name()) ? ":i" : ":r");
     }
     return key.str();
 }

@@ -223,7 +223,7 @@ std::vector<Expr> shared_point_store_guards(const std::vector<SplitRecord> &reco
         if (r.kind != SplitRecord::SplitVar || r.tail != TailStrategy::ShiftInwards || !reaches.count(r.outer)) continue;
         Expr outer = var(prefix + r.outer), inner = var(prefix + r.inner);
         Expr own_part = outer * r.factor - inner <= r.loop.extent - r.factor;
-        guards.push_back(Call::make(Bool(), Call::store_guard, {own_part}, Call::Intrinsic));
+        guards.push_back(store_guard(own_part));
     }
     return guards;
 }

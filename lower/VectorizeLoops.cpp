@@ -37,10 +37,6 @@ private:
         }
         IRVisitor::visit(op);
     }
-    static bool is_store_guard(const Expr &e) {
-        const Call *c = e.as<Call>();
-        return c && c->is_intrinsic(Call::store_guard);
-    }
     // Is s made of stores at indices that vary across lanes (and of lets, blocks and store
     // guards), and nothing else?
     bool stores_vectors(const Stmt &s) {
