@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <unordered_set>
 
 #include "EuclideanDivision.h"
 #include "IREquality.h"
@@ -492,8 +493,45 @@ Box &merge_into(Box &dst, const Box &src) {
     return dst;
 }
 
+// The statements of s that touch Func or image `name` (call it, or with provides, write it)
+// anywhere inside, their expressions included. A box of one Func need not walk the rest: in
+// local Laplacian most of a consumer's statement is other Funcs' loops and lets, whose bounds
+// BoxFinder would otherwise compute and simplify for nothing.
+class StatementsTouching : public IRVisitor {
+public:
+    StatementsTouching(const std::string &name, bool provides) : name_(name), provides_(provides) {}
+    std::unordered_set<const IRNode *> found;
+
+private:
+    const std::string &name_;
+    bool provides_;
+    bool touched_ = false;
+
+    bool touches(const Provide *op) const { return provides_ && op->name == name_; }
+    bool touches(const IRNode *) const { return false; }
+
+#define HALO_TRACK_STMT(N)                             \
+    void visit(const N *op) override {                 \
+        bool outer = touched_;                         \
+        touched_ = touches(op);                        \
+        IRVisitor::visit(op);                          \
+        if (touched_) found.insert(op);                \
+        touched_ = touched_ || outer;                  \
+    }
+    HALO_FOR_EACH_STMT_NODE(HALO_TRACK_STMT)
+#undef HALO_TRACK_STMT
+
+    void visit(const Call *op) override {
+        if (!provides_ && op->name == name_ && (op->call_type == Call::Halo || op->call_type == Call::Image)) {
+            touched_ = true;
+        }
+        IRVisitor::visit(op);
+    }
+};
+
 // Walks a statement with loop variables and lets bound to their intervals and records the
-// box of every Func or image call (or Provide) it meets.
+// box of every Func or image call (or Provide) it meets; with a name, of that one only,
+// skipping the statements that do not touch it.
 class BoxFinder : public IRVisitor {
 public:
     BoxFinder(const Scope &s, bool provides, const LetValues &outer_lets)
@@ -501,13 +539,26 @@ public:
     Scope scope;
     std::map<std::string, Box> boxes;
 
+    void only(const std::string &name, const Stmt &s) {
+        only_ = &name;
+        StatementsTouching t(name, provides_);
+        s.accept(&t);
+        touching_ = std::move(t.found);
+    }
+
 private:
     bool provides_;
     std::map<std::string, Expr> let_values_;  // values of the enclosing lets, for the simplifier
+    const std::string *only_ = nullptr;       // the one Func whose box is wanted, if any
+    std::unordered_set<const IRNode *> touching_;
+
+    // Whether a statement can add to the boxes wanted.
+    bool wanted(const IRNode *op) const { return !only_ || touching_.count(op); }
 
     Interval bounds(const Expr &e) { return bounds_of_expr_in_scope(e, scope); }
 
     void record(const std::string &name, const std::vector<Expr> &args) {
+        if (only_ && name != *only_) return;
         Box b;
         b.used = true;
         for (auto &a : args) {
@@ -546,7 +597,12 @@ private:
         op->value.accept(this);
         with_binding(op->name, bounds(op->value), [&] { op->body.accept(this); });
     }
+    void visit(const Block *op) override {
+        if (!wanted(op)) return;
+        IRVisitor::visit(op);
+    }
     void visit(const LetStmt *op) override {
+        if (!wanted(op)) return;
         op->value.accept(this);
         auto saved_value = let_values_.find(op->name) != let_values_.end() ? let_values_[op->name] : Expr();
         let_values_[op->name] = op->value;
@@ -565,6 +621,7 @@ private:
         with_binding(op->name, v, [&] { op->body.accept(this); });
     }
     void visit(const For *op) override {
+        if (!wanted(op)) return;
         op->min.accept(this);
         op->extent.accept(this);
         Interval mn = bounds(op->min);
@@ -628,6 +685,7 @@ private:
     }
 
     void visit(const IfThenElse *op) override {
+        if (!wanted(op)) return;
         if (op->else_case.defined() && !uses_bound_names(op->condition)) {
             visit_fixed_branches(op);
             return;
@@ -672,13 +730,16 @@ std::map<std::string, Box> boxes_required(const Stmt &s, const Scope &scope, con
 }
 
 Box box_required(const Stmt &s, const std::string &name, const Scope &scope, const LetValues &outer_lets) {
-    auto boxes = boxes_required(s, scope, outer_lets);
-    auto it = boxes.find(name);
-    return it == boxes.end() ? Box() : it->second;
+    BoxFinder f(scope, false, outer_lets);
+    f.only(name, s);
+    s.accept(&f);
+    auto it = f.boxes.find(name);
+    return it == f.boxes.end() ? Box() : it->second;
 }
 
 Box box_provided(const Stmt &s, const std::string &name, const Scope &scope, const LetValues &outer_lets) {
     BoxFinder f(scope, true, outer_lets);
+    f.only(name, s);
     s.accept(&f);
     auto it = f.boxes.find(name);
     return it == f.boxes.end() ? Box() : it->second;
