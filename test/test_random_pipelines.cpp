@@ -29,6 +29,8 @@
 #include "TestUtil.h"
 #include "fuzz/FuzzHarness.h"
 #include "fuzz/RandomPipeline.h"
+#include "lower/Bounds.h"
+#include "lower/Lower.h"
 
 using namespace halo;
 
@@ -172,4 +174,36 @@ TEST_CASE("random pipelines under random schedules match the reference evaluator
     // many of them undefined (those skip the compiled code).
     CHECK(counts[Outcome::Match] >= run / 2);
     CHECK(counts[Outcome::Undefined] <= run / 4);
+}
+
+// Bounds inference asks for the box of one Func at a time (box_required, box_provided), which
+// walk only the statements that touch it: on the loop nests of random pipelines under random
+// schedules, every Func's box must be the one found by walking everything (boxes_required).
+TEST_CASE("the box of one Func is its box among all, on random pipelines' loop nests") {
+    auto text = [](const Box &b) {
+        std::ostringstream os;
+        os << (b.used ? "used" : "unused");
+        for (auto &d : b.dims) os << " [" << d.min << ", " << d.max << "]";
+        return os.str();
+    };
+    int compared = 0;
+    for (unsigned seed = 1; seed <= 60; seed++) {
+        halo_fuzz::RandomPipeline p(seed, false);
+        p.build(2 + p.rand(5));
+        LoweredPipeline lowered;
+        try {
+            p.schedule();
+            LowerOptions options;
+            options.stop_before_flattening = true;
+            lowered = lower(p.output().function(), "boxes", options);
+        } catch (const std::exception &) {
+            continue;  // the generator's invalid schedules
+        }
+        for (auto &[name, box] : boxes_required(lowered.body)) {
+            INFO("seed " << seed << ", Func " << name);
+            CHECK(text(box_required(lowered.body, name)) == text(box));
+            compared++;
+        }
+    }
+    CHECK(compared >= 100);
 }
