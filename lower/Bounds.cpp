@@ -540,7 +540,7 @@ public:
     std::map<std::string, Box> boxes;
 
     void only(const std::string &name, const Stmt &s) {
-        only_ = &name;
+        only_ = name;
         StatementsTouching t(name, provides_);
         s.accept(&t);
         touching_ = std::move(t.found);
@@ -549,7 +549,7 @@ public:
 private:
     bool provides_;
     std::map<std::string, Expr> let_values_;  // values of the enclosing lets, for the simplifier
-    const std::string *only_ = nullptr;       // the one Func whose box is wanted, if any
+    std::optional<std::string> only_;         // the one Func whose box is wanted, if any
     std::unordered_set<const IRNode *> touching_;
 
     // Whether a statement can add to the boxes wanted.
