@@ -24,6 +24,7 @@
 #include <set>
 
 #include "dsl/Error.h"
+#include "dsl/IROperator.h"
 #include "lower/PassTiming.h"
 #include "runtime/HaloRuntime.h"
 #include "dsl/IRPrinter.h"
@@ -776,7 +777,7 @@ void CodeGen::visit(const Call *op) {
     internal_assert(op->call_type == Call::Intrinsic) << "codegen: call to " << op->name
                                                       << " was not lowered to a load";
     const std::string &n = op->name;
-    if (n == Call::likely || n == Call::store_guard) {
+    if (is_value_hint(*op)) {
         value_ = arg(0);
     } else if (n == Call::print || n == Call::print_when) {
         value_ = print(op);

@@ -142,6 +142,8 @@ Expr likely(Expr x);
 // lowering for parallel ShiftInwards splits), and whether e is one.
 Expr store_guard(Expr condition);
 bool is_store_guard(const Expr &e);
+// likely(x) and store_guard(x): hints to lowering and codegen whose value is x.
+bool is_value_hint(const Call &c);
 
 // An argument of a call to a Func, Buffer or ImageParam (`callee` names it, as "Func 'f'"), as
 // Halide takes it: an int32, or an 8- or 16-bit integer (or bool), which is cast to int32. Floats

@@ -369,7 +369,7 @@ private:
     }
     void visit(const Broadcast *op) override { op->value.accept(this); }
     void visit(const Call *op) override {
-        if (op->is_intrinsic(Call::likely) || op->is_intrinsic(Call::store_guard) || op->is_intrinsic(Call::print)) {
+        if (is_value_hint(*op) || op->is_intrinsic(Call::print)) {
             op->args[0].accept(this);
             return;
         }
@@ -729,20 +729,25 @@ std::map<std::string, Box> boxes_required(const Stmt &s, const Scope &scope, con
     return f.boxes;
 }
 
-Box box_required(const Stmt &s, const std::string &name, const Scope &scope, const LetValues &outer_lets) {
-    BoxFinder f(scope, false, outer_lets);
+namespace {
+
+// The box of one Func or image that s reads (or with provides, writes).
+Box box_of(const Stmt &s, const std::string &name, bool provides, const Scope &scope, const LetValues &outer_lets) {
+    BoxFinder f(scope, provides, outer_lets);
     f.only(name, s);
     s.accept(&f);
     auto it = f.boxes.find(name);
     return it == f.boxes.end() ? Box() : it->second;
 }
 
+}  // namespace
+
+Box box_required(const Stmt &s, const std::string &name, const Scope &scope, const LetValues &outer_lets) {
+    return box_of(s, name, false, scope, outer_lets);
+}
+
 Box box_provided(const Stmt &s, const std::string &name, const Scope &scope, const LetValues &outer_lets) {
-    BoxFinder f(scope, true, outer_lets);
-    f.only(name, s);
-    s.accept(&f);
-    auto it = f.boxes.find(name);
-    return it == f.boxes.end() ? Box() : it->second;
+    return box_of(s, name, true, scope, outer_lets);
 }
 
 }  // namespace halo

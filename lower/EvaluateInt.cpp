@@ -5,6 +5,7 @@
 
 #include "EuclideanDivision.h"
 #include "dsl/Arithmetic.h"
+#include "dsl/IROperator.h"
 
 namespace halo {
 
@@ -59,9 +60,7 @@ public:
             int64_t c = eval(s->condition);
             return c ? eval(s->true_value) : eval(s->false_value);
         }
-        if (auto c = e.as<Call>(); c && (c->is_intrinsic(Call::likely) || c->is_intrinsic(Call::store_guard))) {
-            return eval(c->args[0]);
-        }
+        if (auto c = e.as<Call>(); c && is_value_hint(*c)) return eval(c->args[0]);
         return fail("");
     }
 
@@ -91,7 +90,7 @@ private:
         if (auto m = e.as<Max>()) return std::max(eval_float(m->a), eval_float(m->b));
         if (auto s = e.as<Select>()) return eval(s->condition) ? eval_float(s->true_value) : eval_float(s->false_value);
         if (auto c = e.as<Call>(); c && c->args.size() == 1) {
-            if (c->is_intrinsic(Call::likely) || c->is_intrinsic(Call::store_guard)) return eval_float(c->args[0]);
+            if (is_value_hint(*c)) return eval_float(c->args[0]);
             if (c->is_intrinsic(Call::abs)) return std::fabs(eval_float(c->args[0]));
             double a = eval_float(c->args[0]);
             if (c->name == "floor") return std::floor(a);

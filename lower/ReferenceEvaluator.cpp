@@ -13,6 +13,7 @@
 #include <map>
 
 #include "dsl/Arithmetic.h"
+#include "dsl/IROperator.h"
 #include "dsl/Func.h"
 #include "dsl/IRPrinter.h"
 #include "Environment.h"
@@ -243,7 +244,7 @@ Value Evaluator::call(const Call *op, Frame &frame) {
     }
     const std::string &n = op->name;
     Value r;
-    if (n == Call::likely || n == Call::store_guard) return arg(0);
+    if (is_value_hint(*op)) return arg(0);
     if (n == Call::bitwise_and) r.i = arg(0).i & arg(1).i;
     else if (n == Call::bitwise_or) r.i = arg(0).i | arg(1).i;
     else if (n == Call::bitwise_xor) r.i = arg(0).i ^ arg(1).i;

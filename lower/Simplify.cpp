@@ -441,10 +441,7 @@ public:
         const Call *c = e.as<Call>();
         if (!c || c->call_type != Call::Intrinsic || !c->type.is_scalar() || c->type.is_float()) return e;
         // A guard decided at compile time is no longer a hint to partition loops by.
-        if ((c->is_intrinsic(Call::likely) || c->is_intrinsic(Call::store_guard)) && c->args.size() == 1 &&
-            is_const(c->args[0])) {
-            return c->args[0];
-        }
+        if (is_value_hint(*c) && c->args.size() == 1 && is_const(c->args[0])) return c->args[0];
         std::vector<int64_t> v;
         for (auto &a : c->args) {
             if (auto i = a.as<IntImm>()) v.push_back(i->value);
