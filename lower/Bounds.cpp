@@ -484,11 +484,48 @@ private:
     }
 };
 
+// select(c, a, b), undefined (unbounded) if either is, and just a when both are the same.
+Expr select_end(const Expr &c, const Expr &a, const Expr &b) {
+    if (!a.defined() || !b.defined()) return Expr();
+    if (equal(a, b)) return a;
+    return simplify(Select::make(c, a, b));
+}
+
+// Whether a and b can never both hold, as written: one is the other's negation.
+bool complementary(const Expr &a, const Expr &b) {
+    return equal(simplify(Not::make(a)), simplify(b)) || equal(simplify(Not::make(b)), simplify(a));
+}
+
+// Halide's merge of boxes that may be unused: the union where both are touched, the one
+// touched where only one is.
 Box &merge_into(Box &dst, const Box &src) {
     if (src.empty()) return dst;
     if (dst.empty()) return dst = src;
-    for (size_t i = 0; i < dst.dims.size() && i < src.dims.size(); i++) {
-        dst.dims[i] = interval_union(dst.dims[i], src.dims[i]);
+    size_t n = std::min(dst.dims.size(), src.dims.size());
+    if (!dst.maybe_unused() && !src.maybe_unused()) {
+        for (size_t i = 0; i < n; i++) dst.dims[i] = interval_union(dst.dims[i], src.dims[i]);
+        return dst;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const Interval &a = dst.dims[i], &b = src.dims[i];
+        Interval both = interval_union(a, b), r;
+        if (!src.maybe_unused()) {  // b always touched: a adds to it where a is touched
+            r = Interval(select_end(dst.used_if, both.min, b.min), select_end(dst.used_if, both.max, b.max));
+        } else if (!dst.maybe_unused()) {
+            r = Interval(select_end(src.used_if, both.min, a.min), select_end(src.used_if, both.max, a.max));
+        } else if (complementary(dst.used_if, src.used_if)) {
+            r = Interval(select_end(dst.used_if, a.min, b.min), select_end(dst.used_if, a.max, b.max));
+        } else {
+            Expr ab = dst.used_if && src.used_if;
+            r = Interval(select_end(ab, both.min, select_end(dst.used_if, a.min, b.min)),
+                         select_end(ab, both.max, select_end(dst.used_if, a.max, b.max)));
+        }
+        dst.dims[i] = r;
+    }
+    if (!dst.maybe_unused() || !src.maybe_unused() || complementary(dst.used_if, src.used_if)) {
+        dst.used_if = Expr();
+    } else {
+        dst.used_if = simplify(dst.used_if || src.used_if);
     }
     return dst;
 }
@@ -593,6 +630,13 @@ private:
         IRVisitor::visit(op);
         if (provides_) record(op->name, op->args);
     }
+    // A select on a constant (a specialization's condition substituted into its stage) reads
+    // only the side it takes: the simplifier removes the other before code is generated.
+    void visit(const Select *op) override {
+        if (is_one(op->condition)) return op->true_value.accept(this);
+        if (is_zero(op->condition)) return op->false_value.accept(this);
+        IRVisitor::visit(op);
+    }
     void visit(const Let *op) override {
         op->value.accept(this);
         with_binding(op->name, bounds(op->value), [&] { op->body.accept(this); });
@@ -632,25 +676,32 @@ private:
                    last.max.defined() ? simplify(last.max) : Expr());
         with_binding(op->name, v, [&] { op->body.accept(this); });
     }
-    // Whether e reads a loop variable or let of the statement (anything bound here), rather
-    // than only Params, buffer fields and the like, fixed for the whole call.
-    bool uses_bound_names(const Expr &e) {
+    // Whether e is fixed for the whole call: it reads only Params, buffer fields and the like,
+    // no loop variable or let of the statement (anything bound here) and no Func, image or
+    // extern call (an RDom's where() may read the Func being reduced).
+    bool fixed_for_the_call(const Expr &e) {
         struct Finder : IRVisitor {
             const BoxFinder &f;
-            bool found = false;
+            bool varies = false;
             explicit Finder(const BoxFinder &b) : f(b) {}
             void visit(const Variable *v) override {
-                found |= f.scope.count(v->name) > 0 || f.let_values_.count(v->name) > 0;
+                varies |= f.scope.count(v->name) > 0 || f.let_values_.count(v->name) > 0;
+            }
+            void visit(const Call *c) override {
+                varies |= c->call_type != Call::Intrinsic;
+                IRVisitor::visit(c);
             }
         } finder(*this);
         e.accept(&finder);
-        return finder.found;
+        return !finder.varies;
     }
 
-    // An if/else on a condition fixed for the call (the branches of a specialized stage): a
-    // region touched by both branches is the taken branch's region, select(c, then, else),
-    // not the union (a vectorized branch taken only for wide outputs may touch more than a
-    // narrow output holds, and must not make the narrow case fail its bounds check).
+    // An if on a condition fixed for the call (the branches of a specialized stage, or an if
+    // on Params): what a branch touches is touched only when the branch is taken. A region
+    // touched by both branches is the taken branch's, select(c, then, else), not the union (a
+    // vectorized branch taken only for wide outputs may touch more than a narrow output holds,
+    // and must not make the narrow case fail its bounds check); one touched by one branch only
+    // may be unused (an input read only by a specialization not taken need not cover it).
     void visit_fixed_branches(const IfThenElse *op) {
         op->condition.accept(this);
         std::map<std::string, Box> outer = std::move(boxes);
@@ -658,35 +709,37 @@ private:
         op->then_case.accept(this);
         std::map<std::string, Box> then_boxes = std::move(boxes);
         boxes.clear();
-        op->else_case.accept(this);
+        if (op->else_case.defined()) op->else_case.accept(this);
         std::map<std::string, Box> else_boxes = std::move(boxes);
         boxes = std::move(outer);
-        auto choose = [&](const Expr &a, const Expr &b) {
-            if (!a.defined() || !b.defined()) return Expr();
-            Expr sa = simplify(a, let_values_), sb = simplify(b, let_values_);
-            return equal(sa, sb) ? sa : simplify(Select::make(op->condition, sa, sb), let_values_);
+        // (The ends simplified knowing the enclosing lets, so that the two branches' ends
+        // compare equal where they are, and need no select.)
+        auto only_if = [&](std::map<std::string, Box> &side, const Expr &c) {
+            for (auto &entry : side) {
+                Box &b = entry.second;
+                b.used_if = b.maybe_unused() ? simplify(c && b.used_if) : c;
+                for (Interval &i : b.dims) {
+                    if (i.min.defined()) i.min = simplify(i.min, let_values_);
+                    if (i.max.defined()) i.max = simplify(i.max, let_values_);
+                }
+            }
         };
+        only_if(then_boxes, op->condition);
+        only_if(else_boxes, simplify(Not::make(op->condition)));
         for (auto &[name, t] : then_boxes) {
             auto e = else_boxes.find(name);
-            if (e == else_boxes.end() || e->second.empty() || t.empty() || e->second.dims.size() != t.dims.size()) {
-                continue;  // touched on one side only: merged below, as if always
+            if (e != else_boxes.end() && e->second.dims.size() == t.dims.size()) {
+                merge_into(t, e->second);
+                else_boxes.erase(e);
             }
-            Box b = t;
-            for (size_t i = 0; i < b.dims.size(); i++) {
-                b.dims[i] = Interval(choose(t.dims[i].min, e->second.dims[i].min), choose(t.dims[i].max, e->second.dims[i].max));
-            }
-            merge_into(boxes[name], b);
-            else_boxes.erase(e);
-            t = Box();
+            merge_into(boxes[name], t);
         }
-        for (auto *side : {&then_boxes, &else_boxes}) {
-            for (auto &[name, b] : *side) merge_into(boxes[name], b);
-        }
+        for (auto &[name, b] : else_boxes) merge_into(boxes[name], b);
     }
 
     void visit(const IfThenElse *op) override {
         if (!wanted(op)) return;
-        if (op->else_case.defined() && !uses_bound_names(op->condition)) {
+        if (fixed_for_the_call(op->condition)) {
             visit_fixed_branches(op);
             return;
         }
@@ -711,6 +764,10 @@ Interval interval_union(const Interval &a, const Interval &b) {
 Box box_union(const Box &a, const Box &b) {
     Box r = a;
     return merge_into(r, b);
+}
+
+Stmt guard_by_use(const Box &b, const Stmt &check) {
+    return b.maybe_unused() ? IfThenElse::make(b.used_if, check) : check;
 }
 
 UseFuncValueBounds::UseFuncValueBounds(const FuncValueBounds &bounds) : previous_(installed_value_bounds) {

@@ -54,9 +54,20 @@ std::optional<int64_t> constant_upper_bound(const Expr &e);
 struct Box {
     std::vector<Interval> dims;
     bool used = false;  // false: nothing touched (a 0-D box can be used and have no dims)
+    // Defined: the box is touched only when this holds, a condition fixed for the whole call
+    // (a specialization's, or an if on Params), Halide's Box::used. Undefined: whenever the
+    // statement runs. The dims are exact when it holds and merely defined when it does not, so
+    // a consumer may ignore it at the price of requiring more than is read.
+    Expr used_if;
     bool empty() const { return !used; }
+    bool maybe_unused() const { return used_if.defined(); }
 };
+// The union of two boxes: where one of them is touched only under a condition, the dims
+// select on it, so the union is exact under every outcome of both conditions.
 Box box_union(const Box &a, const Box &b);
+// check, run only when the box is touched (a bounds check of a box that may be unused must not
+// fail when it is not).
+Stmt guard_by_use(const Box &b, const Stmt &check);
 
 // The regions of every Func and image read (Call) in s.
 // Values of lets that enclose s (outside it): the simplifier uses them to cancel terms, while

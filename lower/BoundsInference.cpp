@@ -125,7 +125,12 @@ public:
             checks.push_back(define_stage_bounds(f, output_region(f), Block::make(first, rest), known));
             return wrap_lets(Block::make(checks), inner_lets);
         }
-        internal_assert(!required.empty()) << "Func " << f.name << " computed but not used";
+        if (required.empty()) {
+            // Read only where a select's condition is constant false (a specialization's
+            // condition substituted into its stage): no point is needed, so none is computed.
+            required.used = true;
+            required.dims.assign(f.dimensions(), Interval(Expr(0), Expr(-1)));
+        }
         std::vector<Stmt> checks = check_explicit_bounds(f, required, known);
         apply_explicit_bounds(f, required, rest);
         Stmt produce_consume = define_stage_bounds(f, required, Block::make(first, rest), known);
@@ -206,7 +211,7 @@ private:
                                    exact_int64(have_min), exact_int64(have_max), exact_int64(need_min),
                                    exact_int64(need_max)},
                                   Call::Extern);
-            checks.push_back(AssertStmt::make(need_min >= have_min && need_max <= have_max, msg));
+            checks.push_back(guard_by_use(required, AssertStmt::make(need_min >= have_min && need_max <= have_max, msg)));
         }
         return checks;
     }
@@ -225,7 +230,7 @@ private:
                                        StringImm::make(bound_directive(f, b)), exact_int64(lo), exact_int64(hi),
                                        exact_int64(need_min), exact_int64(need_max)},
                                       Call::Extern);
-                checks.push_back(AssertStmt::make(need_min >= lo && need_max <= hi, msg));
+                checks.push_back(guard_by_use(required, AssertStmt::make(need_min >= lo && need_max <= hi, msg)));
             }
         }
         return checks;

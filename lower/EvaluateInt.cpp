@@ -47,12 +47,12 @@ public:
         }
         if (auto m = e.as<Min>()) return std::min(eval(m->a), eval(m->b));
         if (auto m = e.as<Max>()) return std::max(eval(m->a), eval(m->b));
-        if (auto c = e.as<EQ>()) return eval(c->a) == eval(c->b);
-        if (auto c = e.as<NE>()) return eval(c->a) != eval(c->b);
-        if (auto c = e.as<LT>()) return eval(c->a) < eval(c->b);
-        if (auto c = e.as<LE>()) return eval(c->a) <= eval(c->b);
-        if (auto c = e.as<GT>()) return eval(c->a) > eval(c->b);
-        if (auto c = e.as<GE>()) return eval(c->a) >= eval(c->b);
+        if (auto c = e.as<EQ>()) return compare(c->a, c->b, [](auto a, auto b) { return a == b; });
+        if (auto c = e.as<NE>()) return compare(c->a, c->b, [](auto a, auto b) { return a != b; });
+        if (auto c = e.as<LT>()) return compare(c->a, c->b, [](auto a, auto b) { return a < b; });
+        if (auto c = e.as<LE>()) return compare(c->a, c->b, [](auto a, auto b) { return a <= b; });
+        if (auto c = e.as<GT>()) return compare(c->a, c->b, [](auto a, auto b) { return a > b; });
+        if (auto c = e.as<GE>()) return compare(c->a, c->b, [](auto a, auto b) { return a >= b; });
         if (auto c = e.as<And>()) return eval(c->a) && eval(c->b);
         if (auto c = e.as<Or>()) return eval(c->a) || eval(c->b);
         if (auto n = e.as<Not>()) return !eval(n->a);
@@ -66,6 +66,14 @@ public:
 
 private:
     const IntEnvironment &env_;
+
+    // A comparison of two integers, or of two floats (as floats: an integer evaluation of a
+    // float would truncate it).
+    template <typename Op>
+    int64_t compare(const Expr &a, const Expr &b, Op op) {
+        if (a.type().is_float()) return op(eval_float(a), eval_float(b));
+        return op(eval(a), eval(b));
+    }
 
     // A float expression, rounded to its type after every operation as compiled code rounds.
     double eval_float(const Expr &e) {

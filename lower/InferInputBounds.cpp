@@ -4,6 +4,7 @@
 
 #include "EvaluateInt.h"
 #include "Lower.h"
+#include "Substitute.h"
 #include "dsl/Error.h"
 #include "dsl/IRPrinter.h"
 
@@ -27,12 +28,14 @@ struct Needs {
 class NeedsCollector {
 public:
     IntEnvironment env;
+    // The float Params' values, substituted before evaluating (the environment holds integers).
+    std::map<std::string, Expr> float_params;
     Needs needs;
 
     void walk(const Stmt &s) {
         if (!s.defined()) return;
         if (auto l = s.as<LetStmt>()) {
-            IntEvaluation v = evaluate_int(l->value, env);
+            IntEvaluation v = eval(l->value);
             auto saved = env.find(l->name);
             std::optional<int64_t> shadowed;
             if (saved != env.end()) shadowed = saved->second;
@@ -46,11 +49,21 @@ public:
             walk(b->rest);
         } else if (auto a = s.as<AssertStmt>()) {
             read_check(a);
+        } else if (auto i = s.as<IfThenElse>(); i && i->then_case.as<AssertStmt>() && !i->else_case.defined()) {
+            // A check of an input read only under a condition fixed for the call (a
+            // specialization's): it needs nothing when the condition is false (one that
+            // cannot be evaluated counts as true).
+            IntEvaluation c = eval(i->condition);
+            if (!c.value || *c.value) read_check(i->then_case.as<AssertStmt>());
         }
         // Anything else (loops, allocations, specializations) comes after the checks.
     }
 
 private:
+    IntEvaluation eval(const Expr &e) const {
+        return evaluate_int(float_params.empty() ? e : substitute(float_params, e), env);
+    }
+
     // halo_error_bounds(input, output, dimension, have min, have max, need min, need max)
     void read_check(const AssertStmt *a) {
         auto call = a->message.as<Call>();
@@ -60,7 +73,7 @@ private:
         internal_assert(name && dim) << "malformed input check " << a->message;
         auto &ranges = needs.ranges[name->value];
         if (ranges.size() <= size_t(dim->value)) ranges.resize(dim->value + 1, {0, -1});
-        IntEvaluation lo = evaluate_int(call->args[5], env), hi = evaluate_int(call->args[6], env);
+        IntEvaluation lo = eval(call->args[5]), hi = eval(call->args[6]);
         if (lo.value && hi.value) {
             ranges[dim->value] = {*lo.value, *hi.value};
         } else {
@@ -77,7 +90,8 @@ std::map<std::string, InputRegion> infer_input_regions(const std::vector<std::sh
     opts.stop_before_flattening = true;
     LoweredPipeline p = lower(outputs, "infer_input_bounds", opts);
 
-    IntEnvironment fixed;  // the outputs' regions, scalar Params and bound buffers
+    IntEnvironment fixed;  // the outputs' regions, integer Params and bound buffers
+    std::map<std::string, Expr> float_params;
     for (auto &out : outputs) {
         user_assert(out->dimensions() == int(sizes.size()))
             << "infer_input_bounds: Func '" << out->name << "' has " << out->dimensions()
@@ -93,7 +107,8 @@ std::map<std::string, InputRegion> infer_input_regions(const std::vector<std::sh
     std::map<std::string, InputRegion> regions;
     for (auto &param : p.params) {
         if (!param->is_buffer) {
-            fixed[param->name] = param->type.is_float() ? 0 : param->scalar_as_int();
+            if (param->type.is_float()) float_params[param->name] = FloatImm::make(param->type, param->scalar_as_double());
+            else fixed[param->name] = param->scalar_as_int();
             continue;
         }
         if (param->is_fixed_buffer) continue;
@@ -119,6 +134,7 @@ std::map<std::string, InputRegion> infer_input_regions(const std::vector<std::sh
     for (int round = 0;; round++) {
         NeedsCollector c;
         c.env = fixed;
+        c.float_params = float_params;
         for (auto &[name, r] : regions) {
             int64_t stride = 1;
             for (size_t d = 0; d < r.min.size(); d++) {

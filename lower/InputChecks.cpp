@@ -90,7 +90,7 @@ void add_output_checks(const FunctionContents &output, const Stmt &s, const LetV
                                exact_int64(have_max), exact_int64(lo), exact_int64(hi),
                                StringImm::make(output_overreach_hint(output, int(d)))},
                               Call::Extern);
-        checks.push_back(AssertStmt::make(lo >= have_min && hi <= have_max, msg));
+        checks.push_back(guard_by_use(written, AssertStmt::make(lo >= have_min && hi <= have_max, msg)));
     }
 }
 
@@ -128,7 +128,7 @@ Stmt add_input_checks(const Stmt &whole, const std::vector<std::shared_ptr<Param
                                    exact_int64(have_min), exact_int64(have_max), exact_int64(need_min),
                                    exact_int64(need_max)},
                                   Call::Extern);
-            checks.push_back(AssertStmt::make(need_min >= have_min && need_max <= have_max, msg));
+            checks.push_back(guard_by_use(b, AssertStmt::make(need_min >= have_min && need_max <= have_max, msg)));
         }
     }
     checks.push_back(s);

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "Simplify.h"
+#include "SpecializationFacts.h"
 #include "Substitute.h"
 #include "dsl/Error.h"
 #include "dsl/IROperator.h"
@@ -422,37 +423,11 @@ Stmt build_definition(const FunctionContents &f, int stage, const Definition &de
     return body;
 }
 
-// What a specialization's condition tells about its Params, as substitutions: a bool Param
-// is true (or false), p == constant gives p's value. Within the branch the definition may use
-// them (select(p, a, b) becomes a), as Halide does.
-void learn_from_condition(const Expr &cond, bool holds, std::map<std::string, Expr> &known) {
-    if (auto v = cond.as<Variable>(); v && v->param) {
-        known[v->name] = Expr::make_bool(holds);
-    } else if (auto n = cond.as<Not>()) {
-        learn_from_condition(n->a, !holds, known);
-    } else if (auto a = cond.as<And>(); a && holds) {
-        learn_from_condition(a->a, true, known);
-        learn_from_condition(a->b, true, known);
-    } else if (auto e = cond.as<EQ>(); e && holds) {
-        auto v = e->a.as<Variable>();
-        // Not from floats: p == 0.0f holds for p = -0.0f too, whose sign 1 / p would see.
-        if (v && v->param && is_const(e->b) && !e->b.type().is_float()) known[v->name] = e->b;
-    }
-}
-
-Definition with_known(const Definition &def, const std::map<std::string, Expr> &known) {
-    if (known.empty()) return def;
-    Definition d = def;
-    for (auto &v : d.values) v = substitute(known, v);
-    for (auto &a : d.args) a = substitute(known, a);
-    return d;
-}
-
 // A definition with its specializations: if (c0) { ... } else if (c1) { ... } else { general }.
-Stmt build_specialized(const FunctionContents &f, int stage, const Definition &def, std::map<std::string, Expr> known) {
-    std::vector<std::map<std::string, Expr>> branch_known;
+Stmt build_specialized(const FunctionContents &f, int stage, const Definition &def, KnownInBranch known) {
+    std::vector<KnownInBranch> branch_known;
     for (const Specialization &sp : def.specializations) {
-        std::map<std::string, Expr> k = known;
+        KnownInBranch k = known;
         learn_from_condition(sp.condition, true, k);
         branch_known.push_back(k);
         learn_from_condition(sp.condition, false, known);  // the later branches know it failed
