@@ -15,7 +15,7 @@ using namespace halo;
 namespace halo_fuzz {
 
 RandomPipeline::RandomPipeline(unsigned seed, bool extreme_regions)
-    : rng_(seed), extreme_regions_(extreme_regions), input_(std::vector<int>{24, 20}, "input") {
+    : rng_(seed), side_rng_(seed * 2654435761u + 12345u), extreme_regions_(extreme_regions), input_(std::vector<int>{24, 20}, "input") {
     input_.set_min(-3, -2);
     halo_test::fill_random(input_, -50, 50, seed);
     strided_input_ = seed % 4 == 3;  // (not from rng_: the other choices of a seed stay)
@@ -40,7 +40,8 @@ void RandomPipeline::build(int n) {
     for (int i = 1; i <= n; i++) {
         int a = rand(i), b = rand(i);
         PipelineStage st{Func("s" + std::to_string(i)), {}, {}, true};
-        switch (rand(11)) {
+        if (side_rand(8) == 0) add_param_select(st, a, b);
+        else switch (rand(11)) {
         case 10: add_tuple_stage(st, a, b); break;
         case 0:
         case 1:
@@ -81,6 +82,36 @@ void RandomPipeline::build(int n) {
         log_ << "out(x, y) = " << stages_[last].f.name() << "(x, y) + 1\n";
         stages_.push_back(st);
     }
+}
+
+// A select on Params whose arms read different stages and regions: on a bool Param, or on
+// k > c for an int Param k (with an implying condition k > c + d the schedule may specialize on).
+void RandomPipeline::add_param_select(PipelineStage &st, int a, int b) {
+    Func f = st.f;
+    Var x = x_, y = y_;
+    std::string F = f.name(), A = stages_[a].f.name(), B = stages_[b].f.name();
+    std::string cond_text;
+    if (side_rand(2) == 0) {
+        Param<bool> q("q_" + F);
+        st.param_condition_holds = side_rand(2) == 0;
+        q.set(st.param_condition_holds);
+        bool_params_.push_back(q);
+        st.param_condition = q;
+        cond_text = q.name() + " (" + (st.param_condition_holds ? "true" : "false") + ")";
+    } else {
+        Param<int> k("k_" + F);
+        int value = side_rand(10), c = side_rand(10), d = side_rand(4);
+        k.set(value);
+        params_.push_back(k);
+        st.param_condition = Expr(k) > c;
+        st.param_condition_holds = value > c;
+        st.implying_condition = Expr(k) > c + d;
+        st.implying_condition_holds = value > c + d;
+        cond_text = k.name() + " > " + std::to_string(c) + " (" + k.name() + " = " + std::to_string(value) + ")";
+    }
+    f(x, y) = select(st.param_condition, read(a, x - 1, y) * 2 + read(a, x + 2, y + 1), read(b, x, y + 3) - 3);
+    log_ << F << "(x, y) = select(" << cond_text << ", " << A << "(x-1, y) * 2 + " << A << "(x+2, y+1), " << B
+         << "(x, y+3) - 3)\n";
 }
 
 void RandomPipeline::add_pointwise_or_stencil(PipelineStage &st, int a, int b) {

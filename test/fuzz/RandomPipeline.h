@@ -48,6 +48,11 @@ struct PipelineStage {
     // A pure stage whose values its definition clamps to [-3, 4]: later stages may read at
     // positions offset by its values without clamping them (bounded by its value bounds).
     bool small_values = false;
+    // A pure stage whose definition selects on a condition of Params (param_select): the
+    // schedule may specialize it on that condition, or on one that implies it (then each
+    // branch reads only one arm: bounds inference must see that, and nothing more).
+    halo::Expr param_condition, implying_condition;
+    bool param_condition_holds = false, implying_condition_holds = false;
 };
 
 // What the run of a generated case is expected to do.
@@ -72,6 +77,9 @@ public:
     std::string description() const { return log_.str(); }
     const Expectation &expectation() const { return expect_; }
     int rand(int n) { return std::uniform_int_distribution<int>(0, n - 1)(rng_); }
+    // A second stream for the choices added after the first, so that the pipelines and
+    // schedules of the seeds it leaves alone stay what they were.
+    int side_rand(int n) { return std::uniform_int_distribution<int>(0, n - 1)(side_rng_); }
     bool coin() { return rand(2) == 0; }
 
     int out_w = 1, out_h = 1, out_x = 0, out_y = 0;
@@ -79,7 +87,7 @@ public:
     bool extreme_region() const { return extreme_region_; }
 
 private:
-    std::mt19937 rng_;
+    std::mt19937 rng_, side_rng_;
     bool extreme_regions_;
     bool extreme_region_ = false;  // this case's output is near the ends of int32
     std::ostringstream log_;
@@ -110,6 +118,7 @@ private:
     void add_update_stage(PipelineStage &st, int a, int b);
     void add_typed_arithmetic(PipelineStage &st, int a, int b);
     void add_tuple_stage(PipelineStage &st, int a, int b);
+    void add_param_select(PipelineStage &st, int a, int b);
     bool maybe_rfactor(halo::Func f, const halo::RDom &k);
     halo::Expr edge_arithmetic(halo::Expr A, halo::Expr B, std::string &text);
     halo::Expr narrow_arithmetic(halo::Expr A, halo::Expr B, std::string &text);

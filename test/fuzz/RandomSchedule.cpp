@@ -203,14 +203,25 @@ std::vector<std::string> RandomPipeline::schedule_loops(int s, int update, bool 
     // output on its width), then the general schedule or specialize_fail. Producers may be
     // computed only at loops both branches have.
     auto specialize_and_apply = [&](auto &&stage) {
-        if (rand(6) != 0) {
+        // (A stage selecting on Params is specialized more often: one time in two.)
+        bool selects_on_params = update == 0 && stages_[s].param_condition.defined();
+        if (rand(6) != 0 && !(selects_on_params && side_rand(2) == 0)) {
             apply(stage);
             return;
         }
         no_parallel = true;
         Expr condition;
         bool holds = false;
-        if (is_output && coin()) {
+        const PipelineStage &st = stages_[s];
+        if (selects_on_params && side_rand(3) != 0) {
+            // The condition the definition selects on, or one implying it.
+            bool implying = st.implying_condition.defined() && side_rand(2) == 0;
+            condition = implying ? st.implying_condition : st.param_condition;
+            holds = implying ? st.implying_condition_holds : st.param_condition_holds;
+            log << "  " << stage_name << ".specialize(" << condition << ", which " << (holds ? "holds" : "fails")
+                << "):\n";
+            runs = holds;
+        } else if (is_output && coin()) {
             int k = 2 + rand(14);
             condition = f.output_buffer().width() >= k;
             log << "  " << stage_name << ".specialize(output width >= " << k << "):\n";
