@@ -496,8 +496,27 @@ bool complementary(const Expr &a, const Expr &b) {
     return equal(simplify(Not::make(a)), simplify(b)) || equal(simplify(Not::make(b)), simplify(a));
 }
 
+// Whether e, counted as a tree (as the simplifier walks it), has more than `limit` nodes.
+bool larger_than(const Expr &e, int limit) {
+    struct Counter : IRVisitor {
+        int left;
+#define HALO_COUNT_EXPR(N)                  \
+    void visit(const N *op) override {      \
+        if (--left < 0) return;             \
+        IRVisitor::visit(op);               \
+    }
+        HALO_FOR_EACH_EXPR_NODE(HALO_COUNT_EXPR)
+#undef HALO_COUNT_EXPR
+    } counter;
+    counter.left = limit;
+    e.accept(&counter);
+    return counter.left < 0;
+}
+
 // Halide's merge of boxes that may be unused: the union where both are touched, the one
-// touched where only one is.
+// touched where only one is. Each such merge names the ends of dst twice, so a Func read
+// under many conditions would grow its ends exponentially: past a size, the plain union
+// (larger than needed when a box is unused, never smaller).
 Box &merge_into(Box &dst, const Box &src) {
     if (src.empty()) return dst;
     if (dst.empty()) return dst = src;
@@ -519,6 +538,10 @@ Box &merge_into(Box &dst, const Box &src) {
             Expr ab = dst.used_if && src.used_if;
             r = Interval(select_end(ab, both.min, select_end(dst.used_if, a.min, b.min)),
                          select_end(ab, both.max, select_end(dst.used_if, a.max, b.max)));
+        }
+        const int kLargestEnd = 400;
+        if ((r.min.defined() && larger_than(r.min, kLargestEnd)) || (r.max.defined() && larger_than(r.max, kLargestEnd))) {
+            r = both;
         }
         dst.dims[i] = r;
     }
@@ -688,7 +711,8 @@ private:
                 varies |= f.scope.count(v->name) > 0 || f.let_values_.count(v->name) > 0;
             }
             void visit(const Call *c) override {
-                varies |= c->call_type != Call::Intrinsic;
+                // (print() has an effect: copied into a check's guard, it would print more.)
+                varies |= c->call_type != Call::Intrinsic || c->name == Call::print || c->name == Call::print_when;
                 IRVisitor::visit(c);
             }
         } finder(*this);

@@ -128,8 +128,14 @@ public:
         if (required.empty()) {
             // Read only where a select's condition is constant false (a specialization's
             // condition substituted into its stage): no point is needed, so none is computed.
+            // Its stages become no-ops, not loops over an empty region: bounds inference would
+            // still find reads in those loops (x - 1 over [0, -1] reads [-1, -2]), and check
+            // them against the inputs, and compute the Funcs they read.
             required.used = true;
             required.dims.assign(f.dimensions(), Interval(Expr(0), Expr(-1)));
+            first = ProducerConsumer::make(f.name, true, Block::make(std::vector<Stmt>(f.stages(), Evaluate::make(0))));
+            std::vector<Stmt> checks{define_stage_bounds(f, required, Block::make(first, rest), known)};
+            return wrap_lets(Block::make(checks), inner_lets);
         }
         std::vector<Stmt> checks = check_explicit_bounds(f, required, known);
         apply_explicit_bounds(f, required, rest);
@@ -145,6 +151,10 @@ public:
         LetValues known = let_values(inner_lets);
         Box provided = box_provided(body, f.name, {}, known);
         Box b = box_union(box_required(body, f.name, {}, known), provided);
+        if (b.empty()) {  // neither read nor written here (see the empty region in visit(Block))
+            b.used = true;
+            b.dims.assign(f.dimensions(), Interval(Expr(0), Expr(-1)));
+        }
         apply_explicit_bounds(f, b, body);
         // bound() fixes the loops, not every point they write: a RoundUp split past the bound,
         // a ShiftInwards split shorter than its factor, or an update over a wider RDom writes

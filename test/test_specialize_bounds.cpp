@@ -143,6 +143,53 @@ TEST_CASE("a Func read only in the arm of a constant-false select computes nothi
     out.for_each_element([&](const std::vector<int> &c) { CHECK(out(c) == c[0] + 1); });
 }
 
+TEST_CASE("a chain read only by a branch that never runs reads no input") {
+    // g is read only where p holds, and the general branch fails: when the Func is realized
+    // (p true), the select picks x, so g, h and their reads of im are needed nowhere.
+    ImageParam im(Int(32), 1, "im");
+    Param<bool> p("p");
+    Func h("h"), g("g"), f("f");
+    Var x("x");
+    h(x) = im(x + 100);
+    g(x) = im(x - 1) + h(x - 1) + h(x + 1);
+    f(x) = select(p, x * 5, g(x));
+    h.compute_root();
+    g.compute_root().bound(x, 5, 10);
+    f.specialize(p);
+    f.specialize_fail("p must be set");
+    p.set(true);
+    im.set(ramp(3, 0));
+    std::string stmt = f.lowered_stmt();
+    INFO(stmt);
+    CHECK(contains(stmt, "allocate h[int32 * (int64)0]"));
+    CHECK(!contains(stmt, "for (g.s0"));  // g keeps its bound's buffer, but nothing computes it
+    Buffer<int> out(12);
+    out.set_min(-2);
+    f.realize(out);
+    out.for_each_element([&](const std::vector<int> &c) { CHECK(out(c) == c[0] * 5); });
+    p.set(false);
+    CHECK(contains(runtime_error_of([&] { f.realize(out); }), "p must be set"));
+}
+
+TEST_CASE("a Func read under many specializations: its bounds stay small (compile time)") {
+    // Each update reads g only where its own Param holds: without a limit, the merged ends
+    // would double with every update (2^24 nodes here).
+    const int n = 24;
+    std::vector<Param<bool>> ps;
+    for (int i = 0; i < n; i++) ps.emplace_back("p" + std::to_string(i));
+    Func g("g"), f("f");
+    Var x("x");
+    g(x) = x * 3;
+    g.compute_root();
+    f(x) = g(x);
+    for (int i = 0; i < n; i++) {
+        f(x) += select(ps[size_t(i)], g(x + i), 0);
+        f.update(i).specialize(ps[size_t(i)]);
+    }
+    for (int i = 0; i < n; i++) ps[size_t(i)].set(i % 3 == 0);
+    halo_test::check_against_reference(f, ramp(17, -5));
+}
+
 TEST_CASE("a specialization on a float Param: infer_input_bounds follows the branch taken") {
     for (float v : {0.75f, 0.25f}) {
         CAPTURE(v);
