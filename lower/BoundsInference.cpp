@@ -139,6 +139,10 @@ public:
         }
         std::vector<Stmt> checks = check_explicit_bounds(f, required, known);
         apply_explicit_bounds(f, required, rest);
+        // Read only under a condition fixed for the call (in some specializations' branches):
+        // computed only when it holds (Halide's skip_stages), so that what it reads need not
+        // exist otherwise (its reads' boxes become conditional in turn).
+        if (required.maybe_unused()) first = IfThenElse::make(required.used_if, first);
         Stmt produce_consume = define_stage_bounds(f, required, Block::make(first, rest), known);
         checks.push_back(produce_consume);
         return wrap_lets(Block::make(checks), inner_lets);

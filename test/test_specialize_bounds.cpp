@@ -171,6 +171,42 @@ TEST_CASE("a chain read only by a branch that never runs reads no input") {
     CHECK(contains(runtime_error_of([&] { f.realize(out); }), "p must be set"));
 }
 
+TEST_CASE("a producer read only by branches that do not run is not computed, nor its inputs read") {
+    // h reads im far to the right; only the general branch (p false) reads g and through it h.
+    ImageParam im(Int(32), 1, "im");
+    Param<bool> p("p");
+    Func h("h"), g("g"), f("f");
+    Var x("x");
+    h(x) = im(x + 100) * 2;
+    g(x) = h(x - 1) + h(x + 1);
+    f(x) = select(p, x * 5, g(x));
+    h.compute_root();
+    g.compute_root().vectorize(x, 4);
+    f.specialize(p).vectorize(x, 8, TailStrategy::GuardWithIf);
+    Buffer<int> out(13);
+    out.set_min(-3);
+
+    p.set(true);
+    im.set(ramp(3, 0));  // far too small for g, which does not run
+    f.realize(out);
+    out.for_each_element([&](const std::vector<int> &c) { CHECK(out(c) == c[0] * 5); });
+
+    p.set(false);
+    std::string err = runtime_error_of([&] { f.realize(out); });
+    CHECK(contains(err, "input 'im' covers dimension 0 in [0, 2], but producing output 'f' needs"));
+    im.set(ramp(200, 0));
+    f.realize(out);
+    out.for_each_element([&](const std::vector<int> &c) {
+        int v = c[0];
+        CHECK(out(c) == 2 * (3 * (v + 99) + 1) + 2 * (3 * (v + 101) + 1));
+    });
+    // g's region [-3, 9] reads h over [-4, 10], which reads im over [96, 110]: exactly that.
+    im.set(ramp(15, 96));
+    halo_test::check_against_reference(f, ramp(13, -3));
+    p.set(true);
+    halo_test::check_against_reference(f, ramp(13, -3));
+}
+
 TEST_CASE("a Func read under many specializations: its bounds stay small (compile time)") {
     // Each update reads g only where its own Param holds: without a limit, the merged ends
     // would double with every update (2^24 nodes here).
