@@ -7,6 +7,7 @@
 #include "LetStmts.h"
 #include "ScheduleFunctions.h"
 #include "Simplify.h"
+#include "Substitute.h"
 #include "dsl/Error.h"
 #include "dsl/IROperator.h"
 #include "dsl/IRPrinter.h"
@@ -139,14 +140,21 @@ public:
         }
         std::vector<Stmt> checks = check_explicit_bounds(f, required, known);
         apply_explicit_bounds(f, required, rest);
-        // Read only under a condition fixed for the call (in some specializations' branches):
-        // computed only when it holds (Halide's skip_stages), so that what it reads need not
-        // exist otherwise (its reads' boxes become conditional in turn).
-        if (required.maybe_unused()) first = IfThenElse::make(required.used_if, first);
+        // Read only under a condition of Params (in some specializations' branches): computed
+        // only when it holds (Halide's skip_stages), so that what it reads need not exist
+        // otherwise (its reads' boxes become conditional in turn). Not under a condition of an
+        // enclosing loop, fixed only for one iteration: a sliding window computes in each
+        // iteration only what is new, counting on the iterations before.
+        if (required.maybe_unused() && !uses_enclosing_name(required.used_if)) {
+            first = IfThenElse::make(required.used_if, first);
+        }
         Stmt produce_consume = define_stage_bounds(f, required, Block::make(first, rest), known);
         checks.push_back(produce_consume);
         return wrap_lets(Block::make(checks), inner_lets);
     }
+
+    Stmt visit(const For *op) override { return with_enclosing(op->name, [&] { return IRMutator::visit(op); }); }
+    Stmt visit(const LetStmt *op) override { return with_enclosing(op->name, [&] { return IRMutator::visit(op); }); }
 
     Stmt visit(const Realize *op) override {
         LetList inner_lets;
@@ -188,6 +196,23 @@ public:
     Stmt define_output_bounds(const Stmt &s) { return define_stage_bounds(*env_.at(output_), output_region(*env_.at(output_)), s, {}); }
 
 private:
+    // The loops and lets around the statement being visited.
+    std::vector<std::string> enclosing_;
+
+    template <typename F>
+    Stmt with_enclosing(const std::string &name, F visit) {
+        enclosing_.push_back(name);
+        Stmt s = visit();
+        enclosing_.pop_back();
+        return s;
+    }
+    bool uses_enclosing_name(const Expr &e) const {
+        for (auto &n : enclosing_) {
+            if (expr_uses_var(e, n)) return true;
+        }
+        return false;
+    }
+
     // What an output's loops cover: its buffer (or its bound(), which the output write check
     // verifies against the buffer).
     Box output_region(const FunctionContents &f) {
