@@ -4,6 +4,7 @@
 #include <functional>
 #include <set>
 
+#include "UniqueFuncNames.h"
 #include "dsl/Error.h"
 #include "dsl/IRVisitor.h"
 
@@ -35,16 +36,6 @@ void for_each_definition_expr(const Definition &d, const std::function<void(cons
 // ... of one stage of f, with its specializations' conditions and schedules.
 void for_each_stage_expr(const FunctionContents &f, int s, const std::function<void(const Expr &)> &fn) {
     for_each_definition_expr(f.stage(s), fn);
-}
-
-// Applies fn to every Expr of every definition of f, and of its bounds.
-void for_each_expr(const FunctionContents &f, const std::function<void(const Expr &)> &fn) {
-    for (int s = 0; s < f.stages(); s++) for_each_stage_expr(f, s, fn);
-    for (auto &b : f.schedule.bounds) {
-        for (const Expr *e : {&b.min, &b.extent, &b.modulus, &b.remainder}) {
-            if (e->defined()) fn(*e);
-        }
-    }
 }
 
 struct CallCollector : IRVisitor {
@@ -80,6 +71,15 @@ std::vector<std::string> called_names(const CallCollector &c, const FunctionCont
 }
 }  // namespace
 
+void for_each_expr(const FunctionContents &f, const std::function<void(const Expr &)> &fn) {
+    for (int s = 0; s < f.stages(); s++) for_each_stage_expr(f, s, fn);
+    for (auto &b : f.schedule.bounds) {
+        for (const Expr *e : {&b.min, &b.extent, &b.modulus, &b.remainder}) {
+            if (e->defined()) fn(*e);
+        }
+    }
+}
+
 std::vector<std::string> direct_calls(const FunctionContents &f) {
     CallCollector c;
     for_each_expr(f, [&](const Expr &e) { e.accept(&c); });
@@ -93,6 +93,7 @@ std::vector<std::string> stage_calls(const FunctionContents &f, int stage) {
 }
 
 Environment find_functions(const std::shared_ptr<FunctionContents> &output) {
+    name_funcs_apart({output});
     Environment env;
     std::vector<std::shared_ptr<FunctionContents>> stack{output};
     while (!stack.empty()) {
