@@ -525,6 +525,8 @@ Box &merge_into(Box &dst, const Box &src) {
         for (size_t i = 0; i < n; i++) dst.dims[i] = interval_union(dst.dims[i], src.dims[i]);
         return dst;
     }
+    // (Each test simplifies two negations: once per merge, not per dimension.)
+    const bool either_one = dst.maybe_unused() && src.maybe_unused() && complementary(dst.used_if, src.used_if);
     for (size_t i = 0; i < n; i++) {
         const Interval &a = dst.dims[i], &b = src.dims[i];
         Interval both = interval_union(a, b), r;
@@ -532,7 +534,7 @@ Box &merge_into(Box &dst, const Box &src) {
             r = Interval(select_end(dst.used_if, both.min, b.min), select_end(dst.used_if, both.max, b.max));
         } else if (!dst.maybe_unused()) {
             r = Interval(select_end(src.used_if, both.min, a.min), select_end(src.used_if, both.max, a.max));
-        } else if (complementary(dst.used_if, src.used_if)) {
+        } else if (either_one) {
             r = Interval(select_end(dst.used_if, a.min, b.min), select_end(dst.used_if, a.max, b.max));
         } else {
             Expr ab = dst.used_if && src.used_if;
@@ -545,7 +547,7 @@ Box &merge_into(Box &dst, const Box &src) {
         }
         dst.dims[i] = r;
     }
-    if (!dst.maybe_unused() || !src.maybe_unused() || complementary(dst.used_if, src.used_if)) {
+    if (!dst.maybe_unused() || !src.maybe_unused() || either_one) {
         dst.used_if = Expr();
     } else {
         dst.used_if = simplify(dst.used_if || src.used_if);
