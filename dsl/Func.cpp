@@ -4,7 +4,6 @@
 #include "ImplicitVars.h"
 
 #include <algorithm>
-#include <atomic>
 #include <climits>
 #include <set>
 #include <sstream>
@@ -125,11 +124,6 @@ Expr Func::update_value(int i) const {
     return t[0];
 }
 
-uint64_t next_function_serial() {
-    static std::atomic<uint64_t> next{0};
-    return next++;
-}
-
 Func::Func(const std::string &name) : f_(std::make_shared<FunctionContents>()) {
     f_->name = name;
     f_->schedule.compute_level = LoopLevel::inlined();
@@ -207,29 +201,6 @@ FuncRef Func::operator()(std::vector<Expr> args) const {
 
 namespace {
 // An identity Func over f's domain, reading f weakly (f owns its wrappers).
-// The wrapper in(consumer) made before, if any. Wrappers are keyed by the consumer's name;
-// another Func of the same name with a wrapper already (two Funcs made with one name, which
-// lowering numbers apart) cannot share that key.
-std::shared_ptr<FunctionContents> existing_wrapper(
-    const std::string &wrapped, const std::map<std::string, std::shared_ptr<FunctionContents>> &wrappers,
-    const std::map<std::string, std::weak_ptr<FunctionContents>> &consumer_funcs, const Func &consumer) {
-    auto existing = wrappers.find(consumer.name());
-    if (existing == wrappers.end()) return nullptr;
-    auto owner = consumer_funcs.find(consumer.name());
-    std::shared_ptr<FunctionContents> other = owner == consumer_funcs.end() ? nullptr : owner->second.lock();
-    user_assert(!other || other == consumer.function())
-        << wrapped << ": in(" << consumer.name() << ") for a Func named '" << consumer.name()
-        << "', but it already has a wrapper for a different Func of that name; give the two Funcs distinct names";
-    return existing->second;
-}
-
-void record_wrapper(std::map<std::string, std::shared_ptr<FunctionContents>> &wrappers,
-                    std::map<std::string, std::weak_ptr<FunctionContents>> &consumer_funcs, const Func &consumer,
-                    const std::shared_ptr<FunctionContents> &wrapper) {
-    wrappers[consumer.name()] = wrapper;
-    consumer_funcs[consumer.name()] = consumer.function();
-}
-
 std::shared_ptr<FunctionContents> make_wrapper(const std::shared_ptr<FunctionContents> &f, const std::string &name) {
     user_assert(f->has_pure_definition) << "Func '" << f->name << "': in() before it has a definition; define it first";
     Func w(name);
@@ -252,13 +223,12 @@ Func Func::in(const std::vector<Func> &consumers) {
         user_assert(c.function() != f_) << "Func '" << name() << "': in(" << name() << ") wraps a Func for "
                                         << "its own use; name a consumer (or call in() for all of them)";
     }
-    if (auto existing = existing_wrapper("Func '" + name() + "'", f_->wrappers, f_->wrapper_consumers, consumers[0])) {
-        return Func(existing);
-    }
+    auto existing = f_->wrappers.find(consumers[0].name());
+    if (existing != f_->wrappers.end()) return Func(existing->second);
     std::string wname = name() + "_in";
     for (const Func &c : consumers) wname += "_" + c.name();
     auto w = make_wrapper(f_, wname);
-    for (const Func &c : consumers) record_wrapper(f_->wrappers, f_->wrapper_consumers, c, w);
+    for (const Func &c : consumers) f_->wrappers[c.name()] = w;
     f_->changed();
     return Func(w);
 }
@@ -979,14 +949,12 @@ Func ImageParam::in(const Func &consumer) { return in(std::vector<Func>{consumer
 Func ImageParam::in(const std::vector<Func> &consumers) {
     user_assert(p_) << "in() of an undefined ImageParam";
     user_assert(!consumers.empty()) << "ImageParam '" << name() << "': in() of an empty list of consumers";
-    if (auto existing = existing_wrapper("ImageParam '" + name() + "'", wrappers_->by_consumer, wrappers_->consumers,
-                                         consumers[0])) {
-        return Func(existing);
-    }
+    auto existing = wrappers_->by_consumer.find(consumers[0].name());
+    if (existing != wrappers_->by_consumer.end()) return Func(existing->second);
     std::string wname = name() + "_in";
     for (const Func &c : consumers) wname += "_" + c.name();
     Func w = image_wrapper(wname);
-    for (const Func &c : consumers) record_wrapper(wrappers_->by_consumer, wrappers_->consumers, c, w.function());
+    for (const Func &c : consumers) wrappers_->by_consumer[c.name()] = w.function();
     return w;
 }
 

@@ -88,15 +88,14 @@ struct Access {
 };
 
 // Every read of func in def: its values, its left side's arguments and its RDom's predicates.
-// (By identity: another Func may have func's name until lowering numbers them apart.)
-std::vector<Access> reads_of(const FunctionContents &func, const Definition &def) {
+std::vector<Access> reads_of(const std::string &func, const Definition &def) {
     struct Reads : IRVisitor {
-        const FunctionContents &f;
+        const std::string &f;
         std::vector<Access> found;
-        explicit Reads(const FunctionContents &g) : f(g) {}
+        explicit Reads(const std::string &n) : f(n) {}
         void visit(const Call *op) override {
             IRVisitor::visit(op);
-            if (op->call_type == Call::Halo && op->func.identity() == &f) found.push_back({op->args});
+            if (op->call_type == Call::Halo && op->name == f) found.push_back({op->args});
         }
     } reads(func);
     for (auto &v : def.values) v.accept(&reads);
@@ -199,7 +198,7 @@ private:
 
 }  // namespace
 
-bool rvar_loop_is_race_free(const FunctionContents &func, const Definition &def, const std::string &loop) {
+bool rvar_loop_is_race_free(const std::string &func, const Definition &def, const std::string &loop) {
     RaceProof proof(def, loop_origins(def, loop));
     Access write{def.args};
     std::vector<Access> others = reads_of(func, def);

@@ -21,7 +21,6 @@ struct FunctionContents;
 // wrappers' definitions read the image, so the image's own contents refer to them weakly.
 struct ImageParamWrappers {
     std::map<std::string, std::shared_ptr<FunctionContents>> by_consumer;
-    std::map<std::string, std::weak_ptr<FunctionContents>> consumers;  // the Func each key names
 };
 
 // What a pipeline requires of one dimension of a buffer it reads or writes, set with

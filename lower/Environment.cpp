@@ -4,7 +4,6 @@
 #include <functional>
 #include <set>
 
-#include "UniqueFuncNames.h"
 #include "dsl/Error.h"
 #include "dsl/IRVisitor.h"
 
@@ -93,7 +92,6 @@ std::vector<std::string> stage_calls(const FunctionContents &f, int stage) {
 }
 
 Environment find_functions(const std::shared_ptr<FunctionContents> &output) {
-    name_funcs_apart({output});
     Environment env;
     std::vector<std::shared_ptr<FunctionContents>> stack{output};
     while (!stack.empty()) {

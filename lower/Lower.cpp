@@ -24,7 +24,6 @@
 #include "ParameterChecks.h"
 #include "PassTiming.h"
 #include "StorageFlattening.h"
-#include "UniqueFuncNames.h"
 #include "UnrollClampedLoops.h"
 #include "UnrollLoops.h"
 #include "VectorizeLoops.h"
@@ -114,7 +113,6 @@ LoweredPipeline lower_on_this_stack(const std::vector<std::shared_ptr<FunctionCo
     // user's Funcs keep exactly the schedule they were given.
     Environment env, originals;
     std::vector<std::string> output_names;
-    name_funcs_apart(outputs);
     for (auto &output : outputs) {
         user_assert(std::count(output_names.begin(), output_names.end(), output->name) == 0)
             << "Func '" << output->name << "' is given twice as an output of the pipeline"

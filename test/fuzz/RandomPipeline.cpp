@@ -36,7 +36,7 @@ std::vector<std::shared_ptr<FunctionContents>> called_funcs(const FunctionConten
 }
 
 RandomPipeline::RandomPipeline(unsigned seed, bool extreme_regions)
-    : rng_(seed), side_rng_(seed * 2654435761u + 12345u), name_rng_(seed * 2246822519u + 777u), extreme_regions_(extreme_regions), input_(std::vector<int>{24, 20}, "input") {
+    : rng_(seed), side_rng_(seed * 2654435761u + 12345u), extreme_regions_(extreme_regions), input_(std::vector<int>{24, 20}, "input") {
     input_.set_min(-3, -2);
     halo_test::fill_random(input_, -50, 50, seed);
     strided_input_ = seed % 4 == 3;  // (not from rng_: the other choices of a seed stay)
@@ -60,11 +60,7 @@ void RandomPipeline::build(int n) {
          << "\nin_clamped(x, y) = input(clamp(x, -3, 20), clamp(y, -2, 17))\n";
     for (int i = 1; i <= n; i++) {
         int a = rand(i), b = rand(i);
-        // One stage in six is named like an earlier one (as a helper that names its Funcs,
-        // called twice, does): lowering numbers them apart, and every reference must follow.
-        int named_as = i > 1 && name_rand(6) == 0 ? 1 + name_rand(i - 1) : i;
-        PipelineStage st{Func("s" + std::to_string(named_as)), {}, {}, true};
-        if (named_as != i) log_ << "(stage " << i << " is named s" << named_as << " too)\n";
+        PipelineStage st{Func("s" + std::to_string(i)), {}, {}, true};
         if (side_rand(8) == 0) add_param_select(st, a, b);
         else switch (rand(11)) {
         case 10: add_tuple_stage(st, a, b); break;
@@ -78,8 +74,7 @@ void RandomPipeline::build(int n) {
         default: add_typed_arithmetic(st, a, b); break;
         }
         // The stages it really reads (some definitions use only one of a and b).
-        // Calls through the hidden Func of an inline sum() count too. By identity: two
-        // stages may share a name.
+        // Calls through the hidden Func of an inline sum() count too (found by identity).
         std::vector<std::shared_ptr<FunctionContents>> work = called_funcs(*st.f.function());
         std::set<const FunctionContents *> seen;
         while (!work.empty()) {
@@ -117,7 +112,7 @@ void RandomPipeline::add_param_select(PipelineStage &st, int a, int b) {
     Var x = x_, y = y_;
     std::string F = f.name(), A = stages_[a].f.name(), B = stages_[b].f.name();
     std::string cond_text;
-    // Params by the stage's index: two stages may share a name, never a Param.
+    // Params named by the stage's index (unique, whatever the stages are named).
     std::string S = "stage" + std::to_string(stages_.size());
     if (side_rand(2) == 0) {
         Param<bool> q("q_" + S);

@@ -83,8 +83,6 @@ public:
     // A second stream for the choices added after the first, so that the pipelines and
     // schedules of the seeds it leaves alone stay what they were.
     int side_rand(int n) { return std::uniform_int_distribution<int>(0, n - 1)(side_rng_); }
-    // A third, for the names of the stages (some share the name of an earlier stage).
-    int name_rand(int n) { return std::uniform_int_distribution<int>(0, n - 1)(name_rng_); }
     bool coin() { return rand(2) == 0; }
 
     int out_w = 1, out_h = 1, out_x = 0, out_y = 0;
@@ -92,7 +90,7 @@ public:
     bool extreme_region() const { return extreme_region_; }
 
 private:
-    std::mt19937 rng_, side_rng_, name_rng_;
+    std::mt19937 rng_, side_rng_;
     bool extreme_regions_;
     bool extreme_region_ = false;  // this case's output is near the ends of int32
     std::ostringstream log_;
