@@ -36,7 +36,7 @@ std::vector<std::shared_ptr<FunctionContents>> called_funcs(const FunctionConten
 }
 
 RandomPipeline::RandomPipeline(unsigned seed, bool extreme_regions)
-    : rng_(seed), side_rng_(seed * 2654435761u + 12345u), extreme_regions_(extreme_regions), input_(std::vector<int>{24, 20}, "input") {
+    : rng_(seed), side_rng_(seed * 2654435761u + 12345u), where_rng_(seed * 3266489917u + 4242u), extreme_regions_(extreme_regions), input_(std::vector<int>{24, 20}, "input") {
     input_.set_min(-3, -2);
     halo_test::fill_random(input_, -50, 50, seed);
     strided_input_ = seed % 4 == 3;  // (not from rng_: the other choices of a seed stay)
@@ -240,7 +240,17 @@ void RandomPipeline::add_update_stage(PipelineStage &st, int a, int b) {
         Expr condition = (k.x + y) % 2 == 0;
         if (reads_self) condition = condition && f(x, y) < 40;
         k.where(hinted ? likely(condition) : condition);
-        f(x, y) += read(a, x + k.x, y) * (k.x + 3);
+        Expr term = read(a, x + k.x, y);
+        if (where_rand(4) != 0) {
+            Func w("w" + F);
+            w(x, y) = read(a, x, y) * 3 - y;
+            log_ << w.name() << "(x, y) = " << A << "(x, y) * 3 - y\n";
+            term = w(x + k.x, y);
+            st.where_helper = w;
+            st.where_rvar = k.x;
+            A = w.name();
+        }
+        f(x, y) += term * (k.x + 3);
         log_ << F << "(x, y) += " << A << "(x + k, y) * (k + 3), k in [-2, 2] where "
              << (hinted ? "likely(" : "(") << "(k + y) % 2 == 0" << (reads_self ? " && " + F + "(x, y) < 40" : "") << ")\n";
         st.update_has_x = {true};

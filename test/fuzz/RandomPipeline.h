@@ -56,6 +56,12 @@ struct PipelineStage {
     // branch reads only one arm: bounds inference must see that, and nothing more).
     halo::Expr param_condition, implying_condition;
     bool param_condition_holds = false, implying_condition_holds = false;
+    // A reduction over an RDom::where() whose predicate reads y, sometimes through a Func of
+    // its own (where_helper, read only by the update): the schedule may compute that Func at
+    // the RVar's loop and store it further out, a sliding window whose iterations run only
+    // where the predicate holds.
+    halo::RVar where_rvar;
+    halo::Func where_helper;
 };
 
 // What the run of a generated case is expected to do.
@@ -83,6 +89,8 @@ public:
     // A second stream for the choices added after the first, so that the pipelines and
     // schedules of the seeds it leaves alone stay what they were.
     int side_rand(int n) { return std::uniform_int_distribution<int>(0, n - 1)(side_rng_); }
+    // A third, for the Funcs read inside a reduction's RVar loop and their placements.
+    int where_rand(int n) { return std::uniform_int_distribution<int>(0, n - 1)(where_rng_); }
     bool coin() { return rand(2) == 0; }
 
     int out_w = 1, out_h = 1, out_x = 0, out_y = 0;
@@ -90,7 +98,7 @@ public:
     bool extreme_region() const { return extreme_region_; }
 
 private:
-    std::mt19937 rng_, side_rng_;
+    std::mt19937 rng_, side_rng_, where_rng_;
     bool extreme_regions_;
     bool extreme_region_ = false;  // this case's output is near the ends of int32
     std::ostringstream log_;
@@ -109,6 +117,8 @@ private:
     // The loops of each stage's updates, innermost first (update u at index u - 1).
     std::vector<std::vector<std::vector<std::string>>> update_loops_;
     std::vector<bool> specialized_;      // a stage whose pure definition has specializations
+    std::vector<bool> specialized_update_;  // an update of the stage is specialized
+    std::vector<bool> where_helper_placed_;  // its where_helper is computed inside its update
     std::vector<halo::Param<int>> params_;  // kept alive for the compiled pipeline
     std::vector<halo::Param<bool>> bool_params_;
     Expectation expect_;
@@ -131,6 +141,7 @@ private:
     std::vector<std::string> schedule_loops(int s, int update, bool is_output);
     void place(int s, std::vector<std::vector<std::string>> &loops_of);
     bool place_in_every_stage(int s, int consumer, const std::vector<std::string> &pure_loops);
+    void place_where_helper(int s);
     void schedule_updates(int s, bool is_output);
     void expect_runtime_error(const std::string &message_part);
     void expect_compile_error(const std::string &message_part);

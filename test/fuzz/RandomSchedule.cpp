@@ -236,6 +236,7 @@ std::vector<std::string> RandomPipeline::schedule_loops(int s, int update, bool 
             runs = holds;
         }
         if (update == 0) specialized_[s] = true;
+        else specialized_update_[s] = true;
         halo::Stage special = stage.specialize(condition);
         apply(special);
         std::vector<std::string> special_loops = loops;
@@ -367,6 +368,7 @@ void RandomPipeline::place(int s, std::vector<std::vector<std::string>> &loops_o
 void RandomPipeline::schedule_updates(int s, bool is_output) {
     update_loops_[s].clear();
     for (int u = 1; u <= stages_[s].updates(); u++) update_loops_[s].push_back(schedule_loops(s, u, is_output));
+    place_where_helper(s);
 }
 
 // compute_at a consumer with updates, at a loop every stage of it has: the producer is
@@ -375,10 +377,13 @@ void RandomPipeline::schedule_updates(int s, bool is_output) {
 // consumer has a parallel loop and it is not inside one (which stage's parallel loops lie
 // between the store and compute levels is not tracked), and not into a specialized consumer
 // (its branches may name and order loops differently), nor one whose update was rfactored
-// (the intermediate reads the producer, outside the consumer). False if no such place.
+// (the intermediate reads the producer, outside the consumer), nor one with a where_helper
+// computed in its update (which stages "use" the producer counts only direct reads, so the
+// helper would read it outside the stages it is computed in: refused). False if no such place.
 bool RandomPipeline::place_in_every_stage(int s, int c, const std::vector<std::string> &pure_loops) {
     const PipelineStage &consumer = stages_[c];
     if (consumer.updates() == 0 || consumer.rfactored || specialized_[c] || inside_parallel_[c] || parallel_in_update_[c] ||
+        where_helper_placed_[c] ||
         !parallel_loops_[c].empty()) {
         return false;
     }
@@ -399,6 +404,40 @@ bool RandomPipeline::place_in_every_stage(int s, int c, const std::vector<std::s
     }
     inside_parallel_[s] = false;
     return true;
+}
+
+// A where() reduction's own Func (where_helper): computed at the RVar's loop and stored there,
+// further out or at the root, it slides along the RVar through iterations that run only where
+// the predicate holds (a condition of the enclosing loops: skipping the producer there once
+// broke sliding windows, which count on every earlier iteration). Else inline. Not in a
+// specialized or rfactored update; under parallel loops only stored where it is computed.
+void RandomPipeline::place_where_helper(int s) {
+    const PipelineStage &st = stages_[s];
+    if (!st.where_helper.defined() || st.rfactored || specialized_update_[s] || update_loops_[s].empty() ||
+        where_rand(8) == 0) {
+        return;
+    }
+    // Under a parallel loop, stored where computed (which loops lie between is not tracked).
+    const bool parallel = inside_parallel_[s] || parallel_in_update_[s];
+    Func w = st.where_helper;
+    w.compute_at(st.f, st.where_rvar);
+    log_ << "  " << w.name() << ".compute_at(" << st.f.name() << ", " << st.where_rvar.name() << ")\n";
+    // The update's pure loops all enclose its RVar loop (splits and reorders keep it innermost).
+    const std::vector<std::string> &outer = update_loops_[s][0];
+    int store = parallel ? 0 : where_rand(3);
+    if (store == 1) {
+        w.store_root();
+        log_ << "    .store_root()\n";
+    } else if (store == 2 && !outer.empty()) {
+        const std::string &at = outer[size_t(where_rand(int(outer.size())))];
+        w.store_at(st.f, Var(at));
+        log_ << "    .store_at(" << st.f.name() << ", " << at << ")\n";
+    }
+    if (where_rand(2) == 0) {
+        w.vectorize(x_, 4);
+        log_ << "    .vectorize(x, 4)\n";
+    }
+    where_helper_placed_[s] = true;
 }
 
 void RandomPipeline::expect_runtime_error(const std::string &message_part) {
@@ -444,6 +483,8 @@ void RandomPipeline::schedule() {
     parallel_in_update_.assign(stages_.size(), false);
     update_loops_.assign(stages_.size(), {});
     specialized_.assign(stages_.size(), false);
+    specialized_update_.assign(stages_.size(), false);
+    where_helper_placed_.assign(stages_.size(), false);
     reachable_[out] = true;
     for (int s = out; s >= 0; s--) {
         if (!reachable_[s]) continue;
