@@ -82,6 +82,46 @@ private:
     }
 };
 
+// Rounds of: the regions read when every unbound input has the region it has now; each input
+// takes the region read. True when a round changes nothing; false after max_rounds (the inputs
+// still changing in `unsettled`).
+bool settle_regions(std::map<std::string, InputRegion> &regions, const Stmt &body, const IntEnvironment &fixed,
+                    const std::map<std::string, Expr> &float_params, int max_rounds, std::set<std::string> &unsettled) {
+    for (int round = 0;; round++) {
+        NeedsCollector c;
+        c.env = fixed;
+        c.float_params = float_params;
+        for (auto &[name, r] : regions) {
+            int64_t stride = 1;
+            for (size_t d = 0; d < r.min.size(); d++) {
+                c.env[field(name, "min", d)] = r.min[d];
+                c.env[field(name, "extent", d)] = r.extent[d];
+                c.env[field(name, "stride", d)] = stride;
+                stride *= r.extent[d];
+            }
+        }
+        c.walk(body);
+        unsettled.clear();  // the inputs whose region changed in this round
+        for (auto &[name, r] : regions) {
+            auto why = c.needs.unknown.find(name);
+            user_assert(why == c.needs.unknown.end())
+                << "infer_input_bounds: the region read from input '" << name << "' depends on '" << why->second
+                << "', which is not known before running; bind that input or Param first";
+            auto it = c.needs.ranges.find(name);
+            if (it == c.needs.ranges.end() || r.param->buffer) continue;  // not read, or already bound
+            for (size_t d = 0; d < it->second.size() && d < r.min.size(); d++) {
+                auto [lo, hi] = it->second[d];
+                int64_t extent = std::max<int64_t>(hi - lo + 1, 1);
+                if (lo != r.min[d] || extent != r.extent[d]) unsettled.insert(name);
+                r.min[d] = lo;
+                r.extent[d] = extent;
+            }
+        }
+        if (unsettled.empty()) return true;
+        if (round >= max_rounds) return false;
+    }
+}
+
 }  // namespace
 
 std::map<std::string, InputRegion> infer_input_regions(const std::vector<std::shared_ptr<FunctionContents>> &outputs,
@@ -131,38 +171,18 @@ std::map<std::string, InputRegion> infer_input_regions(const std::vector<std::sh
     // Reads clamped to an input's bounds depend on the input's own fields: iterate from the
     // guess until the needs stop changing (at once for reads that do not depend on them, after
     // one step for clamped ones).
-    for (int round = 0;; round++) {
-        NeedsCollector c;
-        c.env = fixed;
-        c.float_params = float_params;
+    std::set<std::string> unsettled;
+    auto guessed = regions;
+    if (!settle_regions(regions, p.body, fixed, float_params, 8, unsettled)) {
+        // A read such as clamp(x, 1, width - 1) shrinks the region by a point per round from
+        // the output's extent. Halide's start instead: every input not bound yet empty, for up
+        // to 16 rounds (there it settles on one point at 0).
+        regions = guessed;
         for (auto &[name, r] : regions) {
-            int64_t stride = 1;
-            for (size_t d = 0; d < r.min.size(); d++) {
-                c.env[field(name, "min", d)] = r.min[d];
-                c.env[field(name, "extent", d)] = r.extent[d];
-                c.env[field(name, "stride", d)] = stride;
-                stride *= r.extent[d];
-            }
+            if (!r.param->buffer) std::fill(r.extent.begin(), r.extent.end(), 0);
         }
-        c.walk(p.body);
-        std::set<std::string> unsettled;  // the inputs whose region changed in this round
-        for (auto &[name, r] : regions) {
-            auto why = c.needs.unknown.find(name);
-            user_assert(why == c.needs.unknown.end())
-                << "infer_input_bounds: the region read from input '" << name << "' depends on '" << why->second
-                << "', which is not known before running; bind that input or Param first";
-            auto it = c.needs.ranges.find(name);
-            if (it == c.needs.ranges.end() || r.param->buffer) continue;  // not read, or already bound
-            for (size_t d = 0; d < it->second.size() && d < r.min.size(); d++) {
-                auto [lo, hi] = it->second[d];
-                int64_t extent = std::max<int64_t>(hi - lo + 1, 1);
-                if (lo != r.min[d] || extent != r.extent[d]) unsettled.insert(name);
-                r.min[d] = lo;
-                r.extent[d] = extent;
-            }
-        }
-        if (unsettled.empty()) break;
-        if (round >= 8) {
+        unsettled.clear();
+        if (!settle_regions(regions, p.body, fixed, float_params, 16, unsettled)) {
             auto quoted = [](const std::vector<std::string> &names) {
                 std::string s;
                 for (auto &n : names) s += (s.empty() ? "'" : ", '") + n + "'";

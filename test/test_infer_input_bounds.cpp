@@ -97,3 +97,26 @@ TEST_CASE("infer_input_bounds names what it cannot do") {
     Func g("g");
     CHECK_THROWS_WITH(g.infer_input_bounds({4}), doctest::Contains("'g' has no definition"));
 }
+
+// A region that shrinks by a point per round from the first guess (the output's extent) is
+// found from an empty input instead, as Halide does (it settles at once there); one that grows
+// with the input's own size never settles, and says so.
+TEST_CASE("an input region that depends on the input's own size settles or is refused") {
+    Var x("x");
+    ImageParam shrinking(Int(32), 1, "shrinking");
+    Func f("f");
+    f(x) = shrinking(clamp(x, 1, shrinking.width() - 1)) + 1;
+    f.infer_input_bounds({16});
+    REQUIRE(shrinking.get().defined());
+    CHECK(mins_of(shrinking.get()) == std::vector<int>{1});  // Halide 14: min 1, extent 1
+    CHECK(extents_of(shrinking.get()) == std::vector<int>{1});
+    Buffer<int> out(16);
+    halo_test::check_against_reference(f, out);
+
+    ImageParam growing(Int(32), 1, "growing");
+    Func g("g");
+    g(x) = growing(x * growing.width());
+    CHECK_THROWS_WITH(g.infer_input_bounds({16}),
+                      doctest::Contains("the region read from input 'growing' does not settle (it depends on the "
+                                        "input's own size"));
+}
