@@ -176,7 +176,7 @@ std::map<std::string, InputRegion> infer_input_regions(const std::vector<std::sh
     if (!settle_regions(regions, p.body, fixed, float_params, 8, unsettled)) {
         // A read such as clamp(x, 1, width - 1) shrinks the region by a point per round from
         // the output's extent. Halide's start instead: every input not bound yet empty, for up
-        // to 16 rounds (there it settles on one point at 0).
+        // to 16 rounds (there that read settles at once, on the one point at 1).
         regions = guessed;
         for (auto &[name, r] : regions) {
             if (!r.param->buffer) std::fill(r.extent.begin(), r.extent.end(), 0);
