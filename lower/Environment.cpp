@@ -37,6 +37,16 @@ void for_each_stage_expr(const FunctionContents &f, int s, const std::function<v
     for_each_definition_expr(f.stage(s), fn);
 }
 
+// Applies fn to every Expr of every definition of f, and of its bounds.
+void for_each_expr(const FunctionContents &f, const std::function<void(const Expr &)> &fn) {
+    for (int s = 0; s < f.stages(); s++) for_each_stage_expr(f, s, fn);
+    for (auto &b : f.schedule.bounds) {
+        for (const Expr *e : {&b.min, &b.extent, &b.modulus, &b.remainder}) {
+            if (e->defined()) fn(*e);
+        }
+    }
+}
+
 struct CallCollector : IRVisitor {
     std::vector<const Call *> calls;
     std::vector<const Variable *> params;
@@ -69,15 +79,6 @@ std::vector<std::string> called_names(const CallCollector &c, const FunctionCont
     return names;
 }
 }  // namespace
-
-void for_each_expr(const FunctionContents &f, const std::function<void(const Expr &)> &fn) {
-    for (int s = 0; s < f.stages(); s++) for_each_stage_expr(f, s, fn);
-    for (auto &b : f.schedule.bounds) {
-        for (const Expr *e : {&b.min, &b.extent, &b.modulus, &b.remainder}) {
-            if (e->defined()) fn(*e);
-        }
-    }
-}
 
 std::vector<std::string> direct_calls(const FunctionContents &f) {
     CallCollector c;

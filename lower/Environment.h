@@ -1,7 +1,6 @@
 // The Funcs a pipeline consists of, and the order in which they are realized.
 #pragma once
 
-#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -13,10 +12,6 @@
 namespace halo {
 
 using Environment = std::map<std::string, std::shared_ptr<FunctionContents>>;
-
-// Applies fn to every Expr of every definition of f (values, args, RDom bounds and predicates,
-// split factors, specializations), and of its bounds.
-void for_each_expr(const FunctionContents &f, const std::function<void(const Expr &)> &fn);
 
 // Every Func the output depends on (and the output), by name.
 Environment find_functions(const std::shared_ptr<FunctionContents> &output);

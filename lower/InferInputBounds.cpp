@@ -181,7 +181,6 @@ std::map<std::string, InputRegion> infer_input_regions(const std::vector<std::sh
         for (auto &[name, r] : regions) {
             if (!r.param->buffer) std::fill(r.extent.begin(), r.extent.end(), 0);
         }
-        unsettled.clear();
         if (!settle_regions(regions, p.body, fixed, float_params, 16, unsettled)) {
             auto quoted = [](const std::vector<std::string> &names) {
                 std::string s;

@@ -24,9 +24,6 @@
 
 namespace halo_fuzz {
 
-// The Funcs f's definitions call directly (itself excluded), by identity.
-std::vector<std::shared_ptr<halo::FunctionContents>> called_funcs(const halo::FunctionContents &f);
-
 struct PipelineStage {
     halo::Func f;
     std::vector<int> inputs;  // earlier stages it reads
