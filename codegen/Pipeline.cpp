@@ -115,9 +115,7 @@ void Pipeline::compile_locked() {
     auto outs = outputs();
     auto start = std::chrono::steady_clock::now();
     std::vector<std::pair<std::weak_ptr<FunctionContents>, uint64_t>> versions;
-    for (auto &out : outs) {
-        for (const auto &[name, f] : find_functions(out)) versions.emplace_back(f, f->version);
-    }
+    for (const auto &f : pipeline_functions(outs)) versions.emplace_back(f, f->version);
     // Code generation walks expressions recursively too: on the compiler's large stack.
     run_with_large_stack([&] {
         lowered_ = lower(outs, "halo_pipeline_" + std::to_string(pipeline_counter++));

@@ -4,6 +4,7 @@
 #include "ImplicitVars.h"
 
 #include <algorithm>
+#include <atomic>
 #include <climits>
 #include <set>
 #include <sstream>
@@ -124,6 +125,11 @@ Expr Func::update_value(int i) const {
     return t[0];
 }
 
+uint64_t next_function_serial() {
+    static std::atomic<uint64_t> next{0};
+    return next++;
+}
+
 Func::Func(const std::string &name) : f_(std::make_shared<FunctionContents>()) {
     f_->name = name;
     f_->schedule.compute_level = LoopLevel::inlined();
@@ -223,21 +229,19 @@ Func Func::in(const std::vector<Func> &consumers) {
         user_assert(c.function() != f_) << "Func '" << name() << "': in(" << name() << ") wraps a Func for "
                                         << "its own use; name a consumer (or call in() for all of them)";
     }
-    auto existing = f_->wrappers.find(consumers[0].name());
-    if (existing != f_->wrappers.end()) return Func(existing->second);
+    if (auto existing = f_->wrappers.for_consumer(consumers[0].function().get())) return Func(existing);
     std::string wname = name() + "_in";
     for (const Func &c : consumers) wname += "_" + c.name();
     auto w = make_wrapper(f_, wname);
-    for (const Func &c : consumers) f_->wrappers[c.name()] = w;
+    for (const Func &c : consumers) f_->wrappers.set_for_consumer(c.function(), w);
     f_->changed();
     return Func(w);
 }
 
 Func Func::in() {
-    auto existing = f_->wrappers.find("");
-    if (existing != f_->wrappers.end()) return Func(existing->second);
+    if (f_->wrappers.global) return Func(f_->wrappers.global);
     auto w = make_wrapper(f_, name() + "_global_wrapper");
-    f_->wrappers[""] = w;
+    f_->wrappers.global = w;
     f_->changed();
     return Func(w);
 }
@@ -949,21 +953,19 @@ Func ImageParam::in(const Func &consumer) { return in(std::vector<Func>{consumer
 Func ImageParam::in(const std::vector<Func> &consumers) {
     user_assert(p_) << "in() of an undefined ImageParam";
     user_assert(!consumers.empty()) << "ImageParam '" << name() << "': in() of an empty list of consumers";
-    auto existing = wrappers_->by_consumer.find(consumers[0].name());
-    if (existing != wrappers_->by_consumer.end()) return Func(existing->second);
+    if (auto existing = wrappers_->for_consumer(consumers[0].function().get())) return Func(existing);
     std::string wname = name() + "_in";
     for (const Func &c : consumers) wname += "_" + c.name();
     Func w = image_wrapper(wname);
-    for (const Func &c : consumers) wrappers_->by_consumer[c.name()] = w.function();
+    for (const Func &c : consumers) wrappers_->set_for_consumer(c.function(), w.function());
     return w;
 }
 
 Func ImageParam::in() {
     user_assert(p_) << "in() of an undefined ImageParam";
-    auto existing = wrappers_->by_consumer.find("");
-    if (existing != wrappers_->by_consumer.end()) return Func(existing->second);
+    if (wrappers_->global) return Func(wrappers_->global);
     Func w = image_wrapper(name() + "_global_wrapper");
-    wrappers_->by_consumer[""] = w.function();
+    wrappers_->global = w.function();
     return w;
 }
 

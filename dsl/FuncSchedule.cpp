@@ -241,7 +241,7 @@ Stage &Stage::fuse(const VarOrRVar &inner, const VarOrRVar &outer, const VarOrRV
         if (i != po && dims[i].is_rvar) rv_after.push_back(dims[i].var);
         if (i == pi && dout.is_rvar) rv_after.push_back(dout.var);
     }
-    user_assert(rv_before == rv_after || update_is_associative_and_commutative(f_->name, def()))
+    user_assert(rv_before == rv_after || update_is_associative_and_commutative(*f_, def()))
         << describe() << ": fuse(" << inner.name << ", " << outer.name << ", " << fused.name
         << ") would change the order of its RVars (the fused loop runs " << outer.name << " just outside "
         << inner.name << "), which can change the result of the reduction (it is not of the form "
@@ -292,7 +292,7 @@ Stage &Stage::reorder(const std::vector<VarOrRVar> &vars) {
         if (dims[p].is_rvar) rv_before.push_back(dims[p].var);
     for (auto &d : chosen)
         if (d.is_rvar) rv_after.push_back(d.var);
-    user_assert(rv_before == rv_after || update_is_associative_and_commutative(f_->name, def()))
+    user_assert(rv_before == rv_after || update_is_associative_and_commutative(*f_, def()))
         << describe() << ": reorder would change the order of its RVars ("
         << (rv_before.empty() ? "" : rv_before[0]) << " ...), which can change the result of the "
         << "reduction (it is not of the form " << f_->name << "(...) = " << f_->name
@@ -337,7 +337,7 @@ void Stage::set_for_type(const VarOrRVar &v, ForType t, const char *directive) {
     f_->changed();
     Dim &d = find_dim(v.name, directive);
     user_assert(!d.is_rvar || t == ForType::Serial || t == ForType::Unrolled ||
-                rvar_loop_is_race_free(f_->name, def(), v.name))
+                rvar_loop_is_race_free(*f_, def(), v.name))
         << describe() << ": " << directive << "(" << v.name << ") over an RVar: the iterations of "
         << "a reduction may touch the same points of " << f_->name << ", so they cannot run in "
         << directive << ". It is allowed where no iteration writes a point another one writes or reads: "
@@ -628,7 +628,7 @@ Func &Func::compute_inline() {
 }
 
 LoopLevel::LoopLevel(const Func &consumer, const VarOrRVar &v, int stage_index)
-    : kind(At), func(consumer.name()), var(v.name), stage(stage_index) {
+    : kind(At), func(consumer.name()), var(v.name), stage(stage_index), consumer(consumer.function()) {
     user_assert(stage_index >= -1)
         << "LoopLevel(" << consumer.name() << ", " << v.name << ", " << stage_index
         << "): the stage index is 0 for the pure definition, k for update k - 1, or -1 for the stages "
@@ -641,7 +641,9 @@ Func &Func::compute_at(const LoopLevel &level) {
     if (level.is_inlined()) return compute_inline();
     if (level.is_root()) return compute_root();
     f_->changed();
-    user_assert(level.func != name()) << "Func '" << name() << "': compute_at(" << name() << ", " << level.var
+    // (By identity where the level knows its Func: another Func may share this one's name.)
+    bool at_itself = level.consumer.expired() ? level.func == name() : level.consumer.lock() == f_;
+    user_assert(!at_itself) << "Func '" << name() << "': compute_at(" << name() << ", " << level.var
                                       << ") places a Func inside its own loops; pick a consumer";
     f_->schedule.compute_level = level;
     f_->schedule.explicitly_inlined = false;

@@ -65,7 +65,8 @@ struct Definition {
 // Whether an update is f(args) = f(args) op e, op one of +, *, min, max, and e does not read
 // f: the order of its iterations does not change the result (Halide's prove_associativity,
 // for the forms rfactor handles). Defined in Rfactor.cpp.
-bool update_is_associative_and_commutative(const std::string &f, const Definition &def);
+struct FunctionContents;
+bool update_is_associative_and_commutative(const FunctionContents &f, const Definition &def);
 
 // "Func 'f'" or "Func 'f' update 0": how messages name stage `stage` of Func `func`.
 inline std::string describe_stage(const std::string &func, int stage) {
@@ -88,8 +89,14 @@ inline Specialization &Specialization::operator=(const Specialization &o) {
 
 class Pipeline;
 
+// Numbers the Funcs in the order they are made (thread-safe).
+uint64_t next_function_serial();
+
 struct FunctionContents {
     std::string name;
+    // When the Func was made, relative to the others: of two Funcs made with one name, the
+    // first keeps it in a pipeline that uses both (lower/DistinctNames.h). Copies keep it.
+    uint64_t serial = next_function_serial();
     std::vector<std::string> args;  // the pure Vars' names, dimension 0 first
     bool has_pure_definition = false;
     Definition pure;
@@ -101,9 +108,8 @@ struct FunctionContents {
     // Bumped by every change to this Func's definitions or schedule: a compiled pipeline
     // recompiles only when a Func it uses changed (see Pipeline::is_current).
     uint64_t version = 0;
-    // Func::in wrappers: identity Funcs that consumers read instead of this one, by consumer
-    // name ("" for the global wrapper, f.in()). Lowering redirects the calls.
-    std::map<std::string, std::shared_ptr<FunctionContents>> wrappers;
+    // Func::in wrappers (lowering redirects the calls of their consumers).
+    WrapperSet wrappers;
     // Constraints on the output buffer when this Func is a pipeline's output
     // (output_buffer().dim(d).set_...), per dimension; empty: none.
     std::vector<BufferDimConstraint> output_constraints;

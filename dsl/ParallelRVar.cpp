@@ -88,14 +88,15 @@ struct Access {
 };
 
 // Every read of func in def: its values, its left side's arguments and its RDom's predicates.
-std::vector<Access> reads_of(const std::string &func, const Definition &def) {
+// (By identity: another Func may have func's name; lowering numbers only its copies apart.)
+std::vector<Access> reads_of(const FunctionContents &func, const Definition &def) {
     struct Reads : IRVisitor {
-        const std::string &f;
+        const FunctionContents &f;
         std::vector<Access> found;
-        explicit Reads(const std::string &n) : f(n) {}
+        explicit Reads(const FunctionContents &g) : f(g) {}
         void visit(const Call *op) override {
             IRVisitor::visit(op);
-            if (op->call_type == Call::Halo && op->name == f) found.push_back({op->args});
+            if (op->call_type == Call::Halo && op->func.identity() == &f) found.push_back({op->args});
         }
     } reads(func);
     for (auto &v : def.values) v.accept(&reads);
@@ -198,7 +199,7 @@ private:
 
 }  // namespace
 
-bool rvar_loop_is_race_free(const std::string &func, const Definition &def, const std::string &loop) {
+bool rvar_loop_is_race_free(const FunctionContents &func, const Definition &def, const std::string &loop) {
     RaceProof proof(def, loop_origins(def, loop));
     Access write{def.args};
     std::vector<Access> others = reads_of(func, def);

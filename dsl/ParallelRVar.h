@@ -11,6 +11,6 @@ namespace halo {
 // True when it can be shown that distinct iterations of `loop` (an RVar of def, a loop split
 // from one, or a loop fused from several) never write a point another iteration writes or
 // reads. False when it cannot be shown (the directive is then refused).
-bool rvar_loop_is_race_free(const std::string &func, const Definition &def, const std::string &loop);
+bool rvar_loop_is_race_free(const FunctionContents &func, const Definition &def, const std::string &loop);
 
 }  // namespace halo

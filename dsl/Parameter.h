@@ -16,12 +16,48 @@ namespace halo {
 struct BufferContents;
 struct FunctionContents;
 
-// An ImageParam's wrappers (ImageParam::in): identity Funcs that consumers read instead of the
-// image, by consumer name ("" for the global wrapper). Held by the ImageParam handles: the
-// wrappers' definitions read the image, so the image's own contents refer to them weakly.
-struct ImageParamWrappers {
-    std::map<std::string, std::shared_ptr<FunctionContents>> by_consumer;
+// The wrappers of a Func or an input image (Func::in, ImageParam::in): identity Funcs that
+// consumers read instead of it. A wrapper made for a consumer belongs to that Func itself, not
+// to its name (two different Funcs may have one name; each gets its own wrapper, as in Halide).
+struct WrapperSet {
+    struct ForConsumer {
+        std::weak_ptr<FunctionContents> consumer;  // (a wrapper for a Func that is gone applies to none)
+        std::shared_ptr<FunctionContents> wrapper;
+    };
+    std::shared_ptr<FunctionContents> global;  // in(): for every consumer without one of its own
+    std::vector<ForConsumer> for_consumers;
+
+    bool empty() const { return !global && for_consumers.empty(); }
+    // The wrapper made for this consumer, or null.
+    std::shared_ptr<FunctionContents> for_consumer(const FunctionContents *consumer) const {
+        for (auto &e : for_consumers) {
+            if (e.consumer.lock().get() == consumer) return e.wrapper;
+        }
+        return nullptr;
+    }
+    // Makes w the wrapper of this consumer (replacing one it had); forgets the wrappers of
+    // consumers that are gone.
+    void set_for_consumer(const std::shared_ptr<FunctionContents> &consumer, const std::shared_ptr<FunctionContents> &w) {
+        std::vector<ForConsumer> kept;
+        for (auto &e : for_consumers) {
+            auto c = e.consumer.lock();
+            if (c && c != consumer) kept.push_back(e);
+        }
+        kept.push_back({consumer, w});
+        for_consumers = std::move(kept);
+    }
+    // Every wrapper, the global one first.
+    std::vector<std::shared_ptr<FunctionContents>> all() const {
+        std::vector<std::shared_ptr<FunctionContents>> w;
+        if (global) w.push_back(global);
+        for (auto &e : for_consumers) w.push_back(e.wrapper);
+        return w;
+    }
 };
+
+// An ImageParam's wrappers. Held by the ImageParam handles: the wrappers' definitions read the
+// image, so the image's own contents refer to them weakly.
+struct ImageParamWrappers : WrapperSet {};
 
 // What a pipeline requires of one dimension of a buffer it reads or writes, set with
 // ImageParam::dim(d).set_min(...) or Func::output_buffer().dim(d).set_...: checked when the

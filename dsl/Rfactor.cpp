@@ -4,8 +4,8 @@
 #include <map>
 
 #include "Func.h"
+#include "IRVisitor.h"
 #include "lower/IREquality.h"
-#include "lower/ScheduleFunctions.h"
 #include "lower/Substitute.h"
 
 namespace halo {
@@ -35,19 +35,37 @@ struct AssociativeUpdate {
     }
 };
 
-bool calls_func(const Expr &e, const std::string &name) { return stmt_calls(Evaluate::make(e), name); }
+// A call to f itself, by identity: another Func may have f's name (lowering numbers the
+// copies of such Funcs apart, lower/DistinctNames.h).
+bool is_call_to(const Call *c, const FunctionContents &f) {
+    return c && c->call_type == Call::Halo && c->func.identity() == &f;
+}
+
+bool calls_func(const Expr &e, const FunctionContents &f) {
+    struct Finds : IRVisitor {
+        const FunctionContents &f;
+        bool found = false;
+        explicit Finds(const FunctionContents &g) : f(g) {}
+        void visit(const Call *op) override {
+            found |= is_call_to(op, f);
+            IRVisitor::visit(op);
+        }
+    } finds(f);
+    e.accept(&finds);
+    return finds.found;
+}
 
 // Whether e is f(args) at exactly the update's own left side.
-bool is_self_read(const Expr &e, const std::string &f, const std::vector<Expr> &args) {
+bool is_self_read(const Expr &e, const FunctionContents &f, const std::vector<Expr> &args) {
     const Call *c = e.as<Call>();
-    if (!c || c->call_type != Call::Halo || c->name != f || c->args.size() != args.size()) return false;
+    if (!is_call_to(c, f) || c->args.size() != args.size()) return false;
     for (size_t i = 0; i < args.size(); i++) {
         if (compare_expr(c->args[i], args[i]) != 0) return false;
     }
     return true;
 }
 
-bool match_associative(const Expr &value, const std::string &f, const std::vector<Expr> &args, AssociativeUpdate &out) {
+bool match_associative(const Expr &value, const FunctionContents &f, const std::vector<Expr> &args, AssociativeUpdate &out) {
     Expr v = value;
     if (const Cast *c = v.as<Cast>(); c && c->value.type() == c->type) v = c->value;
     auto try_pair = [&](AssociativeUpdate::Op op, const Expr &a, const Expr &b) {
@@ -131,7 +149,7 @@ std::string loop_names(const RVarLoops &loops) {
 
 namespace {
 // An RDom::where predicate that reads f: which iterations run then depends on their order.
-bool predicate_reads(const Definition &def, const std::string &f) {
+bool predicate_reads(const Definition &def, const FunctionContents &f) {
     if (!def.rdom) return false;
     for (auto &p : def.rdom->predicates) {
         if (calls_func(p, f)) return true;
@@ -140,7 +158,7 @@ bool predicate_reads(const Definition &def, const std::string &f) {
 }
 }  // namespace
 
-bool update_is_associative_and_commutative(const std::string &f, const Definition &def) {
+bool update_is_associative_and_commutative(const FunctionContents &f, const Definition &def) {
     AssociativeUpdate unused;
     return def.values.size() == 1 && match_associative(def.values[0], f, def.args, unused) && !predicate_reads(def, f);
 }
@@ -157,11 +175,11 @@ Func Stage::rfactor(const std::vector<std::pair<RVar, Var>> &preserved) {
     user_assert(def.values.size() == 1) << stage << " is Tuple-valued; rfactor supports updates of one value";
     user_assert(!preserved.empty()) << stage << ": rfactor needs at least one (RVar, Var) pair";
     AssociativeUpdate assoc;
-    user_assert(match_associative(def.values[0], f_->name, def.args, assoc))
+    user_assert(match_associative(def.values[0], *f_, def.args, assoc))
         << stage << ": rfactor needs an associative update of the form " << f_->name << "(...) = " << f_->name
         << "(...) op e, with op one of +, *, min and max and e not reading " << f_->name << " (this one is "
         << def.values[0] << ")";
-    user_assert(!predicate_reads(def, f_->name))
+    user_assert(!predicate_reads(def, *f_))
         << stage << ": rfactor of an update whose RDom's where() reads " << f_->name
         << " itself: which iterations run depends on the values before them, so the reduction "
         << "cannot be split into independent parts";

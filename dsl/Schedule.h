@@ -1,6 +1,7 @@
 // How a Func is computed: where (LoopLevel) and with which loop structure (StageSchedule).
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -61,6 +62,10 @@ struct LoopLevel {
     std::string func;  // the consumer, for At
     std::string var;   // the consumer's loop variable, for At
     int stage = -1;    // the consumer's stage; -1 means its last stage that uses the producer
+    // The consumer itself, when the level was made from the Func (not from a name, as a
+    // Generator's LoopLevel parameter is): it tells apart two Funcs made with one name, which
+    // lowering numbers apart in its copies (lower/DistinctNames.h). For identity only.
+    std::weak_ptr<FunctionContents> consumer;
 
     LoopLevel() = default;
     // The loop `var` of `consumer`'s stage `stage_index` (0: the pure definition, k: update

@@ -8,6 +8,7 @@
 #include <sstream>
 #include <thread>
 
+#include "DistinctNames.h"
 #include "Environment.h"
 #include "InferInputBounds.h"
 #include "RedundancyReport.h"
@@ -127,7 +128,8 @@ struct Chooser {
     std::shared_ptr<FunctionContents> output;
     std::vector<int> estimates;
     AutoScheduleOptions options;
-    Environment env;
+    Environment env;  // the user's Funcs (whose schedules are set), by lowering's names
+    Environment copies;  // lowering's copies, named alike: their calls name the Funcs apart
     std::map<std::string, Place> place;
     std::map<std::string, std::vector<std::string>> calls;  // Func -> the Funcs it reads
     Target target = get_host_target();
@@ -670,9 +672,13 @@ AutoScheduleResult auto_schedule(Func output, const std::vector<int> &estimates,
     c.output = output.function();
     c.estimates = estimates;
     c.options = options;
-    c.env = find_functions(c.output);
+    // Lowering's names (two different Funcs may share a name; reports name them apart), and
+    // the call graph of lowering's copies, whose calls follow those names.
+    FunctionCopies copies = copy_with_distinct_names({c.output});
+    for (auto &f : pipeline_functions({c.output})) c.env[copies.name_in_copies(f.get())] = f;
+    c.copies = std::move(copies.env);
     CallSites sites;
-    for (auto &[name, f] : c.env) {
+    for (auto &[name, f] : c.copies) {
         sites.consumer = name;
         sites.consumer_args = f->args;
         for (int s = 0; s < f->stages(); s++) visit_definition(f->stage(s), sites);
@@ -683,7 +689,7 @@ AutoScheduleResult auto_schedule(Func output, const std::vector<int> &estimates,
     // unless a reduction reads them (it would recompute them at every step).
     // Producers first: an inlined Func brings the cost (and the reads) of what it inlines.
     std::map<std::string, int> cost_with_inlined;
-    for (auto &name : realization_order(c.env, {c.output->name})) {
+    for (auto &name : realization_order(c.copies, {c.output->name})) {
         const FunctionContents &f = *c.env.at(name);
         int cost = pointwise_cost(f);
         for (auto &callee : c.calls[name]) {
@@ -768,7 +774,7 @@ AutoScheduleResult auto_schedule(Func output, const std::vector<int> &estimates,
         rows_current = true;
         std::map<std::string, int64_t> required;
         for (auto &[name, row] : tile_rows) required[name] = row.required;
-        std::vector<std::string> consumers_first = realization_order(c.env, {c.output->name});
+        std::vector<std::string> consumers_first = realization_order(c.copies, {c.output->name});
         std::reverse(consumers_first.begin(), consumers_first.end());
         if (DataDependentPlacer(c, sites, std::move(required)).place(consumers_first)) settle_tiles();
     }

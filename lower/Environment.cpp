@@ -37,7 +37,8 @@ void for_each_stage_expr(const FunctionContents &f, int s, const std::function<v
     for_each_definition_expr(f.stage(s), fn);
 }
 
-// Applies fn to every Expr of every definition of f, and of its bounds.
+}  // namespace
+
 void for_each_expr(const FunctionContents &f, const std::function<void(const Expr &)> &fn) {
     for (int s = 0; s < f.stages(); s++) for_each_stage_expr(f, s, fn);
     for (auto &b : f.schedule.bounds) {
@@ -46,6 +47,8 @@ void for_each_expr(const FunctionContents &f, const std::function<void(const Exp
         }
     }
 }
+
+namespace {
 
 struct CallCollector : IRVisitor {
     std::vector<const Call *> calls;
@@ -92,27 +95,25 @@ std::vector<std::string> stage_calls(const FunctionContents &f, int stage) {
     return called_names(c, f);
 }
 
-Environment find_functions(const std::shared_ptr<FunctionContents> &output) {
-    Environment env;
-    std::vector<std::shared_ptr<FunctionContents>> stack{output};
+std::vector<std::shared_ptr<FunctionContents>> pipeline_functions(
+    const std::vector<std::shared_ptr<FunctionContents>> &outputs) {
+    std::vector<std::shared_ptr<FunctionContents>> funcs;
+    std::set<const FunctionContents *> seen;
+    std::vector<std::shared_ptr<FunctionContents>> stack(outputs.rbegin(), outputs.rend());
     while (!stack.empty()) {
         auto f = stack.back();
         stack.pop_back();
-        if (env.count(f->name)) {
-            user_assert(env[f->name] == f)
-                << "Two different Funcs are both named '" << f->name << "'; give them distinct names";
-            continue;
-        }
+        if (!seen.insert(f.get()).second) continue;
         user_assert(f->has_pure_definition)
             << "Func '" << f->name << "' is used in the pipeline but has no definition";
-        env[f->name] = f;
+        funcs.push_back(f);
         CallCollector c;
         for_each_expr(*f, [&](const Expr &e) { e.accept(&c); });
         for (auto *call : c.calls) {
             // An input image's wrappers (ImageParam::in), which lowering redirects reads to.
             if (call->call_type == Call::Image && call->param) {
                 if (auto w = call->param->wrappers.lock()) {
-                    for (auto &[consumer, wrapper] : w->by_consumer) stack.push_back(wrapper);
+                    for (auto &wrapper : w->all()) stack.push_back(wrapper);
                 }
             }
             if (call->call_type != Call::Halo || call->func == f) continue;
@@ -123,9 +124,9 @@ Environment find_functions(const std::shared_ptr<FunctionContents> &output) {
             stack.push_back(callee);
         }
         // Wrappers (Func::in): lowering redirects calls to them; their schedules count too.
-        for (auto &[consumer, w] : f->wrappers) stack.push_back(w);
+        for (auto &w : f->wrappers.all()) stack.push_back(w);
     }
-    return env;
+    return funcs;
 }
 
 std::vector<std::string> realization_order(const Environment &env, const std::vector<std::string> &outputs) {

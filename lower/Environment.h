@@ -1,6 +1,7 @@
 // The Funcs a pipeline consists of, and the order in which they are realized.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -13,8 +14,14 @@ namespace halo {
 
 using Environment = std::map<std::string, std::shared_ptr<FunctionContents>>;
 
-// Every Func the output depends on (and the output), by name.
-Environment find_functions(const std::shared_ptr<FunctionContents> &output);
+// Every Func the outputs depend on (and the outputs, first), by identity: two different Funcs
+// may have one name (lowering's copies tell them apart, DistinctNames.h).
+std::vector<std::shared_ptr<FunctionContents>> pipeline_functions(
+    const std::vector<std::shared_ptr<FunctionContents>> &outputs);
+
+// Applies fn to every Expr of every definition of f (values, args, RDom bounds and predicates,
+// split factors, specializations), and of its bounds.
+void for_each_expr(const FunctionContents &f, const std::function<void(const Expr &)> &fn);
 
 // The Funcs in an order where every Func comes after the Funcs it calls. The last is an output
 // no other output reads (the pipeline's last stage).

@@ -10,6 +10,7 @@
 #include "BoundsInference.h"
 #include "BoundsOverflowChecks.h"
 #include "BufferConstraints.h"
+#include "DistinctNames.h"
 #include "Environment.h"
 #include "FuncValueBounds.h"
 #include "HoistStoreGuards.h"
@@ -109,27 +110,19 @@ LoweredPipeline lower_on_this_stack(const std::vector<std::shared_ptr<FunctionCo
         return s;
     };
 
-    // Lowering may fill in default placements; it works on a copy of every Func so that the
-    // user's Funcs keep exactly the schedule they were given.
-    Environment env, originals;
     std::vector<std::string> output_names;
     for (auto &output : outputs) {
         user_assert(std::count(output_names.begin(), output_names.end(), output->name) == 0)
             << "Func '" << output->name << "' is given twice as an output of the pipeline"
             << " (or two different outputs are both named '" << output->name << "')";
         output_names.push_back(output->name);
-        for (auto &[n, f] : find_functions(output)) {
-            auto known = originals.find(n);
-            if (known != originals.end()) {
-                user_assert(known->second == f) << "Two different Funcs are both named '" << n << "'; give them distinct names";
-                continue;
-            }
-            originals[n] = f;
-            env[n] = std::make_shared<FunctionContents>(*f);
-            env[n]->pipeline.reset();  // the copies' IR must not own a compiled pipeline
-        }
     }
-    apply_wrappers(env, output_names);
+    // Lowering may fill in default placements; it works on a copy of every Func so that the
+    // user's Funcs keep exactly the schedule they were given (and their names: two Funcs with
+    // one name are told apart in the copies).
+    FunctionCopies copies = copy_with_distinct_names(outputs);
+    Environment &env = copies.env;
+    apply_wrappers(env, output_names, copies);
     store_undef_points_only_in_outputs(env, output_names);
     FuncValueBounds value_bounds = compute_func_value_bounds(env);
     UseFuncValueBounds use_value_bounds(value_bounds);

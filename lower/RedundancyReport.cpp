@@ -8,6 +8,7 @@
 #include <set>
 #include <sstream>
 
+#include "DistinctNames.h"
 #include "Environment.h"
 #include "EvaluateInt.h"
 #include "Lower.h"
@@ -181,7 +182,8 @@ Tally tally(const Func &output, const std::vector<int> &sizes, bool breadth_firs
 std::string inlining_key(const Func &output, const std::vector<int> &sizes) {
     std::ostringstream key;
     for (int s : sizes) key << s << 'x';
-    for (auto &[name, f] : find_functions(output.function())) {
+    // Lowering's copies: a Func sharing the output's name is not the output.
+    for (auto &[name, f] : copy_with_distinct_names({output.function()}).env) {
         key << '|' << name << (inlined_when_breadth_first(*f, output.name()) ? ":i" : ":r");
     }
     return key.str();

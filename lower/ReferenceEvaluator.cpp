@@ -111,12 +111,12 @@ private:
         return v;
     }
     // Values of pure definitions, by (Func, point).
-    std::map<std::string, std::map<Point, Values>> pure_memo_;
-    std::map<std::string, std::map<Point, bool>> in_progress_;
+    std::map<const FunctionContents *, std::map<Point, Values>> pure_memo_;
+    std::map<const FunctionContents *, std::map<Point, bool>> in_progress_;
     // What one slice of an update wrote: the point -> value after the whole update.
     using Written = std::map<Point, Values>;
     // By (Func, stage) and the slice's pure Var values.
-    std::map<std::pair<std::string, int>, std::map<Point, Written>> slices_;
+    std::map<std::pair<const FunctionContents *, int>, std::map<Point, Written>> slices_;
     // The update being run, for reads of its own Func inside it.
     struct Running {
         const FunctionContents *f;
@@ -387,7 +387,7 @@ void Evaluator::check_specializations(const FunctionContents &f, int stage) {
 }
 
 const Evaluator::Written &Evaluator::run_update_slice(const FunctionContents &f, int stage, const Point &slice) {
-    auto &by_slice = slices_[{f.name, stage}];
+    auto &by_slice = slices_[{&f, stage}];
     auto found = by_slice.find(slice);
     if (found != by_slice.end()) return found->second;
     const Definition &def = f.updates[stage - 1];
@@ -451,10 +451,10 @@ Values Evaluator::func_value(const FunctionContents &f, const Point &p, int stag
         if (it != w.end()) return it->second;
         return func_value(f, p, stage - 1);
     }
-    auto &memo = pure_memo_[f.name];
+    auto &memo = pure_memo_[&f];
     auto it = memo.find(p);
     if (it != memo.end()) return it->second;
-    bool &busy = in_progress_[f.name][p];
+    bool &busy = in_progress_[&f][p];
     user_assert(!busy) << "reference evaluator: Func '" << f.name << "' depends on its own value at the "
                        << "same point (a cyclic definition)";
     busy = true;
@@ -484,7 +484,7 @@ void evaluate_into(const Func &f, std::vector<Buffer<>> &dst) {
         ev.globals[fc.name + ".extent." + std::to_string(d)].i = dst[0].dim(d).extent();
         ev.globals[fc.name + ".stride." + std::to_string(d)].i = dst[0].dim(d).stride();
     }
-    for (auto &[name, func] : find_functions(f.function())) {
+    for (auto &func : pipeline_functions({f.function()})) {
         for (int k = 0; k < func->stages(); k++) ev.check_specializations(*func, k);
     }
     if (fc.pure.store_condition.defined()) {

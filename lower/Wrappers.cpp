@@ -13,7 +13,8 @@ namespace {
 // Redirects the calls in one consumer's definitions.
 class RedirectCalls : public IRMutator {
 public:
-    RedirectCalls(const Environment &env, const std::string &consumer) : env_(env), consumer_(consumer) {}
+    RedirectCalls(const Environment &env, const FunctionCopies &names, const std::string &consumer)
+        : env_(env), names_(names), consumer_(consumer), original_consumer_(names.original_of(consumer)) {}
     using IRMutator::mutate;
     using IRMutator::visit;
 
@@ -23,25 +24,26 @@ public:
         Expr e = IRMutator::visit(op);
         for (size_t hops = 0; hops <= env_.size(); hops++) {
             const Call *c = e.as<Call>();
-            const WrapperMap *wrappers = wrappers_of(c);
+            const WrapperSet *wrappers = wrappers_of(c);
             if (!wrappers || wrappers->empty()) return e;
-            auto w = wrappers->find(consumer_);
-            if (w == wrappers->end()) {
-                w = wrappers->find("");
-                // The global wrapper is not used inside the wrapped Func's (or image's) own wrappers.
-                if (w == wrappers->end() || is_wrapper_of(*wrappers)) return e;
-            }
-            if (w->second->name == consumer_ || w->second->name == c->name) return e;  // a wrapper reads what it wraps
-            used_.insert(w->second->name);  // this consumer now reads the wrapper
-            e = Call::make(c->type, w->second->name, c->args, Call::Halo, w->second, nullptr, c->value_index);
+            // The consumer's own wrapper (by the Func, not its name), else the global one, which
+            // is not used inside the wrapped Func's (or image's) own wrappers.
+            std::shared_ptr<FunctionContents> w = wrappers->for_consumer(original_consumer_);
+            if (!w && (!wrappers->global || is_wrapper_of(*wrappers))) return e;
+            if (!w) w = wrappers->global;
+            // (An input's wrapper made by another thread after this lowering began is not one of
+            // the pipeline's Funcs: the next compile uses it.)
+            const std::string *wrapper = names_.find_name(w.get());
+            if (!wrapper || *wrapper == consumer_ || *wrapper == c->name) return e;  // a wrapper reads what it wraps
+            used_.insert(*wrapper);  // this consumer now reads the wrapper
+            e = Call::make(c->type, *wrapper, c->args, Call::Halo, w, nullptr, c->value_index);
         }
         return e;
     }
 
 private:
-    using WrapperMap = std::map<std::string, std::shared_ptr<FunctionContents>>;
     // A Func's wrappers (Func::in) or an input image's (ImageParam::in).
-    const WrapperMap *wrappers_of(const Call *op) {
+    const WrapperSet *wrappers_of(const Call *op) {
         if (op->call_type == Call::Halo) {
             auto f = env_.find(op->name);
             return f == env_.end() ? nullptr : &f->second->wrappers;
@@ -50,17 +52,20 @@ private:
         std::shared_ptr<ImageParamWrappers> w = op->param->wrappers.lock();
         if (!w) return nullptr;
         image_wrappers_.push_back(w);  // alive while this pass runs
-        return &w->by_consumer;
+        return w.get();
     }
-    bool is_wrapper_of(const WrapperMap &wrappers) const {
-        for (auto &[c, w] : wrappers) {
-            if (w->name == consumer_) return true;
+    bool is_wrapper_of(const WrapperSet &wrappers) const {
+        for (auto &w : wrappers.all()) {
+            const std::string *name = names_.find_name(w.get());
+            if (name && *name == consumer_) return true;
         }
         return false;
     }
     std::vector<std::shared_ptr<ImageParamWrappers>> image_wrappers_;
     const Environment &env_;
+    const FunctionCopies &names_;
     const std::string &consumer_;
+    const FunctionContents *original_consumer_;  // the user's Func the consumer is a copy of
     std::set<std::string> used_;
 
 public:
@@ -93,21 +98,24 @@ void redirect(Definition &d, RedirectCalls &r) {
 
 }  // namespace
 
-void apply_wrappers(Environment &env, const std::vector<std::string> &outputs) {
+void apply_wrappers(Environment &env, const std::vector<std::string> &outputs, const FunctionCopies &copies) {
     std::map<std::string, std::set<std::string>> used;  // consumer -> wrappers it reads
     for (auto &[name, f] : env) {
-        RedirectCalls r(env, name);
+        RedirectCalls r(env, copies, name);
         for (int k = 0; k < f->stages(); k++) redirect(f->stage(k), r);
         used[name] = r.used();
     }
     // f.in(g) where g (in this pipeline) does not read f: the wrapper and its schedule would be
     // dropped without a word (Halide refuses it too).
     for (auto &[name, f] : env) {
-        for (auto &[consumer, w] : f->wrappers) {
-            if (consumer.empty() || !env.count(consumer)) continue;
-            user_assert(used[consumer].count(w->name))
-                << "Func '" << name << "': in(" << consumer << ") wraps it for '" << consumer << "', but '" << consumer
-                << "' does not call '" << name << "', so the wrapper '" << w->name << "' and its schedule would "
+        for (auto &[consumer_func, w] : f->wrappers.for_consumers) {
+            auto c = consumer_func.lock();
+            const std::string *consumer = c ? copies.find_name(c.get()) : nullptr;
+            if (!consumer || !env.count(*consumer)) continue;
+            const std::string &wrapper = copies.name_in_copies(w.get());
+            user_assert(used[*consumer].count(wrapper))
+                << "Func '" << name << "': in(" << *consumer << ") wraps it for '" << *consumer << "', but '" << *consumer
+                << "' does not call '" << name << "', so the wrapper '" << wrapper << "' and its schedule would "
                 << "do nothing. Wrap it for a Func that reads it";
         }
     }

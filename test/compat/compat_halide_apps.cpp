@@ -359,13 +359,12 @@ TEST_CASE("iir_blur: the app's undef<float>() pure definition") {
     run_iir_blur(true, false);
 }
 
-// DISAGREEMENT: Halo refuses two distinct Funcs with the same name in one pipeline; the app's
-// helper makes Funcs named "blur" and "transpose" on each of its two calls. Reduced:
-//     Var x("x"); Func a("f"), b("f"); a(x) = x; b(x) = a(x) + 1; b.realize({4});
-// Halo: CompileError "Two different Funcs are both named 'f'; give them distinct names".
-// Halide: Func(name) makes the name unique (unique_name(name): "f" and "f$1"), so this gives
-// 1, 2, 3, 4 (and the app compiles).
-TEST_CASE("iir_blur: the app's Func names, the same in both passes" * doctest::skip()) {
+// Was a DISAGREEMENT (fixed): Halo refused two distinct Funcs with the same name in one
+// pipeline; the app's helper makes Funcs named "blur" and "transpose" on each of its two calls.
+// Halide's Func(name) makes the name unique ("f" and "f$1"); Halo names lowering's copies of
+// the second call's Funcs apart (lower/DistinctNames.h), and the schedule's compute_at of each
+// call's own Funcs follows them.
+TEST_CASE("iir_blur: the app's Func names, the same in both passes") {
     run_iir_blur(false, true);
 }
 
@@ -2468,8 +2467,8 @@ TEST_CASE("reduced: a pure definition of undef<int>() filled by updates") {
     CHECK(mismatches<int>(o, [](const std::vector<int> &c) { return 1 << c[0]; }) == 0);
 }
 
-// iir_blur: two Funcs given the same name.
-TEST_CASE("reduced: two distinct Funcs named alike in one pipeline" * doctest::skip()) {
+// iir_blur: two Funcs given the same name (refused until lowering's copies were named apart).
+TEST_CASE("reduced: two distinct Funcs named alike in one pipeline") {
     Var x("x");
     Func a("f"), b("f");
     a(x) = x;

@@ -6,16 +6,38 @@
 #include <climits>
 #include <algorithm>
 #include <cstdint>
+#include <set>
 
 #include "TestUtil.h"
+#include "dsl/IRVisitor.h"
 #include "lower/Environment.h"
 
 using namespace halo;
 
 namespace halo_fuzz {
 
+// The Funcs f's definitions call directly (itself excluded).
+std::vector<std::shared_ptr<FunctionContents>> called_funcs(const FunctionContents &f) {
+    struct Calls : IRVisitor {
+        std::vector<std::shared_ptr<FunctionContents>> funcs;
+        void visit(const Call *op) override {
+            if (op->call_type == Call::Halo) {
+                if (auto g = op->func.lock()) funcs.push_back(g);
+            }
+            IRVisitor::visit(op);
+        }
+    } calls;
+    for_each_expr(f, [&](const Expr &e) { e.accept(&calls); });
+    std::vector<std::shared_ptr<FunctionContents>> out;
+    for (auto &g : calls.funcs) {
+        if (g.get() != &f) out.push_back(g);
+    }
+    return out;
+}
+
 RandomPipeline::RandomPipeline(unsigned seed, bool extreme_regions)
-    : rng_(seed), side_rng_(seed * 2654435761u + 12345u), where_rng_(seed * 3266489917u + 4242u), extreme_regions_(extreme_regions), input_(std::vector<int>{24, 20}, "input") {
+    : rng_(seed), side_rng_(seed * 2654435761u + 12345u), where_rng_(seed * 3266489917u + 4242u),
+      name_rng_(seed * 2246822519u + 777u), extreme_regions_(extreme_regions), input_(std::vector<int>{24, 20}, "input") {
     input_.set_min(-3, -2);
     halo_test::fill_random(input_, -50, 50, seed);
     strided_input_ = seed % 4 == 3;  // (not from rng_: the other choices of a seed stay)
@@ -39,7 +61,11 @@ void RandomPipeline::build(int n) {
          << "\nin_clamped(x, y) = input(clamp(x, -3, 20), clamp(y, -2, 17))\n";
     for (int i = 1; i <= n; i++) {
         int a = rand(i), b = rand(i);
-        PipelineStage st{Func("s" + std::to_string(i)), {}, {}, true};
+        // One stage in six is named like an earlier one (as a helper that names its Funcs,
+        // called twice, does): lowering names its copies apart, and every reference must follow.
+        int named_as = i > 1 && name_rand(6) == 0 ? 1 + name_rand(i - 1) : i;
+        PipelineStage st{Func("s" + std::to_string(named_as)), {}, {}, true};
+        if (named_as != i) log_ << "(stage " << i << " is named s" << named_as << " too)\n";
         if (side_rand(8) == 0) add_param_select(st, a, b);
         else switch (rand(11)) {
         case 10: add_tuple_stage(st, a, b); break;
@@ -53,21 +79,22 @@ void RandomPipeline::build(int n) {
         default: add_typed_arithmetic(st, a, b); break;
         }
         // The stages it really reads (some definitions use only one of a and b).
-        // Calls through the hidden Func of an inline sum() count too.
-        halo::Environment env = halo::find_functions(st.f.function());
-        std::vector<std::string> work = halo::direct_calls(*st.f.function());
+        // Calls through the hidden Func of an inline sum() count too. By identity: two
+        // stages may share a name.
+        std::vector<std::shared_ptr<FunctionContents>> work = called_funcs(*st.f.function());
+        std::set<const FunctionContents *> seen;
         while (!work.empty()) {
-            std::string name = work.back();
+            auto callee = work.back();
             work.pop_back();
+            if (!seen.insert(callee.get()).second) continue;
             bool is_stage = false;
             for (int j = 0; j < i; j++) {
-                if (stages_[j].f.name() != name) continue;
+                if (stages_[j].f.function() != callee) continue;
                 is_stage = true;
                 if (std::find(st.inputs.begin(), st.inputs.end(), j) == st.inputs.end()) st.inputs.push_back(j);
             }
-            auto helper = env.find(name);
-            if (!is_stage && helper != env.end()) {
-                for (auto &n : halo::direct_calls(*helper->second)) work.push_back(n);
+            if (!is_stage) {
+                for (auto &f : called_funcs(*callee)) work.push_back(f);
             }
         }
         stages_.push_back(st);
@@ -91,15 +118,17 @@ void RandomPipeline::add_param_select(PipelineStage &st, int a, int b) {
     Var x = x_, y = y_;
     std::string F = f.name(), A = stages_[a].f.name(), B = stages_[b].f.name();
     std::string cond_text;
+    // Params by the stage's index: two stages may share a name, never a Param.
+    std::string S = "stage" + std::to_string(stages_.size());
     if (side_rand(2) == 0) {
-        Param<bool> q("q_" + F);
+        Param<bool> q("q_" + S);
         st.param_condition_holds = side_rand(2) == 0;
         q.set(st.param_condition_holds);
         bool_params_.push_back(q);
         st.param_condition = q;
         cond_text = q.name() + " (" + (st.param_condition_holds ? "true" : "false") + ")";
     } else {
-        Param<int> k("k_" + F);
+        Param<int> k("k_" + S);
         int value = side_rand(10), c = side_rand(10), d = side_rand(4);
         k.set(value);
         params_.push_back(k);

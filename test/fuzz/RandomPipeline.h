@@ -24,6 +24,9 @@
 
 namespace halo_fuzz {
 
+// The Funcs f's definitions call directly (itself excluded), by identity.
+std::vector<std::shared_ptr<halo::FunctionContents>> called_funcs(const halo::FunctionContents &f);
+
 struct PipelineStage {
     halo::Func f;
     std::vector<int> inputs;  // earlier stages it reads
@@ -88,6 +91,8 @@ public:
     int side_rand(int n) { return std::uniform_int_distribution<int>(0, n - 1)(side_rng_); }
     // A third, for the Funcs read inside a reduction's RVar loop and their placements.
     int where_rand(int n) { return std::uniform_int_distribution<int>(0, n - 1)(where_rng_); }
+    // A fourth, for the names of the stages (some share the name of an earlier stage).
+    int name_rand(int n) { return std::uniform_int_distribution<int>(0, n - 1)(name_rng_); }
     bool coin() { return rand(2) == 0; }
 
     int out_w = 1, out_h = 1, out_x = 0, out_y = 0;
@@ -95,7 +100,7 @@ public:
     bool extreme_region() const { return extreme_region_; }
 
 private:
-    std::mt19937 rng_, side_rng_, where_rng_;
+    std::mt19937 rng_, side_rng_, where_rng_, name_rng_;
     bool extreme_regions_;
     bool extreme_region_ = false;  // this case's output is near the ends of int32
     std::ostringstream log_;

@@ -227,7 +227,7 @@ std::vector<std::string> RandomPipeline::schedule_loops(int s, int update, bool 
             log << "  " << stage_name << ".specialize(output width >= " << k << "):\n";
             runs = -1;
         } else {
-            Param<bool> p("fast_" + f.name() + std::to_string(update));
+            Param<bool> p("fast_stage" + std::to_string(s) + "_" + std::to_string(update));
             holds = coin();
             p.set(holds);
             bool_params_.push_back(p);
@@ -272,8 +272,8 @@ std::vector<std::string> RandomPipeline::schedule_loops(int s, int update, bool 
 
 namespace {
 bool calls_directly(const Func &consumer, const Func &f) {
-    std::vector<std::string> calls = direct_calls(*consumer.function());
-    return std::find(calls.begin(), calls.end(), f.name()) != calls.end();
+    auto calls = called_funcs(*consumer.function());
+    return std::find(calls.begin(), calls.end(), f.function()) != calls.end();
 }
 }  // namespace
 
