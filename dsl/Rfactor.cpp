@@ -65,6 +65,31 @@ bool is_self_read(const Expr &e, const FunctionContents &f, const std::vector<Ex
     return true;
 }
 
+// max(f + e, f) is f + max(e, 0), and min(f + e, f) is f + min(e, 0): a sum, in any order
+// (Halide's associativity prover finds these too). Not for types whose sums wrap (unsigned or
+// narrower than 32 bits): there max(f + e, f) keeps f where f + e wraps, f + max(e, 0) does not.
+// (A 32- or 64-bit signed sum that overflows is undefined either way.)
+bool match_clamped_sum(const Expr &v, const FunctionContents &f, const std::vector<Expr> &args, AssociativeUpdate &out) {
+    Type t = v.type();
+    if (!t.is_float() && !(t.is_int() && t.bits >= 32)) return false;
+    const bool is_max = v.as<Max>() != nullptr;
+    Expr a, b;
+    if (auto *n = v.as<Max>()) a = n->a, b = n->b;
+    else if (auto *n = v.as<Min>()) a = n->a, b = n->b;
+    else return false;
+    for (auto [sum, self] : {std::pair{a, b}, std::pair{b, a}}) {
+        const Add *add = sum.as<Add>();
+        if (!add || !is_self_read(self, f, args)) continue;
+        for (auto [self2, e] : {std::pair{add->a, add->b}, std::pair{add->b, add->a}}) {
+            if (is_self_read(self2, f, args) && !calls_func(e, f)) {
+                out = {AssociativeUpdate::Add, is_max ? max(e, make_zero(t)) : min(e, make_zero(t))};
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
 bool match_associative(const Expr &value, const FunctionContents &f, const std::vector<Expr> &args, AssociativeUpdate &out) {
     Expr v = value;
     if (const Cast *c = v.as<Cast>(); c && c->value.type() == c->type) v = c->value;
@@ -79,6 +104,7 @@ bool match_associative(const Expr &value, const FunctionContents &f, const std::
     };
     if (auto *n = v.as<Add>()) return try_pair(AssociativeUpdate::Add, n->a, n->b);
     if (auto *n = v.as<Mul>()) return try_pair(AssociativeUpdate::Mul, n->a, n->b);
+    if (match_clamped_sum(v, f, args, out)) return true;
     if (auto *n = v.as<Min>()) return try_pair(AssociativeUpdate::Min, n->a, n->b);
     if (auto *n = v.as<Max>()) return try_pair(AssociativeUpdate::Max, n->a, n->b);
     return false;

@@ -165,3 +165,58 @@ TEST_CASE("rfactor of every RVar loop: the intermediate's update has no RDom, as
     gi.compute_root();
     halo_test::check_against_reference(g, Buffer<int>(3));
 }
+
+// max(f + e, f) is f + max(e, 0) (min likewise): a sum in any order, as Halide's associativity
+// prover knows. Int32, float and both operand orders, at sizes the splits do not divide.
+TEST_CASE("max(f + e, f) and min(f + e, f) rfactor as sums of max(e, 0) and min(e, 0)") {
+    Buffer<int> in = halo_test::random_image<int>({53, 11}, 31, -40, 40);
+    Var x("x"), u("u");
+    RVar rxo("rxo"), rxi("rxi");
+    for (int form = 0; form < 4; form++) {
+        INFO("form " << form);
+        RDom r(0, 53, 0, 11, "r");
+        Func f("f"), ref("ref");
+        Expr e = in(r.x, r.y) * (x + 1) - 7;
+        auto update = [&](Func &g) {
+            if (form == 0) g(x) = max(g(x) + e, g(x));
+            if (form == 1) g(x) = max(g(x), e + g(x));
+            if (form == 2) g(x) = min(g(x) + e, g(x));
+            if (form == 3) g(x) = min(g(x), g(x) + e);
+        };
+        f(x) = 5 - x;
+        update(f);
+        ref(x) = 5 - x;
+        update(ref);
+        f.update().split(r.x, rxo, rxi, 8);
+        Func intm = f.update().rfactor({{rxo, u}});
+        intm.compute_root().update().parallel(u);
+        Buffer<int> got = f.realize({6}), want = reference_realize(ref, {6});
+        for (int i = 0; i < 6; i++) CHECK(got(i) == want(i));
+    }
+    // Float: the same values (the sums of these small integers are exact).
+    RDom r(0, 53, "r");
+    Func g("g"), gref("gref");
+    Expr e = cast<float>(in(r, 3)) * 0.5f;
+    g() = 1.0f;
+    g() = max(g() + e, g());
+    gref() = 1.0f;
+    gref() = max(gref() + e, gref());
+    g.update().rfactor(r, u).compute_root();
+    Buffer<float> got = g.realize(std::vector<int>{}), want = reference_realize(gref, std::vector<int>{});
+    CHECK(got() == want());
+}
+
+// Where the sum wraps (unsigned or narrow types), max(f + e, f) keeps f and f + max(e, 0) does
+// not: not associative, refused.
+TEST_CASE("max(f + e, f) of a type whose sums wrap is not taken for a sum") {
+    Var x("x"), u("u");
+    RDom r(0, 10, "r");
+    Func f("f");
+    f(x) = cast<uint8_t>(200);
+    f(x) = max(f(x) + cast<uint8_t>(r * 20), f(x));
+    std::string msg = compile_error_of([&] { f.update().rfactor(r, u); });
+    CHECK(contains(msg, "Func 'f' update 0: rfactor needs an associative update of the form f(...) = f(...) op e"));
+    // Run in order, it is right (200 + 20k wraps for k >= 3, so max keeps f there).
+    Buffer<uint8_t> got = f.realize({2}), want = reference_realize(f, {2});
+    CHECK(got(0) == want(0));
+}

@@ -1023,14 +1023,10 @@ TEST_CASE("specialize: a specialization that implies a select's condition narrow
 
 // Follows Halide's rfactor.cpp (simple_rfactor_test): a max-reduction over a 2-D RDom factored
 // over its y, the intermediate vectorized in both its pure and update stages.
-// DISAGREEMENT: Halo refuses the update g = max(g + f, g). Reduced:
-//   Func g; Var u; RDom r(0, 10); g() = 40; g() = max(g() + r.x - 5, g());
-//   g.update(0).rfactor(r.x, u);
-// throws "Func 'g' update 0: rfactor needs an associative update of the form g(...) = g(...) op e,
-// with op one of +, *, min and max and e not reading g (this one is max(((g() + r4.x) - 5), g()))".
-// Halide's associativity prover accepts it (its test factors exactly this update and checks the
-// values, max(40 + x + y, 40) inside the RDom and 40 outside).
-TEST_CASE("rfactor: a max-reduction factored over r.y, with transposed storage" * doctest::skip()) {
+// Was a DISAGREEMENT (fixed): Halo refused the update g = max(g + f, g) ("rfactor needs an
+// associative update of the form g(...) = g(...) op e"); Halide's associativity prover accepts
+// it, and so does Halo now: it is g + max(f, 0), a sum.
+TEST_CASE("rfactor: a max-reduction factored over r.y, with transposed storage") {
     Func f("f"), g("g");
     Var x("x"), y("y"), u("u");
     f(x, y) = x + y;
