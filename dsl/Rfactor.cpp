@@ -139,9 +139,25 @@ RVarLoops rvar_loops(const Definition &def, const std::string &stage) {
         auto old = loops.id_of.find(s.old_var);
         bool touches_rvar = old != loops.id_of.end() || loops.id_of.count(s.outer) || loops.id_of.count(s.inner);
         if (!touches_rvar) continue;  // a split of a pure Var
-        user_assert(s.kind != Split::FuseVars)
-            << stage << ": rfactor of an update whose RVar loops are fused (" << s.old_var
-            << "); rfactor before fusing them";
+        if (s.kind == Split::FuseVars) {
+            // Two RVar loops fused into one over the product of their extents (as lowering
+            // fuses them: inner = t % inner extent + inner min, outer = t / inner extent + outer min).
+            auto in = loops.id_of.find(s.inner), out = loops.id_of.find(s.outer);
+            user_assert(in != loops.id_of.end() && out != loops.id_of.end())
+                << stage << ": rfactor of an update whose RVar loop is fused with a pure Var's loop (" << s.old_var
+                << "); rfactor before fusing them";
+            std::string inner_id = in->second, outer_id = out->second, fused = loops.fresh();
+            auto [inner_min, inner_extent] = loops.bounds.at(inner_id);
+            auto [outer_min, outer_extent] = loops.bounds.at(outer_id);
+            Expr t = Variable::make(Int(32), fused);
+            loops.bounds[fused] = {Expr(0), inner_extent * outer_extent};
+            loops.replace(inner_id, t % inner_extent + inner_min);
+            loops.replace(outer_id, t / inner_extent + outer_min);
+            loops.id_of.erase(in);
+            loops.id_of.erase(loops.id_of.find(s.outer));
+            loops.id_of[s.old_var] = fused;
+            continue;
+        }
         if (s.kind == Split::RenameVar) {
             std::string id = old->second;
             loops.id_of.erase(old);

@@ -220,3 +220,39 @@ TEST_CASE("max(f + e, f) of a type whose sums wrap is not taken for a sum") {
     Buffer<uint8_t> got = f.realize({2}), want = reference_realize(f, {2});
     CHECK(got(0) == want(0));
 }
+
+// RVar loops fused before rfactor (as Halide allows): the fused loop runs over the product of
+// the extents, inner = t % inner extent + min, outer = t / inner extent + min. Kept by the
+// intermediate (then split there) or moved into its pure Var.
+TEST_CASE("rfactor after a fuse of RVar loops, keeping the fused loop or factoring it") {
+    Buffer<int> in = halo_test::random_image<int>({9, 7, 5}, 33, -30, 30);
+    Var x("x"), u("u");
+    for (bool factor_fused : {false, true}) {
+        INFO("factor the fused loop: " << factor_fused);
+        RDom r(-2, 9, 3, 7, 1, 5, "r");  // extents 9, 7, 5 at non-zero mins
+        Func g("g"), ref("ref");
+        Expr e = in(r.x + 2, r.y - 3, r.z - 1) * (r.x - 2 * r.y + 3 * r.z) + x;
+        g(x) = x;
+        g(x) += e;
+        ref(x) = x;
+        ref(x) += e;
+        RVar rf("rf"), rfo("rfo"), rfi("rfi");
+        g.update().fuse(r.x, r.y, rf);
+        Func intm = factor_fused ? g.update().rfactor(rf, u) : g.update().rfactor(r.z, u);
+        intm.compute_root();
+        if (!factor_fused) intm.update().split(rf, rfo, rfi, 4);  // 63 = 4 * 15 + 3
+        Buffer<int> got = g.realize({4}), want = reference_realize(ref, {4});
+        for (int i = 0; i < 4; i++) CHECK(got(i) == want(i));
+    }
+}
+
+TEST_CASE("rfactor after an RVar loop is fused with a pure Var's loop is a clear error") {
+    Var x("x"), u("u"), xr("xr");
+    RDom r(0, 10, "r");
+    Func g("g");
+    g(x) = 0;
+    g(x) += r * x;
+    g.update().fuse(r, x, xr);
+    std::string msg = compile_error_of([&] { g.update().rfactor(r, u); });
+    CHECK(contains(msg, "Func 'g' update 0: rfactor of an update whose RVar loop is fused with a pure Var's loop (xr)"));
+}

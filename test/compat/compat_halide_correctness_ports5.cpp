@@ -1072,13 +1072,11 @@ TEST_CASE("rfactor: reordered and split RVars factored twice") {
 
 // Follows Halide's rfactor.cpp (reorder_fuse_wrapper_rfactor_test): two RVars fused, the third
 // factored out, the intermediate's fused RVar split, and a wrapper of the input for it.
-// DISAGREEMENT: Halo refuses rfactor after a fuse of other RVars. Reduced:
-//   Func g; Var u; RVar rf; RDom r(0, 4, 0, 5, 0, 3); g() = 0; g() += r.x + r.y * r.z;
-//   g.update(0).fuse(r.x, r.y, rf); g.update(0).rfactor(r.z, u);
-// throws "Func 'g' update 0: rfactor of an update whose RVar loops are fused (rf); rfactor before
-// fusing them". Halide accepts it (the intermediate keeps the fused RVar, which its test then
-// splits) and gives x + y + z + 1 inside the RDom.
-TEST_CASE("rfactor: fused RVars, a factored third one and a wrapper of the input" * doctest::skip()) {
+// Was a DISAGREEMENT (fixed): Halo refused rfactor after a fuse of other RVars ("rfactor of an
+// update whose RVar loops are fused (rf); rfactor before fusing them"). Halide accepts it (the
+// intermediate keeps the fused RVar, which its test then splits) and gives x + y + z + 1 inside
+// the RDom; so does Halo now.
+TEST_CASE("rfactor: fused RVars, a factored third one and a wrapper of the input") {
     Func f("f"), g("g");
     Var x("x"), y("y"), z("z"), u("u");
     RDom r(5, 10, 5, 10, 5, 10);
