@@ -55,9 +55,8 @@ struct WrapperSet {
     }
 };
 
-// An ImageParam's wrappers. Held by the ImageParam handles and by the Funcs that read the image
-// (FunctionContents::read_image_wrappers): the wrappers' definitions read the image, so the
-// image's own contents refer to them weakly.
+// An ImageParam's wrappers. Held by the ImageParam handles: the wrappers' definitions read the
+// image, so the image's own contents refer to them weakly.
 struct ImageParamWrappers : WrapperSet {};
 
 // What a pipeline requires of one dimension of a buffer it reads or writes, set with
