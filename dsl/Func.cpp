@@ -27,7 +27,6 @@ struct FreeNames : IRVisitor {
     std::vector<std::string> vars;
     std::vector<const Variable *> rvars;
     std::vector<const Call *> func_calls;
-    std::vector<const Call *> image_calls;  // reads of input images (ImageParam or Buffer)
     void visit(const Variable *op) override {
         if (op->param) return;
         if (op->rdom) {
@@ -48,7 +47,6 @@ struct FreeNames : IRVisitor {
     }
     void visit(const Call *op) override {
         if (op->call_type == Call::Halo) func_calls.push_back(op);
-        if (op->call_type == Call::Image && op->param) image_calls.push_back(op);
         IRVisitor::visit(op);
     }
     void visit(const Let *op) override {
@@ -67,17 +65,6 @@ private:
         return false;
     }
 };
-
-// The wrappers (ImageParam::in) of the images a definition reads live as long as the Func:
-// one made on an ImageParam object destroyed before the pipeline compiles still applies (in
-// Halide they belong to the image's Function, which the calls keep alive).
-void keep_image_wrappers(FunctionContents &f, const FreeNames &names) {
-    for (const Call *c : names.image_calls) {
-        auto w = c->param->wrappers.lock();
-        auto &kept = f.read_image_wrappers;
-        if (w && std::find(kept.begin(), kept.end(), w) == kept.end()) kept.push_back(w);
-    }
-}
 
 std::string join(const std::vector<std::string> &v) {
     std::string s;
@@ -611,7 +598,6 @@ Stage FuncRef::define(std::vector<Expr> values) {
             arg_names.push_back(v->name);
         }
         check_calls(*f_, names, "pure definition");
-        keep_image_wrappers(*f_, names);
         user_assert(names.rvars.empty())
             << "Func '" << f_->name << "': its pure definition uses RVar '" << names.rvars[0]->name
             << "' of an RDom. RVars may only appear in update definitions, as in " << f_->name
@@ -656,8 +642,6 @@ Stage FuncRef::define(std::vector<Expr> values) {
     FreeNames lhs;
     for (auto &a : args_) a.accept(&lhs);
     check_calls(*f_, lhs, what.c_str());
-    keep_image_wrappers(*f_, names);
-    keep_image_wrappers(*f_, lhs);
     std::vector<std::string> pure_used;
     for (size_t i = 0; i < args_.size(); i++) {
         // A Var in its own position is a pure dimension of the update; elsewhere (the second
@@ -990,9 +974,6 @@ Func ImageParam::image_wrapper(const std::string &wname) {
     std::vector<Expr> args;
     for (int d = 0; d < dimensions(); d++) args.push_back(Var("_" + std::to_string(d)));
     w(args) = (*this)(args);
-    // (Not the wrapper itself: it would keep alive the set that keeps it, and neither would be
-    // freed.)
-    w.function()->read_image_wrappers.clear();
     // Pipelines compiled before read the image directly: they recompile (as for a new
     // constraint) to read the wrapper.
     std::lock_guard<std::mutex> lock(p_->mutex);

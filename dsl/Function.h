@@ -110,9 +110,6 @@ struct FunctionContents {
     uint64_t version = 0;
     // Func::in wrappers (lowering redirects the calls of their consumers).
     WrapperSet wrappers;
-    // The ImageParam::in wrappers of the images its definitions read, kept alive with it (see
-    // keep_image_wrappers in Func.cpp).
-    std::vector<std::shared_ptr<ImageParamWrappers>> read_image_wrappers;
     // Constraints on the output buffer when this Func is a pipeline's output
     // (output_buffer().dim(d).set_...), per dimension; empty: none.
     std::vector<BufferDimConstraint> output_constraints;
