@@ -66,12 +66,14 @@ bool is_self_read(const Expr &e, const FunctionContents &f, const std::vector<Ex
 }
 
 // max(f + e, f) is f + max(e, 0), and min(f + e, f) is f + min(e, 0): a sum, in any order
-// (Halide's associativity prover finds these too). Not for types whose sums wrap (unsigned or
-// narrower than 32 bits): there max(f + e, f) keeps f where f + e wraps, f + max(e, 0) does not.
-// (A 32- or 64-bit signed sum that overflows is undefined either way.)
+// (Halide's associativity prover finds these too). Only for 32- and 64-bit signed integers,
+// whose overflow is undefined (as for any sum rfactor or a reorder of RVars reassociates). Not
+// where sums wrap (unsigned or narrower types: max(f + e, f) keeps f where f + e wraps, f +
+// max(e, 0) does not), nor for floats: with infinities max(f + e, f) depends on the order
+// (inf, then -inf: NaN; the other way: inf), and a NaN e is dropped or kept by the operand order.
 bool match_clamped_sum(const Expr &v, const FunctionContents &f, const std::vector<Expr> &args, AssociativeUpdate &out) {
     Type t = v.type();
-    if (!t.is_float() && !(t.is_int() && t.bits >= 32)) return false;
+    if (!t.is_int() || t.bits < 32) return false;
     const bool is_max = v.as<Max>() != nullptr;
     Expr a, b;
     if (auto *n = v.as<Max>()) a = n->a, b = n->b;
