@@ -2,6 +2,8 @@
 // from one of them and overrides only the nodes it cares about.
 #pragma once
 
+#include <functional>
+
 #include "IR.h"
 
 namespace halo {
@@ -43,6 +45,21 @@ public:
         return Stmt(std::static_pointer_cast<const BaseStmtNode>(op->shared_from_this()));
     }
 };
+
+// Whether e (if defined) contains a Call for which `matches` holds.
+inline bool has_call(const Expr &e, const std::function<bool(const Call &)> &matches) {
+    struct Finds : IRVisitor {
+        const std::function<bool(const Call &)> &matches;
+        bool found = false;
+        explicit Finds(const std::function<bool(const Call &)> &m) : matches(m) {}
+        void visit(const Call *op) override {
+            found = found || matches(*op);
+            IRVisitor::visit(op);
+        }
+    } finds(matches);
+    if (e.defined()) e.accept(&finds);
+    return finds.found;
+}
 
 template <typename T, IRNodeType NT>
 void ExprNode<T, NT>::accept(IRVisitor *v) const { v->visit(static_cast<const T *>(this)); }

@@ -42,17 +42,7 @@ bool is_call_to(const Call *c, const FunctionContents &f) {
 }
 
 bool calls_func(const Expr &e, const FunctionContents &f) {
-    struct Finds : IRVisitor {
-        const FunctionContents &f;
-        bool found = false;
-        explicit Finds(const FunctionContents &g) : f(g) {}
-        void visit(const Call *op) override {
-            found |= is_call_to(op, f);
-            IRVisitor::visit(op);
-        }
-    } finds(f);
-    e.accept(&finds);
-    return finds.found;
+    return has_call(e, [&](const Call &c) { return is_call_to(&c, f); });
 }
 
 // Whether e is f(args) at exactly the update's own left side.

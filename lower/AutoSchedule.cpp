@@ -675,7 +675,7 @@ AutoScheduleResult auto_schedule(Func output, const std::vector<int> &estimates,
     // Lowering's names (two different Funcs may share a name; reports name them apart), and
     // the call graph of lowering's copies, whose calls follow those names.
     FunctionCopies copies = copy_with_distinct_names({c.output});
-    for (auto &f : pipeline_functions({c.output})) c.env[copies.name_in_copies(f.get())] = f;
+    c.env = std::move(copies.originals);
     c.copies = std::move(copies.env);
     CallSites sites;
     for (auto &[name, f] : c.copies) {

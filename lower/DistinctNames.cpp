@@ -34,17 +34,7 @@ private:
 
 // Whether e calls one of the renamed Funcs.
 bool calls_renamed(const Expr &e, const Renames &renamed) {
-    struct Finds : IRVisitor {
-        const Renames &renamed;
-        bool found = false;
-        explicit Finds(const Renames &r) : renamed(r) {}
-        void visit(const Call *op) override {
-            found |= op->call_type == Call::Halo && renamed.count(op->func.identity());
-            IRVisitor::visit(op);
-        }
-    } finds(renamed);
-    if (e.defined()) e.accept(&finds);
-    return finds.found;
+    return has_call(e, [&](const Call &c) { return c.call_type == Call::Halo && renamed.count(c.func.identity()); });
 }
 
 void rename_in(Expr &e, RenameCalls &rename) {
@@ -87,20 +77,13 @@ void check_rdom_bounds(const FunctionContents &f, const Definition &d, const Ren
     for (auto &sp : d.specializations) check_rdom_bounds(f, *sp.definition, renamed);
 }
 
-// The consumer a reference names, if it is a Func of this pipeline that the reference
-// identifies by pointer (not by its name alone).
-const std::string *consumer_in_pipeline(const std::weak_ptr<FunctionContents> &consumer, const Renames &name_of) {
-    auto c = consumer.lock();
-    if (!c) return nullptr;
-    auto n = name_of.find(c.get());
-    return n == name_of.end() ? nullptr : &n->second;
-}
-
-// A compute_at/store_at level naming a shared name follows the Func it was made from.
+// A compute_at/store_at level naming a shared name follows the Func it was made from (which
+// must be one of the pipeline's: a level given by name alone cannot tell them apart).
 void rename_level(const FunctionContents &f, LoopLevel &level, const std::set<std::string> &shared,
-                  const Renames &name_of) {
+                  const FunctionCopies &copies) {
     if (level.kind != LoopLevel::At || !shared.count(level.func)) return;
-    const std::string *name = consumer_in_pipeline(level.consumer, name_of);
+    auto consumer = level.consumer.lock();
+    const std::string *name = consumer ? copies.find_name(consumer.get()) : nullptr;
     user_assert(name) << "Func '" << f.name << "' is scheduled at loop level " << level.func << "." << level.var
                       << " (given by name, or by a Func outside this pipeline), but two different Funcs in this "
                       << "pipeline are named '" << level.func << "': give them distinct names, or schedule with "
@@ -136,7 +119,7 @@ const std::string &FunctionCopies::name_in_copies(const FunctionContents *origin
 const FunctionContents *FunctionCopies::original_of(const std::string &name) const {
     auto o = originals.find(name);
     internal_assert(o != originals.end()) << "lowering has no copy named '" << name << "'";
-    return o->second;
+    return o->second.get();
 }
 
 FunctionCopies copy_with_distinct_names(const std::vector<std::shared_ptr<FunctionContents>> &outputs) {
@@ -183,11 +166,11 @@ FunctionCopies copy_with_distinct_names(const std::vector<std::shared_ptr<Functi
                 for (Expr *e : {&b.min, &b.extent, &b.modulus, &b.remainder}) rename_in(*e, rename);
             }
             for (auto &fold : copy->schedule.folds) rename_in(fold.factor, rename);
-            rename_level(*copy, copy->schedule.compute_level, shared, copies.name_of);
-            rename_level(*copy, copy->schedule.store_level, shared, copies.name_of);
+            rename_level(*copy, copy->schedule.compute_level, shared, copies);
+            rename_level(*copy, copy->schedule.store_level, shared, copies);
         }
         copies.env[copy->name] = copy;
-        copies.originals[copy->name] = f.get();
+        copies.originals[copy->name] = f;
     }
     return copies;
 }

@@ -26,7 +26,7 @@ struct FunctionCopies {
     Environment env;  // the copies, by their names (distinct)
     // The name each of the user's Funcs (by identity) has in env, and back.
     std::map<const FunctionContents *, std::string> name_of;
-    std::map<std::string, const FunctionContents *> originals;
+    Environment originals;  // the user's Funcs, by their copies' names
 
     // The name in env of one of the user's Funcs, or null if it is not one of the pipeline's.
     const std::string *find_name(const FunctionContents *original) const;
