@@ -7,6 +7,7 @@
 #include "EuclideanDivision.h"
 #include "IREquality.h"
 #include "Simplify.h"
+#include "SlidingWarmup.h"
 #include "dsl/Error.h"
 #include "dsl/IROperator.h"
 
@@ -359,7 +360,25 @@ private:
     void visit(const Not *op) override { bool_result(op); }
     void visit(const Select *op) override {
         Interval t = get(op->true_value), f = get(op->false_value);
+        // A single value where the condition and both sides are (a sliding window's start,
+        // select(loop > first, ...), read where its loop variable is fixed): the union would
+        // lose which side holds.
+        auto single = [](const Interval &i) { return i.min.defined() && i.max.defined() && equal(i.min, i.max); };
+        if (single(t) && single(f) && !reads_scope(op->condition)) {
+            result = Interval::point(Select::make(op->condition, t.min, f.min));
+            return;
+        }
         result = interval_union(t, f);
+    }
+    bool reads_scope(const Expr &e) const {
+        struct Finder : IRVisitor {
+            const Scope &scope;
+            bool found = false;
+            explicit Finder(const Scope &s) : scope(s) {}
+            void visit(const Variable *v) override { found |= scope.count(v->name) > 0; }
+        } finder(scope);
+        e.accept(&finder);
+        return finder.found;
     }
     void visit(const Load *op) override { result = type_range(op->type); }
     void visit(const Ramp *op) override {
@@ -767,6 +786,16 @@ private:
         if (!wanted(op)) return;
         if (fixed_for_the_call(op->condition)) {
             visit_fixed_branches(op);
+            return;
+        }
+        // A sliding window's warm-up guard (lower/SlidingWarmup.h): what it guards runs only
+        // from the loop's original first iteration on, so it touches no more than before.
+        if (std::string loop; is_warmup_guard(op->condition, &loop) && scope.count(loop) && !op->else_case.defined()) {
+            Interval from = bounds(Variable::make(Int(32), warmup_original_min_name(loop)));
+            Interval narrowed = scope[loop];
+            if (from.min.defined()) narrowed.min = narrowed.min.defined() ? simplify(max(narrowed.min, from.min)) : from.min;
+            op->condition.accept(this);
+            with_binding(loop, narrowed, [&] { op->then_case.accept(this); });
             return;
         }
         // A GuardWithIf guard (likely(v <= e)) does not narrow v here: the split's let promises

@@ -6,8 +6,10 @@
 #include <set>
 
 #include "Bounds.h"
+#include "EvaluateInt.h"
 #include "IREquality.h"
 #include "ScheduleFunctions.h"
+#include "SlidingWarmup.h"
 #include "Simplify.h"
 #include "Substitute.h"
 #include "dsl/Error.h"
@@ -31,6 +33,25 @@ Monotonic combine(Monotonic a, Monotonic b) {
     if (a == Monotonic::Constant) return b;
     if (b == Monotonic::Constant) return a;
     return a == b ? a : Monotonic::Unknown;
+}
+
+Monotonic monotonic_select(const Select *n, const std::string &var);
+
+// Whether e (as a tree: shared subexpressions counted each time) has at most `limit` nodes.
+bool node_count_at_most(const Expr &e, int limit) {
+    struct Count : IRVisitor {
+        int left;
+        explicit Count(int l) : left(l) {}
+        // (Stops descending once over the limit: the count of a large tree costs the limit.)
+#define HALO_COUNT_VISIT(N)                 \
+    void visit(const N *op) override {      \
+        if (--left >= 0) IRVisitor::visit(op); \
+    }
+        HALO_FOR_EACH_EXPR_NODE(HALO_COUNT_VISIT)
+#undef HALO_COUNT_VISIT
+    } count(limit);
+    e.accept(&count);
+    return count.left >= 0;
 }
 
 Monotonic monotonic_in(const Expr &e, const std::string &var) {
@@ -59,7 +80,54 @@ Monotonic monotonic_in(const Expr &e, const std::string &var) {
         bool widening_int = n->type.is_int() && n->value.type().is_int() && n->type.bits >= n->value.type().bits;
         return widening_int ? monotonic_in(n->value, var) : Monotonic::Unknown;
     }
+    if (auto n = e.as<Select>()) return monotonic_select(n, var);
     return Monotonic::Unknown;
+}
+
+// The operands of a tree of Max nodes (max(max(a, b), c): a, b and c).
+void max_operands(const Expr &e, std::vector<Expr> &out) {
+    if (auto m = e.as<Max>()) {
+        max_operands(m->a, out);
+        max_operands(m->b, out);
+    } else {
+        out.push_back(e);
+    }
+}
+
+// Whether a >= b everywhere because every operand of b's max is one of a's (max(b, x) >= b).
+bool max_includes(const Expr &a, const Expr &b) {
+    std::vector<Expr> as, bs;
+    max_operands(a, as);
+    max_operands(b, bs);
+    return std::all_of(bs.begin(), bs.end(), [&](const Expr &x) {
+        return std::any_of(as.begin(), as.end(), [&](const Expr &y) { return equal(x, y); });
+    });
+}
+
+// select(var > w, t, f), the start of a sliding window's later iterations (t) and of its first
+// (f): it never decreases where t and f do not and t >= f (the switch from f to t only rises).
+Monotonic monotonic_select(const Select *n, const std::string &var) {
+    auto is_var = [&](const Expr &x) {
+        auto v = x.as<Variable>();
+        return v && v->name == var;
+    };
+    // The condition holds from some value of var on: var > w, var >= w, w < var or w <= var.
+    auto becomes_true = [&](const Expr &c) {
+        Expr a, b;
+        bool greater = false;
+        if (auto o = c.as<LT>()) a = o->a, b = o->b;
+        else if (auto o = c.as<LE>()) a = o->a, b = o->b;
+        else if (auto o = c.as<GT>()) a = o->a, b = o->b, greater = true;
+        else if (auto o = c.as<GE>()) a = o->a, b = o->b, greater = true;
+        else return false;
+        if (greater) std::swap(a, b);  // now a < b or a <= b
+        return is_var(b) && !expr_uses_var(a, var);
+    };
+    if (!becomes_true(n->condition)) return Monotonic::Unknown;
+    Monotonic t = monotonic_in(n->true_value, var), f = monotonic_in(n->false_value, var);
+    auto rising = [](Monotonic m) { return m == Monotonic::Increasing || m == Monotonic::Constant; };
+    if (!rising(t) || !rising(f) || !max_includes(n->true_value, n->false_value)) return Monotonic::Unknown;
+    return Monotonic::Increasing;
 }
 
 // The divisions and remainders by positive constants in an expression that depend on var: the
@@ -136,7 +204,9 @@ Monotonic monotonic_bound(const Expr &e, const std::string &var) {
 
 class Slide : public IRMutator {
 public:
-    Slide(const FunctionContents &f, std::vector<std::string> &report) : f_(f), report_(report) {}
+    Slide(const FunctionContents &f, std::vector<std::string> &report, const std::set<std::string> &unique_loops,
+          WarmupPlan &warmup)
+        : f_(f), report_(report), unique_loops_(unique_loops), warmup_(warmup) {}
 
     // Where f slid (one entry per place its bounds lets are): the dimension and how many of
     // its rows one iteration needs (in terms of the loop variable).
@@ -283,11 +353,60 @@ private:
         Expr new_min = sliding >= 0 ? max(needed_min, previous(expanded(p + ".max")) + 1) : needed_max + 1;
         Expr new_max = min(needed_max, previous(expanded(p + ".min")) - 1);
         Expr window = simplify(expanded(p + ".max") - expanded(p + ".min") + 1);
+        // The first iteration computes everything needed (then the later ones what is new).
+        Expr first_iteration = loop->min;
+        // The lowest row of f still needed in this iteration (the rows below it are final).
+        Expr live_min = needed_min;
+        std::pair<std::string, Expr> live_let;  // defined where f warms up
+        Expr needed_at_first;
+        bool warms_up = sliding >= 0 && !backwards && f_.stages() == 1 && unique_loops_.count(c);
+        if (warms_up) {
+            // Halide's warm-up: the loop may start earlier (lower/SlidingWarmup.cpp), so that
+            // the iterations before its first compute the rows its first needs, a few at a
+            // time, as later iterations do; a fold then holds the rows of the steady state.
+            first_iteration = Variable::make(Int(32), warmup_min_name(c));
+            // Never below what the first real iteration needs: what the loop's body asks for
+            // in the iterations before it (its consumers' reads, guarded off) is not needed.
+            Expr needed_first = simplify(substitute(c, loop->min, expanded(p + ".min")));
+            live_min = max(needed_min, needed_first);
+            // What the body reads of f in this iteration, when its readers computed in it slide
+            // too: from the rows new in their iteration only (the bounds lets cover their whole
+            // window). A lower bound that rises with the loop, or it is not used.
+            // (The box names the lets around the body, such as its readers' starts: expanded
+            // only to be analysed, as they nest.)
+            LetValues around;
+            std::map<std::string, Expr> expansions = inner;
+            for (auto &[n, v] : lets_) around[n] = v;
+            for (auto &[n, v] : chain) {
+                around[n] = v;
+                expansions[n] = substitute(expansions, v);
+            }
+            Expr steady_live_min = expanded(p + ".min");
+            Box read = box_required(body, f_.name, {}, around);
+            if (read.used && !read.maybe_unused() && size_t(d) < read.dims.size() && read.dims[size_t(d)].min.defined()) {
+                Expr read_min = simplify(read.dims[size_t(d)].min);
+                Expr read_min_expanded = substitute(expansions, read_min);
+                Monotonic m = node_count_at_most(read_min_expanded, 4096) ? monotonic_bound(read_min_expanded, c) : Monotonic::Unknown;
+                if (m == Monotonic::Increasing || m == Monotonic::Constant) {
+                    live_min = max(live_min, read_min);
+                    steady_live_min = max(steady_live_min, read_min_expanded);
+                }
+            }
+            warmup_[c][f_.name] = warmup_iterations(expanded(p + ".max"), steady_live_min, c);
+            // What the loop's first iteration needs: a fold check in an iteration before it
+            // asks for at least that much, so that the error says how large the fold must be.
+            needed_at_first = simplify(substitute(c, loop->min, expanded(p + ".max") - max(steady_live_min, needed_first) + 1));
+            live_min = simplify(live_min);
+            live_let = {p + ".min.live", live_min};
+            live_min = Variable::make(Int(32), live_let.first);
+            new_min = max(live_min, previous(expanded(p + ".max")) + 1);
+        }
         Stmt check;
         for (const StorageFold &fold : f_.schedule.folds) {
             if (fold.var != f_.args[d] || !fold.explicit_fold) continue;
             // fold_storage: what one iteration needs must fit in the fold.
-            Expr needed = Variable::make(Int(32), p + ".max") - needed_min + 1;
+            Expr needed = Variable::make(Int(32), p + ".max") - live_min + 1;
+            if (needed_at_first.defined()) needed = max(needed, select(here < loop->min, needed_at_first, needed));
             Expr msg = Call::make(Int(32), "halo_error_fold_storage",
                                   {StringImm::make(f_.name), StringImm::make(f_.args[d]), needed, fold.factor},
                                   Call::Extern);
@@ -297,7 +416,7 @@ private:
         // The bounds lets each stage's loops start (or, backwards, end) from instead.
         std::vector<std::pair<std::string, Expr>> starts;
         if (backwards) starts.push_back({p + ".max", select(here > loop->min, new_max, needed_max)});
-        else starts.push_back({p + ".min", select(here > loop->min, new_min, needed_min)});
+        else starts.push_back({p + ".min", select(here > first_iteration, new_min, live_min)});
         if (sliding >= 0) {
             // Every update runs only over the rows its stage 0 computed in this iteration:
             // those past what the update covered in the iteration before. (Along a dimension
@@ -324,8 +443,17 @@ private:
                 }
             }
         }
-        for (auto &[name, start] : starts) rest = StartLater(f_.name, name, start).mutate(rest);
-        if (check.defined()) rest = Block::make(check, rest);
+        if (warms_up) {
+            // The start is a let of its own beside f's bounds lets (not around its produce), so
+            // that the Funcs it reads, whose bounds lets come next, name it in their own.
+            std::string slid_name = p + ".min.slid";
+            rest = StartLater(f_.name, starts[0].first, Expr(), slid_name).mutate(rest);
+            if (check.defined()) rest = Block::make(check, rest);
+            rest = LetStmt::make(live_let.first, live_let.second, LetStmt::make(slid_name, starts[0].second, rest));
+        } else {
+            for (auto &[name, start] : starts) rest = StartLater(f_.name, name, start).mutate(rest);
+            if (check.defined()) rest = Block::make(check, rest);
+        }
         if (sliding >= 0) slid.push_back({d, window});
         reused_ = true;
         reused_dim_ = d;
@@ -392,22 +520,26 @@ private:
     }
 
     // Makes the loops of f's produce use `min` instead of the bounds let `min_name`: they start
-    // later (or, with a .max let, end earlier).
+    // later (or, with a .max let, end earlier). With `defined_as`, min is that let, defined
+    // elsewhere.
     class StartLater : public IRMutator {
     public:
-        StartLater(const std::string &f, const std::string &min_name, Expr min) : f_(f), name_(min_name), min_(std::move(min)) {}
+        StartLater(const std::string &f, const std::string &min_name, Expr min, std::string defined_as = "")
+            : f_(f), name_(min_name), min_(std::move(min)), defined_as_(std::move(defined_as)) {}
         using IRMutator::mutate;
         using IRMutator::visit;
         Stmt visit(const ProducerConsumer *op) override {
             if (!op->is_producer || op->name != f_) return IRMutator::visit(op);
-            std::string slid = name_ + ".slid";
+            std::string slid = defined_as_.empty() ? name_ + ".slid" : defined_as_;
             Stmt body = substitute(name_, Variable::make(Int(32), slid), op->body);
-            return LetStmt::make(slid, min_, ProducerConsumer::make(op->name, true, body));
+            Stmt produce = ProducerConsumer::make(op->name, true, body);
+            return defined_as_.empty() ? LetStmt::make(slid, min_, produce) : produce;
         }
 
     private:
         std::string f_, name_;
         Expr min_;
+        std::string defined_as_;
     };
 
     std::string reason_not_to_slide(const For *loop) const {
@@ -459,8 +591,68 @@ private:
         return "";
     }
 
+    // How many iterations before the loop's first f needs to warm up, so that each computes
+    // about as many rows as a later one: in the steady state (the ends' clamps dropped), the
+    // rows live at once over the rows new per iteration, less one. Only the length of the
+    // warm-up depends on this (any number computes the same values), so it is estimated by
+    // evaluating at a few points (the other names 0 or 1: a window over y / 2 may depend on
+    // the parity of a min); 0 where that fails.
+    static int warmup_iterations(const Expr &max_needed, const Expr &live_min, const std::string &c) {
+        Expr hi = steady_state(max_needed, c), lo = steady_state(live_min, c);
+        if (!node_count_at_most(hi, 4096) || !node_count_at_most(lo, 4096)) return 0;
+        std::set<std::string> names;
+        struct Names : IRVisitor {
+            std::set<std::string> &names;
+            explicit Names(std::set<std::string> &n) : names(n) {}
+            using IRVisitor::visit;
+            void visit(const Variable *v) override { names.insert(v->name); }
+        } collect(names);
+        hi.accept(&collect);
+        lo.accept(&collect);
+        names.erase(c);
+        int64_t most = 0;
+        for (int64_t others : {0, 1}) {
+            for (int64_t at : {10, 11}) {
+                IntEnvironment env;
+                for (auto &n : names) env[n] = others;
+                auto eval = [&](const Expr &e, int64_t v) {
+                    env[c] = v;
+                    return evaluate_int(e, env).value;
+                };
+                auto h = eval(hi, at), h_before = eval(hi, at - 1), l = eval(lo, at);
+                if (!h || !h_before || !l || *h - *h_before <= 0) return 0;
+                int64_t step = *h - *h_before, live = *h - *l + 1;
+                if (live > 0) most = std::max(most, (live + step - 1) / step - 1);
+            }
+        }
+        return int(std::min<int64_t>(16, most));
+    }
+    // e with the clamps that hold it at a constant dropped (min(2y + 2, M) is 2y + 2 away from
+    // the end), and a sliding window's start taken from its later iterations.
+    static Expr steady_state(const Expr &e, const std::string &c) {
+        struct Drop : IRMutator {
+            const std::string &c;
+            explicit Drop(const std::string &v) : c(v) {}
+            using IRMutator::visit;
+            Expr clamp(const Expr &a, const Expr &b, bool is_min) {
+                bool ua = expr_uses_var(a, c), ub = expr_uses_var(b, c);
+                if (ua && !ub) return mutate(a);
+                if (ub && !ua) return mutate(b);
+                return is_min ? Expr(Min::make(mutate(a), mutate(b))) : Expr(Max::make(mutate(a), mutate(b)));
+            }
+            Expr visit(const Min *op) override { return clamp(op->a, op->b, true); }
+            Expr visit(const Max *op) override { return clamp(op->a, op->b, false); }
+            Expr visit(const Select *op) override {
+                return expr_uses_var(op->condition, c) ? mutate(op->true_value) : IRMutator::visit(op);
+            }
+        } drop(c);
+        return simplify(drop.mutate(e));
+    }
+
     const FunctionContents &f_;
     std::vector<std::string> &report_;
+    const std::set<std::string> &unique_loops_;
+    WarmupPlan &warmup_;
     std::vector<const For *> loops_;  // inside the realization, outermost first
     std::vector<std::pair<std::string, Expr>> lets_;  // inside the innermost loop
     // Whether the last place slid (or, nothing moving, computes everything in the first
@@ -484,8 +676,9 @@ using FoldProposal = std::optional<std::pair<int, int64_t>>;  // dimension, fact
 class FindRealizations : public IRMutator {
 public:
     FindRealizations(Environment &env, std::vector<std::string> &report,
-                     std::map<std::string, std::vector<FoldProposal>> &proposals, bool planning)
-        : env_(env), report_(report), proposals_(proposals), planning_(planning) {}
+                     std::map<std::string, std::vector<FoldProposal>> &proposals, bool planning,
+                     const std::set<std::string> &unique_loops, WarmupPlan &warmup)
+        : env_(env), report_(report), proposals_(proposals), planning_(planning), unique_loops_(unique_loops), warmup_(warmup) {}
     using IRMutator::mutate;
     using IRMutator::visit;
 
@@ -494,7 +687,7 @@ public:
         auto it = env_.find(op->name);
         if (it == env_.end()) return Realize::make(op->name, op->types, op->bounds, body);
         FunctionContents &f = *it->second;
-        Slide slide(f, report_);
+        Slide slide(f, report_, unique_loops_, warmup_);
         // (A Func of no dimensions has nothing to slide along.)
         if (f.dimensions() > 0 && !(f.schedule.store_level == f.schedule.compute_level)) body = slide.mutate(body);
         if (planning_) {
@@ -553,6 +746,8 @@ private:
     std::vector<std::string> &report_;
     std::map<std::string, std::vector<FoldProposal>> &proposals_;
     bool planning_;
+    const std::set<std::string> &unique_loops_;
+    WarmupPlan &warmup_;
 };
 
 }  // namespace
@@ -560,8 +755,11 @@ private:
 Stmt sliding_window(const Stmt &s, Environment &env, std::vector<std::string> *report) {
     std::map<std::string, std::vector<FoldProposal>> proposals;
     std::vector<std::string> planning_lines, lines;
-    FindRealizations(env, planning_lines, proposals, true).mutate(s);
-    Stmt r = FindRealizations(env, lines, proposals, false).mutate(s);
+    std::set<std::string> unique_loops = loops_named_once(s);
+    WarmupPlan planning_warmup, warmup;
+    FindRealizations(env, planning_lines, proposals, true, unique_loops, planning_warmup).mutate(s);
+    Stmt r = FindRealizations(env, lines, proposals, false, unique_loops, warmup).mutate(s);
+    r = warm_up_sliding_windows(r, warmup, lines);
     if (report) *report = lines;
     return r;
 }

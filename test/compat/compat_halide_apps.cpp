@@ -2047,7 +2047,7 @@ TEST_CASE("RoundUp: a root producer of a RoundUp stage provides only the require
 // its 2 new rows), so Halide (which backs up the loop for the warm-up) folds a by 4; Halo's
 // first iteration computes b over 4 rows and a over 6, and Halo refuses: "Func 'a' is stored
 // folded modulo 4 in y (fold_storage), but 6 of it are needed at once: fold by at least 6".
-TEST_CASE("fold_storage: a fold that holds the steady state of a sliding window" * doctest::skip()) {
+TEST_CASE("fold_storage: a fold that holds the steady state of a sliding window") {
     Var x("x"), y("y"), yo("yo"), yi("yi");
     Func a("a"), b("b"), out("out");
     a(x, y) = x + y * 3;

@@ -1,0 +1,198 @@
+#include "SlidingWarmup.h"
+
+#include <algorithm>
+#include <functional>
+
+#include "Bounds.h"
+#include "Substitute.h"
+#include "dsl/IROperator.h"
+#include "dsl/IRVisitor.h"
+
+namespace halo {
+
+std::string warmup_min_name(const std::string &loop) { return loop + ".warmup_min"; }
+
+std::string warmup_original_min_name(const std::string &loop) { return loop + ".original_min"; }
+
+Expr warmup_guard(const std::string &loop) {
+    return Variable::make(Int(32), warmup_original_min_name(loop)) <= Variable::make(Int(32), loop);
+}
+
+bool is_warmup_guard(const Expr &condition, std::string *loop) {
+    auto le = condition.as<LE>();
+    if (!le) return false;
+    auto from = le->a.as<Variable>(), v = le->b.as<Variable>();
+    if (!from || !v || from->name != warmup_original_min_name(v->name)) return false;
+    *loop = v->name;
+    return true;
+}
+
+std::set<std::string> loops_named_once(const Stmt &s) {
+    struct Count : IRVisitor {
+        std::map<std::string, int> seen;
+        using IRVisitor::visit;
+        void visit(const For *op) override {
+            seen[op->name]++;
+            IRVisitor::visit(op);
+        }
+    } count;
+    s.accept(&count);
+    std::set<std::string> once;
+    for (auto &[name, n] : count.seen) {
+        if (n == 1) once.insert(name);
+    }
+    return once;
+}
+
+namespace {
+
+bool produces_any(const Stmt &s, const std::map<std::string, int> &funcs) {
+    struct Find : IRVisitor {
+        const std::map<std::string, int> &funcs;
+        bool found = false;
+        explicit Find(const std::map<std::string, int> &f) : funcs(f) {}
+        using IRVisitor::visit;
+        void visit(const ProducerConsumer *op) override {
+            found |= op->is_producer && funcs.count(op->name) > 0;
+            IRVisitor::visit(op);
+        }
+    } find(funcs);
+    s.accept(&find);
+    return find.found;
+}
+
+// The body of one loop, with everything but the sliding Funcs' production run only from the
+// loop's original first iteration on (`from_first`). Walks down the lets, blocks, consume
+// nodes and ifs on conditions fixed for the loop that lead to the sliding Funcs' produce nodes.
+class GuardBody {
+public:
+    GuardBody(const std::string &loop, const std::map<std::string, int> &sliding, Expr from_first)
+        : loop_(loop), sliding_(sliding), from_first_(std::move(from_first)) {}
+
+    std::map<std::string, const ProducerConsumer *> sliding_produces;
+    std::map<std::string, const ProducerConsumer *> other_produces;
+    std::string why_not;  // "" if the warm-up is safe
+
+    Stmt guard(const Stmt &s) {
+        if (!s.defined()) return s;
+        if (auto l = s.as<LetStmt>()) return LetStmt::make(l->name, l->value, guard(l->body));
+        if (auto b = s.as<Block>()) return Block::make(guard(b->first), guard(b->rest));
+        // A Func stored and computed in the loop: its buffer exists in every iteration (what it
+        // computes is guarded like any other Func's).
+        if (auto r = s.as<Realize>()) return Realize::make(r->name, r->types, r->bounds, guard(r->body));
+        if (auto p = s.as<ProducerConsumer>()) {
+            if (!p->is_producer) return ProducerConsumer::make(p->name, false, guard(p->body));
+            if (sliding_.count(p->name)) {
+                sliding_produces[p->name] = p;
+                return s;
+            }
+            other_produces[p->name] = p;
+            return later_only(s);
+        }
+        if (auto i = s.as<IfThenElse>(); i && !expr_uses_var(i->condition, loop_)) {
+            return IfThenElse::make(i->condition, guard(i->then_case), guard(i->else_case));
+        }
+        if (auto e = s.as<Evaluate>(); e && is_const(e->value)) return s;
+        // A sliding Func's fold check guards the iterations of the warm-up too.
+        if (is_fold_check(s)) return s;
+        return later_only(s);
+    }
+
+private:
+    static bool is_fold_check(const Stmt &s) {
+        auto a = s.as<AssertStmt>();
+        auto call = a ? a->message.as<Call>() : nullptr;
+        return call && call->name == "halo_error_fold_storage";
+    }
+    Stmt later_only(const Stmt &s) {
+        if (produces_any(s, sliding_) && why_not.empty()) {
+            why_not = "a sliding Func is computed under a statement that must not run before the loop's first iteration";
+        }
+        return IfThenElse::make(from_first_, s);
+    }
+
+    const std::string &loop_;
+    const std::map<std::string, int> &sliding_;
+    Expr from_first_;
+};
+
+class WarmUp : public IRMutator {
+public:
+    WarmUp(const WarmupPlan &plan, std::vector<std::string> &report) : plan_(plan), report_(report) {}
+    using IRMutator::mutate;
+    using IRMutator::visit;
+
+    Stmt visit(const For *op) override {
+        Stmt body = mutate(op->body);
+        auto planned = plan_.find(op->name);
+        if (planned == plan_.end()) return body.same_as(op->body) ? Stmt(self(op)) : For::make(op->name, op->min, op->extent, op->for_type, body);
+        const std::string first_name = warmup_min_name(op->name);
+        Expr first = Variable::make(Int(32), first_name);
+        int early = 0;
+        Stmt guarded = body;
+        // (early is only known after the walk: the guard names the original first iteration
+        // through a let of its own.)
+        const std::string original_name = warmup_original_min_name(op->name);
+        GuardBody g(op->name, planned->second, warmup_guard(op->name));
+        guarded = g.guard(body);
+        std::string why = g.why_not;
+        for (auto &[f, p] : g.sliding_produces) {
+            for (auto &[other, q] : g.other_produces) {
+                (void)q;
+                if (why.empty() && box_required(p->body, other).used) {
+                    why = "the sliding Func " + f + " reads " + other + ", which is computed in the loop without sliding";
+                }
+            }
+        }
+        if (why.empty()) early = iterations_early(g.sliding_produces, planned->second);
+        std::string funcs;
+        for (auto &[f, p] : g.sliding_produces) funcs += (funcs.empty() ? "" : ", ") + f;
+        if (!why.empty()) {
+            report_.push_back(op->name + ": no warm-up before the loop (" + why + ")");
+        } else if (early > 0) {
+            report_.push_back(op->name + ": starts " + std::to_string(early) + " iteration" + (early > 1 ? "s" : "") +
+                              " early to warm up the sliding window" + (g.sliding_produces.size() > 1 ? "s" : "") + " of " + funcs);
+        }
+        Stmt loop;
+        if (early > 0) {
+            loop = For::make(op->name, first, op->extent + early, op->for_type, guarded);
+            loop = LetStmt::make(first_name, Variable::make(Int(32), original_name) - early, loop);
+            return LetStmt::make(original_name, op->min, loop);
+        }
+        loop = For::make(op->name, op->min, op->extent, op->for_type, body);
+        return LetStmt::make(first_name, op->min, loop);
+    }
+
+private:
+    // How many iterations before the first the earliest sliding Func starts: each needs its own
+    // warm-up before the first iteration in which a Func reading it (if any slides too) starts.
+    static int iterations_early(const std::map<std::string, const ProducerConsumer *> &produces,
+                                const std::map<std::string, int> &needs) {
+        std::map<std::string, int> start;  // iterations before the loop's first
+        std::function<int(const std::string &)> early = [&](const std::string &f) -> int {
+            auto known = start.find(f);
+            if (known != start.end()) return known->second;
+            int readers = 0;
+            for (auto &[c, p] : produces) {
+                if (c != f && box_required(p->body, f).used) readers = std::max(readers, early(c));
+            }
+            auto n = needs.find(f);
+            return start[f] = readers + (n != needs.end() ? n->second : 0);
+        };
+        int most = 0;
+        for (auto &[f, p] : produces) most = std::max(most, early(f));
+        return most;
+    }
+
+    const WarmupPlan &plan_;
+    std::vector<std::string> &report_;
+};
+
+}  // namespace
+
+Stmt warm_up_sliding_windows(const Stmt &s, const WarmupPlan &plan, std::vector<std::string> &report) {
+    if (plan.empty()) return s;
+    return WarmUp(plan, report).mutate(s);
+}
+
+}  // namespace halo

@@ -1,0 +1,144 @@
+// The warm-up of sliding windows (Halide's since Halide 12): a loop that Funcs slide over starts
+// early, and in the iterations before its first only the sliding Funcs run, each computing a
+// few of the rows the first iteration needs, as the later iterations do. So a fold sized for
+// the steady state holds, where a first iteration computing the whole window at once would not.
+// Every schedule is checked against the reference evaluator at sizes the strips do not divide,
+// with non-zero and negative mins.
+#include "TestUtil.h"
+
+using namespace halo;
+using halo_test::contains;
+
+namespace {
+
+const RedundancyRow &row_of(const RedundancyReport &r, const std::string &func) {
+    for (auto &row : r.rows) {
+        if (row.func == func) return row;
+    }
+    FAIL("no row for " << func);
+    return r.rows.front();
+}
+
+// Two 3-row stencils slid down pairs of output rows (the reduced case of Halide's camera_pipe):
+// in the steady state one iteration computes 2 new rows of b, which read 4 rows of a.
+struct TwoStencils {
+    Var x{"x"}, y{"y"}, yo{"yo"}, yi{"yi"};
+    Func a{"a"}, b{"b"}, out{"out"};
+    explicit TwoStencils(TailStrategy tail = TailStrategy::Auto) {
+        a(x, y) = x + y * 3;
+        b(x, y) = a(x, y - 1) + a(x, y + 1);
+        out(x, y) = b(x, y - 1) + b(x, y + 1);
+        out.split(y, yo, yi, 2, tail);
+        a.store_root().compute_at(out, yo);
+        b.store_root().compute_at(out, yo);
+    }
+};
+
+}  // namespace
+
+TEST_CASE("warm-up: folds of the steady state hold two stencils slid down pairs of rows") {
+    TwoStencils p;
+    p.a.fold_storage(p.y, 4);
+    p.b.fold_storage(p.y, 4);
+    std::string stmt = p.out.lowered_stmt();
+    CHECK(contains(stmt, "// out.s0.yo: starts 2 iterations early to warm up the sliding windows of a, b"));
+    CHECK(contains(stmt, "// a: sliding window over out.s0.yo in dimension y"));
+    CHECK(contains(stmt, "// b: sliding window over out.s0.yo in dimension y"));
+    for (auto [w, h, xmin, ymin] : {std::array<int, 4>{10, 20, 0, 0}, {7, 13, -3, -50}, {5, 2, 4, 9}, {3, 31, 100, -7}}) {
+        CAPTURE(h);
+        CAPTURE(ymin);
+        halo_test::check_against_reference(p.out, halo_test::int_buffer_at(w, h, xmin, ymin));
+    }
+}
+
+TEST_CASE("warm-up: with a GuardWithIf split the regions are clamped to the output, so it warms up nothing") {
+    // GuardWithIf's bounds clamp the consumer's rows to the output: in the iterations before
+    // the first, the regions are those of the first, which then computes them all. The values
+    // are right; a fold must hold the first iteration's rows, or it is the run-time error
+    // (Halide, whose bounds are not clamped there, warms up and folds a by 4).
+    TwoStencils p(TailStrategy::GuardWithIf);
+    for (int h : {1, 2, 3, 9, 16}) {
+        CAPTURE(h);
+        halo_test::check_against_reference(p.out, halo_test::int_buffer_at(6, h, 2, -h));
+    }
+    p.a.fold_storage(p.y, 4);
+    std::string msg = halo_test::runtime_error_of([&] { p.out.realize({6, 9}); });
+    CHECK(contains(msg, "Func 'a' is stored folded modulo 4 in y (fold_storage), but 5 of it are needed at once"));
+}
+
+TEST_CASE("warm-up: a fold smaller than the steady state is still the run-time error") {
+    TwoStencils p;
+    p.a.fold_storage(p.y, 3);
+    std::string msg = halo_test::runtime_error_of([&] { p.out.realize({10, 20}); });
+    CHECK(contains(msg, "Func 'a' is stored folded modulo 3 in y (fold_storage), but 4 of it are needed at once: fold by at least 4"));
+}
+
+TEST_CASE("warm-up: every row is computed once, and the automatic folds are unchanged") {
+    TwoStencils p;
+    std::string stmt = p.out.lowered_stmt();
+    CHECK(contains(stmt, "// b: storage folded modulo 4 in dimension y"));
+    CHECK(contains(stmt, "// a: storage folded modulo 8 in dimension y"));
+    RedundancyReport r = redundancy_report(p.out, {10, 20});
+    // out's 20 rows read b over [-1, 20] and a over [-2, 21].
+    CHECK(row_of(r, "b").computed == 10 * 22);
+    CHECK(row_of(r, "a").computed == 10 * 24);
+}
+
+TEST_CASE("warm-up: a stage that reads the input directly asks no more of the input") {
+    // The consumer's reads are guarded off in the iterations before the first: the input's
+    // required region is what it was without the warm-up, so an input of exactly that size works.
+    Var x("x"), y("y"), yo("yo"), yi("yi");
+    ImageParam in(Int(32), 2, "in");
+    Func a("a"), out("out");
+    a(x, y) = in(x, y) * 2;
+    out(x, y) = a(x, y - 1) + a(x, y + 2) + in(x, y + 1);
+    out.split(y, yo, yi, 4, TailStrategy::GuardWithIf);
+    a.store_root().compute_at(out, yo).fold_storage(y, 8);
+    Buffer<int> ib = halo_test::random_image<int>({6, 13}, 7, -100, 100);
+    ib.set_min(0, -1);
+    in.set(ib);
+    CHECK(contains(out.lowered_stmt(), "starts 1 iteration early to warm up the sliding window of a"));
+    halo_test::check_against_reference(out, halo_test::int_buffer_at(6, 10, 0, 0));
+}
+
+TEST_CASE("warm-up: not when a sliding Func reads a Func computed in the loop without sliding") {
+    // g is stored and computed per strip: it cannot run before the loop's first iteration (its
+    // region there is made for the consumer's rows), so b, which reads it, cannot either.
+    Var x("x"), y("y"), yo("yo"), yi("yi");
+    Func g("g"), b("b"), out("out");
+    g(x, y) = x * 7 - y;
+    b(x, y) = g(x, y) + g(x, y + 1);
+    out(x, y) = b(x, y) + b(x, y + 2);
+    out.split(y, yo, yi, 2);
+    g.compute_at(out, yo);
+    b.store_root().compute_at(out, yo);
+    std::string stmt = out.lowered_stmt();
+    CHECK(contains(stmt, "// out.s0.yo: no warm-up before the loop (the sliding Func b reads g, which is computed in the loop "
+                         "without sliding)"));
+    halo_test::check_against_reference(out, halo_test::int_buffer_at(5, 11, 1, -4));
+}
+
+TEST_CASE("warm-up: a chain of five stencils, each folded to its steady state") {
+    Var x("x"), y("y"), yo("yo"), yi("yi");
+    Buffer<int> in = halo_test::random_image<int>({30, 90}, 3, -1000, 1000);
+    in.set_min(-5, -20);
+    std::vector<Func> s;
+    for (int i = 0; i < 5; i++) {
+        Func f("s" + std::to_string(i));
+        if (i == 0) f(x, y) = in(x, y) + in(x + 1, y);
+        else f(x, y) = s.back()(x, y - 1) * 3 + s.back()(x, y + 1) - s.back()(x, y);
+        s.push_back(f);
+    }
+    Func out("out");
+    out(x, y) = s.back()(x, y) + s.back()(x, y + 1);
+    out.split(y, yo, yi, 4);
+    for (auto &f : s) f.store_root().compute_at(out, yo).fold_storage(y, 8);
+    CHECK(contains(out.lowered_stmt(), "to warm up the sliding windows of s0, s1, s2, s3, s4"));
+    for (int h : {4, 5, 17, 60}) {
+        CAPTURE(h);
+        halo_test::check_against_reference(out, halo_test::int_buffer_at(20, h, -5, -15));
+    }
+    RedundancyReport r = redundancy_report(out, {20, 60});
+    // Each stage's rows once: s4 61 rows, s3 63, ... s0 69.
+    for (int i = 0; i < 5; i++) CHECK(row_of(r, "s" + std::to_string(i)).computed == 20 * (61 + 2 * (4 - i)));
+}
