@@ -147,7 +147,9 @@ LoweredPipeline lower_on_this_stack(const std::vector<std::shared_ptr<FunctionCo
     timer.lap("check_placement");
     s = step("bounds_inference", bounds_inference(s, env, output->name, other_outputs));
     std::vector<std::string> notes;
-    s = step("sliding_window", sliding_window(s, env, &notes));
+    WarmupPlan warmup;
+    s = step("sliding_window", sliding_window(s, env, &notes, &warmup));
+    s = step("warm_up_sliding_windows", warm_up_sliding_windows(s, warmup, notes));
     auto params = find_parameters(env, order);
     std::set<std::string> strided_inputs = inputs_with_strided_dim0(params);
     std::vector<const FunctionContents *> output_funcs{output.get()};

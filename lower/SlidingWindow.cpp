@@ -752,15 +752,15 @@ private:
 
 }  // namespace
 
-Stmt sliding_window(const Stmt &s, Environment &env, std::vector<std::string> *report) {
+Stmt sliding_window(const Stmt &s, Environment &env, std::vector<std::string> *report, WarmupPlan *plan) {
     std::map<std::string, std::vector<FoldProposal>> proposals;
     std::vector<std::string> planning_lines, lines;
     std::set<std::string> unique_loops = loops_named_once(s);
     WarmupPlan planning_warmup, warmup;
     FindRealizations(env, planning_lines, proposals, true, unique_loops, planning_warmup).mutate(s);
     Stmt r = FindRealizations(env, lines, proposals, false, unique_loops, warmup).mutate(s);
-    r = warm_up_sliding_windows(r, warmup, lines);
     if (report) *report = lines;
+    if (plan) *plan = warmup;
     return r;
 }
 
