@@ -370,12 +370,21 @@ private:
         }
         result = interval_union(t, f);
     }
+    // Whether e reads a name bound here, memory (a load), or a Func, image or extern call: a
+    // condition that does may not be copied into a region (a region's ends are computed before
+    // anything is read, and where the read is not checked).
     bool reads_scope(const Expr &e) const {
         struct Finder : IRVisitor {
             const Scope &scope;
             bool found = false;
             explicit Finder(const Scope &s) : scope(s) {}
+            using IRVisitor::visit;
             void visit(const Variable *v) override { found |= scope.count(v->name) > 0; }
+            void visit(const Load *) override { found = true; }
+            void visit(const Call *c) override {
+                found |= c->call_type != Call::Intrinsic || c->name == Call::print || c->name == Call::print_when;
+                IRVisitor::visit(c);
+            }
         } finder(scope);
         e.accept(&finder);
         return finder.found;

@@ -46,11 +46,13 @@ std::set<std::string> loops_named_once(const Stmt &s) {
 
 namespace {
 
-bool produces_any(const Stmt &s, const std::map<std::string, int> &funcs) {
+using PlannedFuncs = std::map<std::string, WarmupFunc>;
+
+bool produces_any(const Stmt &s, const PlannedFuncs &funcs) {
     struct Find : IRVisitor {
-        const std::map<std::string, int> &funcs;
+        const PlannedFuncs &funcs;
         bool found = false;
-        explicit Find(const std::map<std::string, int> &f) : funcs(f) {}
+        explicit Find(const PlannedFuncs &f) : funcs(f) {}
         using IRVisitor::visit;
         void visit(const ProducerConsumer *op) override {
             found |= op->is_producer && funcs.count(op->name) > 0;
@@ -66,7 +68,7 @@ bool produces_any(const Stmt &s, const std::map<std::string, int> &funcs) {
 // nodes and ifs on conditions fixed for the loop that lead to the sliding Funcs' produce nodes.
 class GuardBody {
 public:
-    GuardBody(const std::string &loop, const std::map<std::string, int> &sliding, Expr from_first)
+    GuardBody(const std::string &loop, const PlannedFuncs &sliding, Expr from_first)
         : loop_(loop), sliding_(sliding), from_first_(std::move(from_first)) {}
 
     std::map<std::string, const ProducerConsumer *> sliding_produces;
@@ -77,9 +79,12 @@ public:
         if (!s.defined()) return s;
         if (auto l = s.as<LetStmt>()) return LetStmt::make(l->name, l->value, guard(l->body));
         if (auto b = s.as<Block>()) return Block::make(guard(b->first), guard(b->rest));
-        // A Func stored and computed in the loop: its buffer exists in every iteration (what it
-        // computes is guarded like any other Func's).
-        if (auto r = s.as<Realize>()) return Realize::make(r->name, r->types, r->bounds, guard(r->body));
+        // A Func stored and computed in the loop: its buffer, sized for the iteration, must not
+        // be allocated in the warm-up (its region there is made of coordinates the loop never
+        // reaches), so it must not enclose a sliding Func.
+        if (auto r = s.as<Realize>(); r && produces_any(s, sliding_) && why_not.empty()) {
+            why_not = "the buffer of " + r->name + ", stored in the loop, encloses a sliding Func";
+        }
         if (auto p = s.as<ProducerConsumer>()) {
             if (!p->is_producer) return ProducerConsumer::make(p->name, false, guard(p->body));
             if (sliding_.count(p->name)) {
@@ -94,15 +99,17 @@ public:
         }
         if (auto e = s.as<Evaluate>(); e && is_const(e->value)) return s;
         // A sliding Func's fold check guards the iterations of the warm-up too.
-        if (is_fold_check(s)) return s;
+        if (is_fold_check_of_sliding(s)) return s;
         return later_only(s);
     }
 
 private:
-    static bool is_fold_check(const Stmt &s) {
+    bool is_fold_check_of_sliding(const Stmt &s) const {
         auto a = s.as<AssertStmt>();
         auto call = a ? a->message.as<Call>() : nullptr;
-        return call && call->name == "halo_error_fold_storage";
+        if (!call || call->name != "halo_error_fold_storage" || call->args.empty()) return false;
+        auto func = call->args[0].as<StringImm>();
+        return func && sliding_.count(func->value);
     }
     Stmt later_only(const Stmt &s) {
         if (produces_any(s, sliding_) && why_not.empty()) {
@@ -112,7 +119,7 @@ private:
     }
 
     const std::string &loop_;
-    const std::map<std::string, int> &sliding_;
+    const PlannedFuncs &sliding_;
     Expr from_first_;
 };
 
@@ -140,7 +147,7 @@ public:
             for (auto &[other, q] : g.other_produces) {
                 (void)q;
                 if (why.empty() && box_required(p->body, other).used) {
-                    why = "the sliding Func " + f + " reads " + other + ", which is computed in the loop without sliding";
+                    why = "the sliding Func " + f + " reads " + other + ", which is computed in the loop and does not warm up";
                 }
             }
         }
@@ -155,8 +162,18 @@ public:
         }
         Stmt loop;
         if (early > 0) {
-            loop = For::make(op->name, first, op->extent + early, op->for_type, guarded);
-            loop = LetStmt::make(first_name, Variable::make(Int(32), original_name) - early, loop);
+            // Not where the loop runs no iteration (it must not start running), nor where the
+            // rows are near the low end of int32 (the warm-up's bounds, below them, could
+            // overflow where the loop's own do not): there the first iteration computes all.
+            Expr warm = op->extent > 0;
+            for (auto &[f, p] : g.sliding_produces) {
+                (void)p;
+                warm = warm && planned->second.at(f).first_min > Int(32).min() / 2;
+            }
+            Expr iterations = Variable::make(Int(32), op->name + ".warmup_iterations");
+            loop = For::make(op->name, first, op->extent + iterations, op->for_type, guarded);
+            loop = LetStmt::make(first_name, Variable::make(Int(32), original_name) - iterations, loop);
+            loop = LetStmt::make(op->name + ".warmup_iterations", select(warm, early, 0), loop);
             return LetStmt::make(original_name, op->min, loop);
         }
         loop = For::make(op->name, op->min, op->extent, op->for_type, body);
@@ -166,8 +183,7 @@ public:
 private:
     // How many iterations before the first the earliest sliding Func starts: each needs its own
     // warm-up before the first iteration in which a Func reading it (if any slides too) starts.
-    static int iterations_early(const std::map<std::string, const ProducerConsumer *> &produces,
-                                const std::map<std::string, int> &needs) {
+    static int iterations_early(const std::map<std::string, const ProducerConsumer *> &produces, const PlannedFuncs &needs) {
         std::map<std::string, int> start;  // iterations before the loop's first
         std::function<int(const std::string &)> early = [&](const std::string &f) -> int {
             auto known = start.find(f);
@@ -177,7 +193,7 @@ private:
                 if (c != f && box_required(p->body, f).used) readers = std::max(readers, early(c));
             }
             auto n = needs.find(f);
-            return start[f] = readers + (n != needs.end() ? n->second : 0);
+            return start[f] = readers + (n != needs.end() ? n->second.iterations : 0);
         };
         int most = 0;
         for (auto &[f, p] : produces) most = std::max(most, early(f));

@@ -14,9 +14,15 @@
 
 namespace halo {
 
-// Per loop, the Funcs that slide over it and may warm up (see SlidingWindow.cpp), each with the
-// iterations it needs before the first iteration of the loop that reads it.
-using WarmupPlan = std::map<std::string, std::map<std::string, int>>;
+// A Func that slides over a loop and may warm up (see SlidingWindow.cpp): the iterations it
+// needs before the first iteration of the loop that reads it, and the lowest row it computes
+// (what the loop's first iteration needs of it; in terms of names outside the loop).
+struct WarmupFunc {
+    int iterations = 0;
+    Expr first_min;
+};
+// Per loop, the Funcs that may warm up before it.
+using WarmupPlan = std::map<std::string, std::map<std::string, WarmupFunc>>;
 
 // The let that holds a loop's first iteration, warm-up included (its original min if none).
 std::string warmup_min_name(const std::string &loop);

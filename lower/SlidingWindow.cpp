@@ -359,7 +359,10 @@ private:
         Expr live_min = needed_min;
         std::pair<std::string, Expr> live_let;  // defined where f warms up
         Expr needed_at_first;
-        bool warms_up = sliding >= 0 && !backwards && f_.stages() == 1 && unique_loops_.count(c);
+        // (Not with a split along d that rounds up or shifts inwards: from the few rows of a
+        // warm-up iteration, it would compute rows below what the first iteration needs,
+        // outside f's buffer.)
+        bool warms_up = sliding >= 0 && !backwards && f_.stages() == 1 && unique_loops_.count(c) && !computes_outside(d);
         if (warms_up) {
             // Halide's warm-up: the loop may start earlier (lower/SlidingWarmup.cpp), so that
             // the iterations before its first compute the rows its first needs, a few at a
@@ -392,7 +395,7 @@ private:
                     steady_live_min = max(steady_live_min, read_min_expanded);
                 }
             }
-            warmup_[c][f_.name] = warmup_iterations(expanded(p + ".max"), steady_live_min, c);
+            warmup_[c][f_.name] = {warmup_iterations(expanded(p + ".max"), steady_live_min, c), needed_first};
             // What the loop's first iteration needs: a fold check in an iteration before it
             // asks for at least that much, so that the error says how large the fold must be.
             needed_at_first = simplify(substitute(c, loop->min, expanded(p + ".max") - max(steady_live_min, needed_first) + 1));

@@ -6,6 +6,8 @@
 // with non-zero and negative mins.
 #include "TestUtil.h"
 
+#include <limits>
+
 using namespace halo;
 using halo_test::contains;
 
@@ -101,9 +103,9 @@ TEST_CASE("warm-up: a stage that reads the input directly asks no more of the in
     halo_test::check_against_reference(out, halo_test::int_buffer_at(6, 10, 0, 0));
 }
 
-TEST_CASE("warm-up: not when a sliding Func reads a Func computed in the loop without sliding") {
-    // g is stored and computed per strip: it cannot run before the loop's first iteration (its
-    // region there is made for the consumer's rows), so b, which reads it, cannot either.
+TEST_CASE("warm-up: not when a Func stored in the loop encloses a sliding Func") {
+    // g is stored and computed per strip: its buffer, sized for an iteration, must not be
+    // allocated in the iterations before the first; b, computed inside it, cannot warm up.
     Var x("x"), y("y"), yo("yo"), yi("yi");
     Func g("g"), b("b"), out("out");
     g(x, y) = x * 7 - y;
@@ -113,9 +115,78 @@ TEST_CASE("warm-up: not when a sliding Func reads a Func computed in the loop wi
     g.compute_at(out, yo);
     b.store_root().compute_at(out, yo);
     std::string stmt = out.lowered_stmt();
-    CHECK(contains(stmt, "// out.s0.yo: no warm-up before the loop (the sliding Func b reads g, which is computed in the loop "
-                         "without sliding)"));
+    CHECK(contains(stmt, "// out.s0.yo: no warm-up before the loop (the buffer of g, stored in the loop, encloses a sliding Func)"));
     halo_test::check_against_reference(out, halo_test::int_buffer_at(5, 11, 1, -4));
+}
+
+TEST_CASE("warm-up: not when a sliding Func reads a Func computed in the loop that does not warm up") {
+    // g slides but has an update, so it runs only from the loop's first iteration on; b reads it.
+    Var x("x"), y("y"), yo("yo"), yi("yi");
+    Func g("g"), b("b"), out("out");
+    g(x, y) = x * 7 - y;
+    g(x, y) += 3;
+    b(x, y) = g(x, y) + g(x, y + 1);
+    out(x, y) = b(x, y) + b(x, y + 2);
+    out.split(y, yo, yi, 2);
+    g.store_root().compute_at(out, yo);
+    b.store_root().compute_at(out, yo);
+    std::string stmt = out.lowered_stmt();
+    CHECK(contains(stmt, "// out.s0.yo: no warm-up before the loop (the sliding Func b reads g, which is computed in the loop "
+                         "and does not warm up)"));
+    CHECK(contains(stmt, "// g: sliding window over out.s0.yo in dimension y"));
+    halo_test::check_against_reference(out, halo_test::int_buffer_at(5, 11, 1, -4));
+}
+
+TEST_CASE("warm-up: not for a Func whose own split along the window shifts inwards") {
+    // From the one row of a warm-up iteration, a's split by 4 would compute 3 rows below what
+    // the first iteration needs, outside a's buffer (and ask more of the input).
+    Var x("x"), y("y"), yo("yo"), yi("yi"), ay("ay"), ayi("ayi");
+    ImageParam in(Int(32), 2, "in");
+    Func a("a"), out("out");
+    a(x, y) = in(x, y) + 1;
+    out(x, y) = a(x, y) + a(x, y + 1);
+    out.split(y, yo, yi, 2);
+    a.store_root().compute_at(out, yo).split(y, ay, ayi, 4).fold_storage(x, 16);
+    std::string stmt = out.lowered_stmt();
+    CHECK(contains(stmt, "// a: sliding window over out.s0.yo in dimension y"));
+    CHECK_FALSE(contains(stmt, "early to warm up"));
+    // (The first iteration's 3 rows shift inwards to 4 from row 2, as without a warm-up.)
+    Buffer<int> ib = halo_test::random_image<int>({12, 12}, 8, -100, 100);
+    ib.set_min(0, 0);
+    in.set(ib);
+    halo_test::check_against_reference(out, halo_test::int_buffer_at(12, 8, 0, 3));
+}
+
+TEST_CASE("warm-up: a loop that runs no iteration still runs none") {
+    // The rows of out come from a Param: with none, neither the warm-up nor its fold checks run.
+    Var x("x"), y("y"), yo("yo"), yi("yi");
+    Param<int> rows("rows");
+    Func a("a"), b("b"), out("out");
+    a(x, y) = x + y;
+    b(x, y) = a(x, y) + a(x, y + 1);
+    out(x, y) = b(x, y) + b(x, y + 1);
+    out.split(y, yo, yi, 2, TailStrategy::GuardWithIf).bound(y, 0, rows);
+    a.store_root().compute_at(out, yo).fold_storage(y, 4);
+    b.store_root().compute_at(out, yo);
+    CHECK(contains(out.lowered_stmt(), "early to warm up"));
+    rows.set(0);
+    Buffer<int> empty(4, 0);
+    out.realize(empty);
+    rows.set(6);
+    halo_test::check_against_reference(out, Buffer<int>(4, 6));
+}
+
+TEST_CASE("warm-up: rows near the low end of int32 compute everything in the first iteration") {
+    Var x("x"), y("y"), yo("yo"), yi("yi");
+    Func a("a"), b("b"), out("out");
+    a(x, y) = x + y % 7;
+    b(x, y) = a(x, y) + a(x, y + 1);
+    out(x, y) = b(x, y) * 2 + b(x, y + 1);
+    out.split(y, yo, yi, 2);
+    a.store_root().compute_at(out, yo);
+    b.store_root().compute_at(out, yo);
+    Buffer<int> o = halo_test::int_buffer_at(3, 8, 0, std::numeric_limits<int>::min() + 1);
+    halo_test::check_against_reference(out, o);
 }
 
 TEST_CASE("warm-up: a chain of five stencils, each folded to its steady state") {
