@@ -63,3 +63,17 @@ TEST_CASE("statements that do not touch the Func still bind the names its reads 
     CHECK(box_required(s, "nothing").empty());
     CHECK(box_provided(s, "f").empty());
 }
+
+TEST_CASE("a select on a fixed condition is one value; on a read of a Func or image, both sides") {
+    // for x in [0, 9]: g(x) = f(select(p > 3, 5, -5))  (p not bound here: one value)
+    Stmt fixed = For::make("x", i32(0), i32(10), ForType::Serial,
+                           store("g", var("x"), call("f", Select::make(var("p") > 3, i32(5), i32(-5)))));
+    Box b = box_required(fixed, "f");
+    REQUIRE(b.used);
+    CHECK(b.dims[0].min.as<Select>() != nullptr);
+    // The same select on a value read from h: a region's ends must not read h (they are
+    // computed before h is, and where the read is not checked), so it spans both sides.
+    Stmt read = For::make("x", i32(0), i32(10), ForType::Serial,
+                          store("g", var("x"), call("f", Select::make(call("h", i32(0)) > 3, i32(5), i32(-5)))));
+    CHECK(constant_interval(box_required(read, "f")) == std::make_pair(int64_t(-5), int64_t(5)));
+}

@@ -383,3 +383,19 @@ TEST_CASE("a stage used at two different offsets by a compute_root consumer and 
         return double((input(i + 5 - 10) + 1.0f) * 2.0f + input(i + 20) + 1.0f);
     }, 1e-6);
 }
+
+TEST_CASE("a producer read at a row chosen by a value of an image covers both choices") {
+    // The row is select(in(0, 0) > 5, 3, -2): h's region spans both, and is computed before
+    // in is read (and checked).
+    Var x("x"), y("y");
+    for (int v : {0, 9}) {
+        CAPTURE(v);
+        Buffer<int> in(4, 4);
+        in.fill(v);
+        Func h("h"), out("out");
+        h(x, y) = x * 10 + y;
+        out(x, y) = h(x, select(in(0, 0) > 5, 3, -2)) + y;
+        h.compute_root();
+        halo_test::check_against_reference(out, Buffer<int>(6, 3));
+    }
+}
