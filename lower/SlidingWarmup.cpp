@@ -134,14 +134,11 @@ public:
         auto planned = plan_.find(op->name);
         if (planned == plan_.end()) return body.same_as(op->body) ? Stmt(self(op)) : For::make(op->name, op->min, op->extent, op->for_type, body);
         const std::string first_name = warmup_min_name(op->name);
-        Expr first = Variable::make(Int(32), first_name);
-        int early = 0;
-        Stmt guarded = body;
-        // (early is only known after the walk: the guard names the original first iteration
-        // through a let of its own.)
         const std::string original_name = warmup_original_min_name(op->name);
+        // (The guard names the original first iteration through a let of its own.)
         GuardBody g(op->name, planned->second, warmup_guard(op->name));
-        guarded = g.guard(body);
+        Stmt guarded = g.guard(body);
+        int early = 0;
         std::string why = g.why_not;
         for (auto &[f, p] : g.sliding_produces) {
             for (auto &[other, q] : g.other_produces) {
@@ -171,7 +168,7 @@ public:
                 warm = warm && planned->second.at(f).first_min > Int(32).min() / 2;
             }
             Expr iterations = Variable::make(Int(32), op->name + ".warmup_iterations");
-            loop = For::make(op->name, first, op->extent + iterations, op->for_type, guarded);
+            loop = For::make(op->name, Variable::make(Int(32), first_name), op->extent + iterations, op->for_type, guarded);
             loop = LetStmt::make(first_name, Variable::make(Int(32), original_name) - iterations, loop);
             loop = LetStmt::make(op->name + ".warmup_iterations", select(warm, early, 0), loop);
             return LetStmt::make(original_name, op->min, loop);

@@ -384,7 +384,7 @@ private:
                 around[n] = v;
                 expansions[n] = substitute(expansions, v);
             }
-            Expr steady_live_min = expanded(p + ".min");
+            Expr live_min_expanded = expanded(p + ".min");
             Box read = box_required(body, f_.name, {}, around);
             if (read.used && !read.maybe_unused() && size_t(d) < read.dims.size() && read.dims[size_t(d)].min.defined()) {
                 Expr read_min = simplify(read.dims[size_t(d)].min);
@@ -392,13 +392,13 @@ private:
                 Monotonic m = node_count_at_most(read_min_expanded, 4096) ? monotonic_bound(read_min_expanded, c) : Monotonic::Unknown;
                 if (m == Monotonic::Increasing || m == Monotonic::Constant) {
                     live_min = max(live_min, read_min);
-                    steady_live_min = max(steady_live_min, read_min_expanded);
+                    live_min_expanded = max(live_min_expanded, read_min_expanded);
                 }
             }
-            warmup_[c][f_.name] = {warmup_iterations(expanded(p + ".max"), steady_live_min, c), needed_first};
+            warmup_[c][f_.name] = {warmup_iterations(expanded(p + ".max"), live_min_expanded, c), needed_first};
             // What the loop's first iteration needs: a fold check in an iteration before it
             // asks for at least that much, so that the error says how large the fold must be.
-            needed_at_first = simplify(substitute(c, loop->min, expanded(p + ".max") - max(steady_live_min, needed_first) + 1));
+            needed_at_first = simplify(substitute(c, loop->min, expanded(p + ".max") - max(live_min_expanded, needed_first) + 1));
             live_min = simplify(live_min);
             live_let = {p + ".min.live", live_min};
             live_min = Variable::make(Int(32), live_let.first);
