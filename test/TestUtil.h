@@ -129,6 +129,15 @@ std::string runtime_error_of(F fn) {
 
 inline bool contains(const std::string &s, const std::string &part) { return s.find(part) != std::string::npos; }
 
+// The redundancy report's row of one Func (a failed check if it has none).
+inline const halo::RedundancyRow &row_of(const halo::RedundancyReport &r, const std::string &func) {
+    for (auto &row : r.rows) {
+        if (row.func == func) return row;
+    }
+    FAIL("no row for " << func);
+    return r.rows.front();
+}
+
 // A w x h int buffer whose first point is (xmin, ymin): outputs at non-zero mins.
 inline halo::Buffer<int> int_buffer_at(int w, int h, int xmin, int ymin) {
     halo::Buffer<int> b(w, h);

@@ -10,16 +10,10 @@
 
 using namespace halo;
 using halo_test::contains;
+using halo_test::row_of;
 
 namespace {
 
-const RedundancyRow &row_of(const RedundancyReport &r, const std::string &func) {
-    for (auto &row : r.rows) {
-        if (row.func == func) return row;
-    }
-    FAIL("no row for " << func);
-    return r.rows.front();
-}
 
 // Two 3-row stencils slid down pairs of output rows (the reduced case of Halide's camera_pipe):
 // in the steady state one iteration computes 2 new rows of b, which read 4 rows of a.

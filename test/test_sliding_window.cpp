@@ -6,18 +6,7 @@
 
 using namespace halo;
 using halo_test::contains;
-
-namespace {
-
-const RedundancyRow &row_of(const RedundancyReport &r, const std::string &func) {
-    for (auto &row : r.rows) {
-        if (row.func == func) return row;
-    }
-    FAIL("no row for " << func);
-    return r.rows.front();
-}
-
-}  // namespace
+using halo_test::row_of;
 
 TEST_CASE("a blur's horizontal pass slides down the rows: each row computed once") {
     Var x("x"), y("y");
