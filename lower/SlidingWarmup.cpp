@@ -97,6 +97,12 @@ public:
         if (auto i = s.as<IfThenElse>(); i && !expr_uses_var(i->condition, loop_)) {
             return IfThenElse::make(i->condition, guard(i->then_case), guard(i->else_case));
         }
+        // A GuardWithIf guard on the loop (likely(loop <= e)): it holds in every iteration
+        // before the first that it holds in, so the sliding Funcs inside it run in the warm-up
+        // (and where it fails, in the tail, no later iteration needs their rows).
+        if (auto i = s.as<IfThenElse>(); i && !i->else_case.defined() && holds_up_to_a_bound(i->condition)) {
+            return IfThenElse::make(i->condition, guard(i->then_case));
+        }
         if (auto e = s.as<Evaluate>(); e && is_const(e->value)) return s;
         // A sliding Func's fold check guards the iterations of the warm-up too.
         if (is_fold_check_of_sliding(s)) return s;
@@ -104,6 +110,17 @@ public:
     }
 
 private:
+    // c is loop <= e or loop < e (perhaps in likely()), e not naming the loop.
+    bool holds_up_to_a_bound(const Expr &c) const {
+        Expr e = c;
+        if (auto call = e.as<Call>(); call && call->is_intrinsic(Call::likely)) e = call->args[0];
+        Expr a, b;
+        if (auto le = e.as<LE>()) a = le->a, b = le->b;
+        else if (auto lt = e.as<LT>()) a = lt->a, b = lt->b;
+        else return false;
+        auto v = a.as<Variable>();
+        return v && v->name == loop_ && !expr_uses_var(b, loop_);
+    }
     bool is_fold_check_of_sliding(const Stmt &s) const {
         auto a = s.as<AssertStmt>();
         auto call = a ? a->message.as<Call>() : nullptr;

@@ -64,7 +64,7 @@ TEST_CASE("statements that do not touch the Func still bind the names its reads 
     CHECK(box_provided(s, "f").empty());
 }
 
-TEST_CASE("a select on a fixed condition is one value; on a read of a Func or image, both sides") {
+TEST_CASE("a select on a fixed condition is one value, on a read of a Func or image both sides") {
     // for x in [0, 9]: g(x) = f(select(p > 3, 5, -5))  (p not bound here: one value)
     Stmt fixed = For::make("x", i32(0), i32(10), ForType::Serial,
                            store("g", var("x"), call("f", Select::make(var("p") > 3, i32(5), i32(-5)))));

@@ -207,3 +207,24 @@ TEST_CASE("warm-up: a chain of five stencils, each folded to its steady state") 
     // Each stage's rows once: s4 61 rows, s3 63, ... s0 69.
     for (int i = 0; i < 5; i++) CHECK(row_of(r, "s" + std::to_string(i)).computed == 20 * (61 + 2 * (4 - i)));
 }
+
+TEST_CASE("warm-up: inside a GuardWithIf guard of the loop, in tiles the strips do not divide") {
+    // a and b are computed at yi under the tile's guard likely(yi <= ...): it holds in the
+    // iterations before the first, so they warm up there. (In the first row of tiles the
+    // clamped regions warm up nothing, see above: a's fold must hold its first window.)
+    Var x("x"), y("y"), xo("xo"), yo("yo"), xi("xi"), yi("yi");
+    Func a("a"), b("b"), out("out");
+    a(x, y) = x * 5 - y * 3;
+    b(x, y) = a(x, y - 1) + a(x, y + 2);
+    out(x, y) = b(x, y) - b(x, y + 1);
+    out.tile(x, y, xo, yo, xi, yi, 8, 6, TailStrategy::GuardWithIf);
+    a.store_at(out, yo).compute_at(out, yi).fold_storage(y, 8);
+    b.store_at(out, yo).compute_at(out, yi);
+    std::string stmt = out.lowered_stmt();
+    CHECK(contains(stmt, "// out.s0.yi: starts 4 iterations early to warm up the sliding windows of a, b"));
+    for (auto [w, h] : {std::pair{20, 13}, {8, 6}, {3, 1}, {17, 25}}) {
+        CAPTURE(w);
+        CAPTURE(h);
+        halo_test::check_against_reference(out, halo_test::int_buffer_at(w, h, -4, 7));
+    }
+}
