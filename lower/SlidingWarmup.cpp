@@ -77,7 +77,16 @@ public:
 
     Stmt guard(const Stmt &s) {
         if (!s.defined()) return s;
-        if (auto l = s.as<LetStmt>()) return LetStmt::make(l->name, l->value, guard(l->body));
+        if (auto l = s.as<LetStmt>()) {
+            // (A let whose value changes with the loop makes what names it change too.)
+            bool varies = varies_with_loop(l->value), had = varying_.count(l->name) > 0;
+            if (varies) varying_.insert(l->name);
+            else varying_.erase(l->name);  // (a let of the same name inside hides an outer one)
+            Stmt body = guard(l->body);
+            if (had) varying_.insert(l->name);
+            else varying_.erase(l->name);
+            return LetStmt::make(l->name, l->value, body);
+        }
         if (auto b = s.as<Block>()) return Block::make(guard(b->first), guard(b->rest));
         // A Func stored and computed in the loop: its buffer, sized for the iteration, must not
         // be allocated in the warm-up (its region there is made of coordinates the loop never
@@ -94,7 +103,7 @@ public:
             other_produces[p->name] = p;
             return later_only(s);
         }
-        if (auto i = s.as<IfThenElse>(); i && !expr_uses_var(i->condition, loop_)) {
+        if (auto i = s.as<IfThenElse>(); i && !varies_with_loop(i->condition)) {
             return IfThenElse::make(i->condition, guard(i->then_case), guard(i->else_case));
         }
         // A GuardWithIf guard on the loop (likely(loop <= e)): it holds in every iteration
@@ -119,7 +128,26 @@ private:
         else if (auto lt = e.as<LT>()) a = lt->a, b = lt->b;
         else return false;
         auto v = a.as<Variable>();
-        return v && v->name == loop_ && !expr_uses_var(b, loop_);
+        return v && v->name == loop_ && !varies_with_loop(b);
+    }
+    // Whether e names the loop's variable or a let of the body whose value does, or reads
+    // memory or calls a Func or extern (values that may change from one iteration to the next).
+    bool varies_with_loop(const Expr &e) const {
+        struct Finder : IRVisitor {
+            const std::string &loop;
+            const std::set<std::string> &varying;
+            bool found = false;
+            Finder(const std::string &l, const std::set<std::string> &v) : loop(l), varying(v) {}
+            using IRVisitor::visit;
+            void visit(const Variable *v) override { found |= v->name == loop || varying.count(v->name) > 0; }
+            void visit(const Load *) override { found = true; }
+            void visit(const Call *c) override {
+                found |= c->call_type != Call::Intrinsic;
+                IRVisitor::visit(c);
+            }
+        } finder(loop_, varying_);
+        e.accept(&finder);
+        return finder.found;
     }
     bool is_fold_check_of_sliding(const Stmt &s) const {
         auto a = s.as<AssertStmt>();
@@ -138,6 +166,7 @@ private:
     const std::string &loop_;
     const PlannedFuncs &sliding_;
     Expr from_first_;
+    std::set<std::string> varying_;  // lets of the body (around the statement walked) that vary with the loop
 };
 
 class WarmUp : public IRMutator {
@@ -179,7 +208,7 @@ public:
             // Not where the loop runs no iteration (it must not start running), nor where the
             // rows are near the low end of int32 (the warm-up's bounds, below them, could
             // overflow where the loop's own do not): there the first iteration computes all.
-            Expr warm = op->extent > 0;
+            Expr warm = op->extent > 0 && op->min > Int(32).min() / 2;
             for (auto &[f, p] : g.sliding_produces) {
                 (void)p;
                 warm = warm && planned->second.at(f).first_min > Int(32).min() / 2;

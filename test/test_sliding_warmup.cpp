@@ -8,6 +8,8 @@
 
 #include <limits>
 
+#include "lower/SlidingWarmup.h"
+
 using namespace halo;
 using halo_test::contains;
 using halo_test::row_of;
@@ -227,4 +229,25 @@ TEST_CASE("warm-up: inside a GuardWithIf guard of the loop, in tiles the strips 
         CAPTURE(h);
         halo_test::check_against_reference(out, halo_test::int_buffer_at(w, h, -4, 7));
     }
+}
+
+TEST_CASE("warm-up: not under a condition that changes with the loop through a let") {
+    // for t: let b = 2t - 10 in if (likely(t <= b)) produce f: the guard holds only from t = 10
+    // on, not in the iterations before the first, so f cannot warm up under it.
+    auto i32 = [](int v) { return IntImm::make(Int(32), v); };
+    Expr t = Variable::make(Int(32), "t"), b = Variable::make(Int(32), "b");
+    Stmt produce = ProducerConsumer::make("f", true, Provide::make("f", {t}, {t}));
+    Stmt guarded = IfThenElse::make(Call::make(Bool(), Call::likely, {t <= b}, Call::Intrinsic), produce);
+    Stmt loop = For::make("t", i32(0), i32(20), ForType::Serial, LetStmt::make("b", t * 2 - 10, guarded));
+    WarmupPlan plan{{"t", {{"f", WarmupFunc{2, i32(0)}}}}};
+    std::vector<std::string> report;
+    warm_up_sliding_windows(loop, plan, report);
+    REQUIRE(report.size() == 1);
+    CHECK(contains(report[0], "t: no warm-up before the loop (a sliding Func is computed under a statement"));
+    // The same guard on a bound fixed for the loop lets f warm up.
+    Stmt fixed = For::make("t", i32(0), i32(20), ForType::Serial, LetStmt::make("b", i32(15), guarded));
+    report.clear();
+    warm_up_sliding_windows(fixed, plan, report);
+    REQUIRE(report.size() == 1);
+    CHECK(contains(report[0], "t: starts 2 iterations early to warm up the sliding window of f"));
 }
