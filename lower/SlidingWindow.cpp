@@ -326,6 +326,25 @@ private:
             report_.push_back(f_.name + ": no sliding window over " + c + " (" + why_not + ")");
             return rebuild(chain);
         }
+        // A RoundUp split along d (round_up_factor) slides where its region moves by whole
+        // tiles of the split: its loops then start on the grid of the first iteration's tiles,
+        // in the iterations before that too (the warm-up, which never reaches below the first
+        // iteration's start), and compute a whole number of tiles that ends where they would.
+        const int64_t round_up = round_up_factor(d);
+        Expr grid_origin;
+        if (round_up > 0) {
+            Expr mn = expanded(stage_prefix(f_.name, 0) + f_.args[d] + ".min");
+            grid_origin = simplify(substitute(c, loop->min, mn));
+            Expr step = simplify(substitute(c, Variable::make(Int(32), c) + 1, mn) - mn);
+            const int64_t *k = as_const_int(step);
+            if (sliding < 0 || !k || *k <= 0 || *k % round_up != 0) {
+                why_not = "a split of it rounds up by " + std::to_string(round_up) +
+                          ", and its region does not move by a multiple of " + std::to_string(round_up) +
+                          " rows per iteration";
+                report_.push_back(f_.name + ": no sliding window over " + c + " (" + why_not + ")");
+                return rebuild(chain);
+            }
+        }
         // An update that is not pure along d may write any row (f(x, r) = ...), and one that
         // does not move with the loop would be applied again to rows already final.
         for (int u = 1; u < f_.stages(); u++) {
@@ -350,19 +369,32 @@ private:
         Expr needed_min = Variable::make(Int(32), p + ".min"), needed_max = Variable::make(Int(32), p + ".max");
         // Forwards, the loops start after what the previous iteration computed; backwards,
         // they end before it. (If nothing moves, everything is computed in the first one.)
-        Expr new_min = sliding >= 0 ? max(needed_min, previous(expanded(p + ".max")) + 1) : needed_max + 1;
+        // (With a RoundUp split, the previous iteration computed up to its E: start after it.)
+        Expr previous_end = previous(round_up > 0 ? simplify(rounded_end(expanded(p + ".min"), expanded(p + ".max"), round_up) - 1)
+                                                  : expanded(p + ".max"));
+        Expr new_min = sliding >= 0 ? max(needed_min, previous_end + 1) : needed_max + 1;
         Expr new_max = min(needed_max, previous(expanded(p + ".min")) - 1);
-        Expr window = simplify(expanded(p + ".max") - expanded(p + ".min") + 1);
+        // (With a RoundUp split, the rows computed end at E, past the needed max.)
+        Expr window = round_up > 0 ? simplify(rounded_end(expanded(p + ".min"), expanded(p + ".max"), round_up) -
+                                              expanded(p + ".min"))
+                                   : simplify(expanded(p + ".max") - expanded(p + ".min") + 1);
+        Expr computed_max = round_up > 0 ? rounded_end(needed_min, needed_max, round_up) - 1 : needed_max;
+        // Where f's loops start: the start let itself, or its aligned_start.
+        auto start_of_loops = [&](const Expr &start) {
+            return round_up > 0 ? aligned_start(grid_origin, start, round_up) : start;
+        };
         // The first iteration computes everything needed (then the later ones what is new).
         Expr first_iteration = loop->min;
         // The lowest row of f still needed in this iteration (the rows below it are final).
         Expr live_min = needed_min;
         std::pair<std::string, Expr> live_let;  // defined where f warms up
         Expr needed_at_first;
-        // (Not with a split along d that rounds up or shifts inwards: from the few rows of a
-        // warm-up iteration, it would compute rows below what the first iteration needs,
-        // outside f's buffer.)
-        bool warms_up = sliding >= 0 && !backwards && f_.stages() == 1 && unique_loops_.count(c) && !computes_outside(d);
+        // (Not with a split along d that shifts inwards, nor one that rounds up other than
+        // round_up_factor's: from the few rows of a warm-up iteration, it would compute rows
+        // below what the first iteration needs, outside f's buffer. round_up_factor's split
+        // starts on the first iteration's grid, at or above its start.)
+        bool warms_up = sliding >= 0 && !backwards && f_.stages() == 1 && unique_loops_.count(c) &&
+                        (!computes_outside(d) || round_up > 0);
         if (warms_up) {
             // Halide's warm-up: the loop may start earlier (lower/SlidingWarmup.cpp), so that
             // the iterations before its first compute the rows its first needs, a few at a
@@ -398,17 +430,25 @@ private:
             warmup_[c][f_.name] = {warmup_iterations(expanded(p + ".max"), live_min_expanded, c), needed_first};
             // What the loop's first iteration needs: a fold check in an iteration before it
             // asks for at least that much, so that the error says how large the fold must be.
-            needed_at_first = simplify(substitute(c, loop->min, expanded(p + ".max") - max(live_min_expanded, needed_first) + 1));
+            Expr computed_max_expanded = round_up > 0 ? rounded_end(expanded(p + ".min"), expanded(p + ".max"), round_up) - 1
+                                                      : expanded(p + ".max");
+            needed_at_first = simplify(substitute(c, loop->min, computed_max_expanded - max(live_min_expanded, needed_first) + 1));
             live_min = simplify(live_min);
             live_let = {p + ".min.live", live_min};
             live_min = Variable::make(Int(32), live_let.first);
-            new_min = max(live_min, previous(expanded(p + ".max")) + 1);
+            new_min = max(live_min, previous_end + 1);
         }
+        // The start of f's loops where it warms up: a let of its own (with a RoundUp split it
+        // may lie below the live rows, which then hold it too; else it is the slid start).
+        const std::string slid_name = p + ".min.slid", aligned_name = p + ".min.aligned";
+        const std::string loops_start_name = round_up > 0 ? aligned_name : slid_name;
+        Expr lowest_written = live_min;
+        if (warms_up && round_up > 0) lowest_written = min(live_min, Variable::make(Int(32), aligned_name));
         Stmt check;
         for (const StorageFold &fold : f_.schedule.folds) {
             if (fold.var != f_.args[d] || !fold.explicit_fold) continue;
-            // fold_storage: what one iteration needs must fit in the fold.
-            Expr needed = Variable::make(Int(32), p + ".max") - live_min + 1;
+            // fold_storage: what one iteration needs (and, rounding up, writes) must fit in the fold.
+            Expr needed = computed_max - lowest_written + 1;
             if (needed_at_first.defined()) needed = max(needed, select(here < loop->min, needed_at_first, needed));
             Expr msg = Call::make(Int(32), "halo_error_fold_storage",
                                   {StringImm::make(f_.name), StringImm::make(f_.args[d]), needed, fold.factor},
@@ -449,12 +489,18 @@ private:
         if (warms_up) {
             // The start is a let of its own beside f's bounds lets (not around its produce), so
             // that the Funcs it reads, whose bounds lets come next, name it in their own.
-            std::string slid_name = p + ".min.slid";
-            rest = StartLater(f_.name, starts[0].first, Expr(), slid_name).mutate(rest);
+            rest = StartLater(f_.name, starts[0].first, Expr(), loops_start_name).mutate(rest);
             if (check.defined()) rest = Block::make(check, rest);
+            if (round_up > 0) {
+                rest = LetStmt::make(aligned_name, start_of_loops(Variable::make(Int(32), slid_name)), rest);
+            }
             rest = LetStmt::make(live_let.first, live_let.second, LetStmt::make(slid_name, starts[0].second, rest));
         } else {
-            for (auto &[name, start] : starts) rest = StartLater(f_.name, name, start).mutate(rest);
+            for (size_t i = 0; i < starts.size(); i++) {
+                // (Only stage 0 may round up: round_up_factor is 0 for a Func with updates.)
+                Expr start = i == 0 ? start_of_loops(starts[i].second) : starts[i].second;
+                rest = StartLater(f_.name, starts[i].first, start).mutate(rest);
+            }
             if (check.defined()) rest = Block::make(check, rest);
         }
         if (sliding >= 0) slid.push_back({d, window});
@@ -522,6 +568,50 @@ private:
         return false;
     }
 
+    // The factor of f's one split along d, if it rounds up: a single RoundUp split of d itself
+    // by a positive constant, in a Func with no updates, with no other split of d or of the
+    // loops made from it (fusing them is fine). 0 otherwise. Such a Func computes the rows
+    // [min, E], E + 1 = min + F * ceil((max - min + 1) / F), from its bounds lets min and max:
+    // sliding moves its start back onto that grid (see aligned_start), so that it computes a
+    // part of what it would without sliding, and nothing past it.
+    int64_t round_up_factor(int d) const {
+        if (f_.stages() != 1) return 0;
+        std::set<std::string> from_d{f_.args[size_t(d)]};
+        int64_t factor = 0;
+        for (const Split &sp : f_.stage(0).schedule.splits) {
+            if (sp.kind == Split::SplitVar && from_d.count(sp.old_var)) {
+                const int64_t *k = as_const_int(sp.factor);
+                if (factor != 0 || sp.tail != TailStrategy::RoundUp || sp.old_var != f_.args[size_t(d)] || !k ||
+                    *k <= 0) {
+                    return 0;
+                }
+                factor = *k;
+                from_d.insert(sp.outer);
+                from_d.insert(sp.inner);
+            } else if (sp.kind == Split::FuseVars && (from_d.count(sp.inner) || from_d.count(sp.outer))) {
+                from_d.insert(sp.old_var);
+            }
+        }
+        return factor;
+    }
+
+    // The last row E a RoundUp split by F computes from the bounds lets min and max, plus one.
+    static Expr rounded_end(const Expr &mn, const Expr &mx, int64_t F) {
+        Expr f = Expr(int32_t(F));
+        return mn + ((mx - mn) / f + 1) * f;
+    }
+    // The start the loops of a RoundUp split by F take instead of s, the first new row: the
+    // highest point at or below s of the split's grid, origin + F j (origin: the first
+    // iteration's min, a point of every iteration's grid, as the region moves by multiples of
+    // F). The split then computes whole tiles from it and ends at E, as it would from the
+    // bounds let min, which is a point of the grid at or below s: the rows it recomputes below
+    // s are rows this iteration needs, with the values they have. (Written so that it visibly
+    // never decreases as s grows: the producers' live rows are found from it.)
+    static Expr aligned_start(const Expr &origin, const Expr &s, int64_t F) {
+        Expr f = Expr(int32_t(F));
+        return origin + ((s - origin) / f) * f;
+    }
+
     // Makes the loops of f's produce use `min` instead of the bounds let `min_name`: they start
     // later (or, with a .max let, end earlier). With `defined_as`, min is that let, defined
     // elsewhere.
@@ -555,7 +645,8 @@ private:
 
     // Why a split along the dimension it slides in (or of a loop split from it) computes rows
     // the iteration must not ("" if none does). RoundUp computes past what the iteration needs,
-    // from where sliding starts it: outside the realization. ShiftInwards (the pure
+    // from where sliding starts it: outside the realization (except round_up_factor's split,
+    // whose start slide() aligns to the split's grid). ShiftInwards (the pure
     // definition's Auto) recomputes rows before the new ones: forwards, those are rows of
     // earlier iterations, harmless for a pure Func computed in order, but with updates it
     // resets rows they have finished (seed 52371 of the differential test), backwards they
@@ -568,7 +659,9 @@ private:
             bool shifted = false;
             for (const Split &s : f_.stage(i).schedule.splits) {
                 if (s.kind == Split::SplitVar && from_d.count(s.old_var)) {
-                    if (s.tail == TailStrategy::RoundUp) return "a split of it rounds up";
+                    if (s.tail == TailStrategy::RoundUp && !(i == 0 && !backwards && round_up_factor(d) > 0)) {
+                        return "a split of it rounds up";
+                    }
                     bool shifts = s.tail == TailStrategy::ShiftInwards || (s.tail == TailStrategy::Auto && i == 0);
                     if (shifts && f_.stages() > 1) {
                         return "a split of it along " + dim + " shifts inwards, which would recompute rows its updates finished";
