@@ -205,7 +205,7 @@ TEST_CASE("random stencil chains sliding under random loops match the reference 
     Buffer<int> in = halo_test::int_buffer_at(200, 200, -70, -70);
     halo_test::fill_random(in, -20, 20, 48);
     int folds_too_small = 0, folds_fine = 0;
-    int backwards = 0;
+    int backwards = 0, round_up_slides = 0;
     // More by hand; half under the sanitizers (each seed takes ~5 s there).
     const unsigned seeds = unsigned(halo_test::env_int("HALO_SLIDING_SEEDS", HALO_TEST_SANITIZED ? 50 : 100));
     for (unsigned seed = 1; seed <= seeds; seed++) {
@@ -242,10 +242,25 @@ TEST_CASE("random stencil chains sliding under random loops match the reference 
         }
         Func out = s.back();
         bool tiled = pick(2) == 0;
-        if (tiled) out.tile(x, y, xo, yo, xi, yi, 8 + pick(8), 2 + pick(6), TailStrategy::GuardWithIf);
+        // Or, as camera_pipe's: strips of `step` rows (yi) in groups (yo), both rounding up, tiles
+        // along x inside a strip (loops yo, yi, xo, yii, xi). The producers' regions then move
+        // by whole strips (no clamp at the end): their own splits along y that round up by a
+        // divisor of the step can slide.
+        bool round_up_strips = tiled && pick(2) == 0;
+        int step = 2 + pick(3), strips = 1 + pick(3);
+        if (round_up_strips) {
+            Var yii("yii");
+            out.split(x, xo, xi, 8 + pick(8), TailStrategy::GuardWithIf)
+                .split(y, yi, yii, step, TailStrategy::RoundUp)
+                .split(yi, yo, yi, strips, TailStrategy::RoundUp)
+                .reorder(xi, yii, xo, yi, yo);
+            log << "strips of " << step << " rows in groups of " << strips << ", RoundUp\n";
+        } else if (tiled) {
+            out.tile(x, y, xo, yo, xi, yi, 8 + pick(8), 2 + pick(6), TailStrategy::GuardWithIf);
+        }
         if (pick(2) == 0) out.vectorize(tiled ? xi : x, 4, TailStrategy::GuardWithIf);
         // Producers at their consumers' loop or outside it: from the last stage back, the depth
-        // only shrinks (tiled: 1 = xo, 2 = yi; else 1 = y).
+        // only shrinks (tiled: 1 = xo, 2 = yi; round_up_strips: 1 = yi, 2 = xo; else 1 = y).
         int depth = 2;
         bool explicit_folds = false;
         for (int i = stages - 2; i >= 0; i--) {
@@ -256,8 +271,9 @@ TEST_CASE("random stencil chains sliding under random loops match the reference 
                 continue;
             }
             if (!tiled) choice = choice == 2 ? 0 : choice;
-            int want = tiled ? (choice == 2 ? 1 : 2) : 1;
-            if (want > depth) choice = 2, want = 1;
+            const int xo_depth = round_up_strips ? 2 : 1;
+            int want = tiled ? (choice == 2 ? xo_depth : 3 - xo_depth) : 1;
+            if (want > depth) choice = round_up_strips ? 0 : 2, want = 1;
             depth = want;
             if (choice == 0) f.store_root().compute_at(out, tiled ? yi : y);
             else if (choice == 1) f.store_at(out, tiled ? yo : y).compute_at(out, tiled ? yi : y);
@@ -269,9 +285,18 @@ TEST_CASE("random stencil chains sliding under random loops match the reference 
                 explicit_folds = true;
             }
             if (pick(3) == 0) f.vectorize(x, 4);
+            if (pick(round_up_strips ? 2 : 3) == 0) {
+                // A split along the window of its own: whole tiles, shifted or guarded (under
+                // strips that round up, most often rounding up by the strip's step).
+                const TailStrategy tails[] = {TailStrategy::RoundUp, TailStrategy::Auto, TailStrategy::GuardWithIf};
+                int factor = round_up_strips && pick(2) == 0 ? step : 2 + pick(3);
+                int tail = round_up_strips && pick(2) == 0 ? 0 : pick(3);
+                f.split(y, y, Var("t"), factor, tails[tail]);
+                log << f.name() << ".split(y, y, t, " << factor << ", tail " << tail << ")\n";
+            }
             log << f.name() << " placement " << choice << "\n";
         }
-        int w = 1 + pick(40), h = 1 + pick(40);
+        int w = 1 + pick(40), h = round_up_strips ? step * strips * (1 + pick(4)) : 1 + pick(40);
         Buffer<int> dst = halo_test::int_buffer_at(w, h, pick(20) - 10, pick(20) - 10);
         INFO("seed " << seed << "\n" << log.str());
         if (explicit_folds) {
@@ -287,13 +312,17 @@ TEST_CASE("random stencil chains sliding under random loops match the reference 
             }
             folds_fine++;
         }
-        backwards += contains(out.lowered_stmt(), ", backwards");
+        std::string stmt = out.lowered_stmt();
+        backwards += contains(stmt, ", backwards");
+        round_up_slides += contains(stmt, ".min.aligned");  // a RoundUp split that slides
         halo_test::check_against_reference(out, dst);
     }
-    // Both outcomes of fold_storage occur, and windows slide backwards.
+    // Both outcomes of fold_storage occur, windows slide backwards, and splits that round up slide.
+    MESSAGE(seeds << " seeds: " << round_up_slides << " with a RoundUp split sliding, " << backwards << " backwards");
     CHECK(folds_too_small > 0);
     CHECK(folds_fine > 0);
     CHECK(backwards > 0);
+    CHECK(round_up_slides > 0);
 }
 
 TEST_CASE("a window moving backwards does not slide a producer whose split along it shifts inwards") {
