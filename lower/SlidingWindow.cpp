@@ -326,11 +326,12 @@ private:
             report_.push_back(f_.name + ": no sliding window over " + c + " (" + why_not + ")");
             return rebuild(chain);
         }
-        // A RoundUp split along d (round_up_factor) slides where its region moves by whole
+        // A RoundUp split along d (single_split_factor) slides where its region moves by whole
         // tiles of the split: its loops then start on the grid of the first iteration's tiles,
         // in the iterations before that too (the warm-up, which never reaches below the first
         // iteration's start), and compute a whole number of tiles that ends where they would.
-        const int64_t round_up = round_up_factor(d);
+        const int64_t round_up = single_split_factor(d, TailStrategy::RoundUp);
+        const int64_t shift = single_split_factor(d, TailStrategy::ShiftInwards);
         Expr grid_origin;
         if (round_up > 0) {
             Expr mn = expanded(stage_prefix(f_.name, 0) + f_.args[d] + ".min");
@@ -379,8 +380,13 @@ private:
                                               expanded(p + ".min"))
                                    : simplify(expanded(p + ".max") - expanded(p + ".min") + 1);
         Expr computed_max = round_up > 0 ? rounded_end(needed_min, needed_max, round_up) - 1 : needed_max;
-        // Where f's loops start: the start let itself, or its aligned_start.
+        // In the warm-up of a Func with a ShiftInwards split: whether this iteration computes
+        // nothing (undefined if it always computes), and the max its loops end at.
+        Expr postponed;
+        std::pair<std::string, Expr> tiles_max_let;
+        // Where f's loops start: the start let itself, or its aligned_start, or none.
         auto start_of_loops = [&](const Expr &start) {
+            if (postponed.defined()) return select(postponed, Variable::make(Int(32), tiles_max_let.first) + 1, start);
             return round_up > 0 ? aligned_start(grid_origin, start, round_up) : start;
         };
         // The first iteration computes everything needed (then the later ones what is new).
@@ -389,12 +395,13 @@ private:
         Expr live_min = needed_min;
         std::pair<std::string, Expr> live_let;  // defined where f warms up
         Expr needed_at_first;
-        // (Not with a split along d that shifts inwards, nor one that rounds up other than
-        // round_up_factor's: from the few rows of a warm-up iteration, it would compute rows
-        // below what the first iteration needs, outside f's buffer. round_up_factor's split
-        // starts on the first iteration's grid, at or above its start.)
+        // (Not with other splits along d that shift inwards or round up than
+        // single_split_factor's: from the few rows of a warm-up iteration, they would compute
+        // rows below what the first iteration needs, outside f's buffer. A RoundUp split starts
+        // on the first iteration's grid, at or above its start; a ShiftInwards one computes
+        // nothing until F rows from that start are needed.)
         bool warms_up = sliding >= 0 && !backwards && f_.stages() == 1 && unique_loops_.count(c) &&
-                        (!computes_outside(d) || round_up > 0);
+                        (!computes_outside(d) || round_up > 0 || shift > 0);
         if (warms_up) {
             // Halide's warm-up: the loop may start earlier (lower/SlidingWarmup.cpp), so that
             // the iterations before its first compute the rows its first needs, a few at a
@@ -436,14 +443,37 @@ private:
             live_min = simplify(live_min);
             live_let = {p + ".min.live", live_min};
             live_min = Variable::make(Int(32), live_let.first);
+            if (shift > 0) {
+                // A ShiftInwards split computes F rows ending at the needed max: in a warm-up
+                // iteration that needs fewer than F rows from the first iteration's start, they
+                // would begin below it, outside f's buffer. Such iterations compute nothing
+                // (then the rows the previous iteration computed end below that start).
+                Expr before_first_f = needed_first + int32_t(shift - 1);
+                auto short_at = [&](const Expr &at, const Expr &max_at) { return at < loop->min && max_at < before_first_f; };
+                Expr previous_max = previous(expanded(p + ".max"));
+                previous_end = select(short_at(here - 1, previous_max), needed_first - 1, previous_max);
+                postponed = short_at(here, needed_max);
+                // The max f's loops see: in a warm-up iteration, raised to where F rows from the
+                // first iteration's start end (or to the first iteration's max, if less), so
+                // that bounds inference finds no row below those (a postponed iteration's loops
+                // run no iteration: its start is past this max); from the first iteration on,
+                // the needed max itself (the first iteration's is at least that much).
+                Expr first_max = simplify(substitute(c, loop->min, expanded(p + ".max")));
+                tiles_max_let = {p + ".max.tiles", max(needed_max, min(before_first_f, first_max))};
+            }
             new_min = max(live_min, previous_end + 1);
         }
         // The start of f's loops where it warms up: a let of its own (with a RoundUp split it
         // may lie below the live rows, which then hold it too; else it is the slid start).
-        const std::string slid_name = p + ".min.slid", aligned_name = p + ".min.aligned";
-        const std::string loops_start_name = round_up > 0 ? aligned_name : slid_name;
+        const std::string slid_name = p + ".min.slid";
+        const std::string aligned_name = p + (round_up > 0 ? ".min.aligned" : ".min.unless_postponed");
+        const bool own_start = warms_up && (round_up > 0 || postponed.defined());
+        const std::string loops_start_name = own_start ? aligned_name : slid_name;
         Expr lowest_written = live_min;
         if (warms_up && round_up > 0) lowest_written = min(live_min, Variable::make(Int(32), aligned_name));
+        if (postponed.defined()) {
+            lowest_written = min(live_min, Variable::make(Int(32), tiles_max_let.first) - int32_t(shift - 1));
+        }
         Stmt check;
         for (const StorageFold &fold : f_.schedule.folds) {
             if (fold.var != f_.args[d] || !fold.explicit_fold) continue;
@@ -491,13 +521,15 @@ private:
             // that the Funcs it reads, whose bounds lets come next, name it in their own.
             rest = StartLater(f_.name, starts[0].first, Expr(), loops_start_name).mutate(rest);
             if (check.defined()) rest = Block::make(check, rest);
-            if (round_up > 0) {
-                rest = LetStmt::make(aligned_name, start_of_loops(Variable::make(Int(32), slid_name)), rest);
+            if (postponed.defined()) {
+                rest = StartLater(f_.name, p + ".max", Expr(), tiles_max_let.first).mutate(rest);
             }
+            if (own_start) rest = LetStmt::make(aligned_name, start_of_loops(Variable::make(Int(32), slid_name)), rest);
+            if (postponed.defined()) rest = LetStmt::make(tiles_max_let.first, tiles_max_let.second, rest);
             rest = LetStmt::make(live_let.first, live_let.second, LetStmt::make(slid_name, starts[0].second, rest));
         } else {
             for (size_t i = 0; i < starts.size(); i++) {
-                // (Only stage 0 may round up: round_up_factor is 0 for a Func with updates.)
+                // (Only stage 0 may round up: single_split_factor is 0 for a Func with updates.)
                 Expr start = i == 0 ? start_of_loops(starts[i].second) : starts[i].second;
                 rest = StartLater(f_.name, starts[i].first, start).mutate(rest);
             }
@@ -568,21 +600,25 @@ private:
         return false;
     }
 
-    // The factor of f's one split along d, if it rounds up: a single RoundUp split of d itself
-    // by a positive constant, in a Func with no updates, with no other split of d or of the
-    // loops made from it (fusing them is fine). 0 otherwise. Such a Func computes the rows
-    // [min, E], E + 1 = min + F * ceil((max - min + 1) / F), from its bounds lets min and max:
-    // sliding moves its start back onto that grid (see aligned_start), so that it computes a
-    // part of what it would without sliding, and nothing past it.
-    int64_t round_up_factor(int d) const {
+    // The factor of f's one split along d, if its tail is `tail` (Auto is ShiftInwards for a
+    // pure definition): a single split of d itself by a positive constant, in a Func with no
+    // updates, with no other split of d or of the loops made from it (fusing them is fine).
+    // 0 otherwise.
+    // - RoundUp: f computes the rows [min, E], E + 1 = min + F * ceil((max - min + 1) / F), from
+    //   its bounds lets min and max: sliding moves its start back onto that grid (see
+    //   aligned_start), so that it computes a part of what it would without sliding, and
+    //   nothing past it.
+    // - ShiftInwards: f computes [max - F + 1, max] where fewer than F rows are new; in the
+    //   warm-up, such an iteration computes nothing (see slide()).
+    int64_t single_split_factor(int d, TailStrategy tail) const {
         if (f_.stages() != 1) return 0;
         std::set<std::string> from_d{f_.args[size_t(d)]};
         int64_t factor = 0;
         for (const Split &sp : f_.stage(0).schedule.splits) {
             if (sp.kind == Split::SplitVar && from_d.count(sp.old_var)) {
                 const int64_t *k = as_const_int(sp.factor);
-                if (factor != 0 || sp.tail != TailStrategy::RoundUp || sp.old_var != f_.args[size_t(d)] || !k ||
-                    *k <= 0) {
+                TailStrategy t = sp.tail == TailStrategy::Auto ? TailStrategy::ShiftInwards : sp.tail;
+                if (factor != 0 || t != tail || sp.old_var != f_.args[size_t(d)] || !k || *k <= 0) {
                     return 0;
                 }
                 factor = *k;
@@ -645,7 +681,7 @@ private:
 
     // Why a split along the dimension it slides in (or of a loop split from it) computes rows
     // the iteration must not ("" if none does). RoundUp computes past what the iteration needs,
-    // from where sliding starts it: outside the realization (except round_up_factor's split,
+    // from where sliding starts it: outside the realization (except single_split_factor's split,
     // whose start slide() aligns to the split's grid). ShiftInwards (the pure
     // definition's Auto) recomputes rows before the new ones: forwards, those are rows of
     // earlier iterations, harmless for a pure Func computed in order, but with updates it
@@ -659,7 +695,7 @@ private:
             bool shifted = false;
             for (const Split &s : f_.stage(i).schedule.splits) {
                 if (s.kind == Split::SplitVar && from_d.count(s.old_var)) {
-                    if (s.tail == TailStrategy::RoundUp && !(i == 0 && !backwards && round_up_factor(d) > 0)) {
+                    if (s.tail == TailStrategy::RoundUp && !(i == 0 && !backwards && single_split_factor(d, TailStrategy::RoundUp) > 0)) {
                         return "a split of it rounds up";
                     }
                     bool shifts = s.tail == TailStrategy::ShiftInwards || (s.tail == TailStrategy::Auto && i == 0);

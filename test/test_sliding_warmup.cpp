@@ -133,24 +133,58 @@ TEST_CASE("warm-up: not when a sliding Func reads a Func computed in the loop th
     halo_test::check_against_reference(out, halo_test::int_buffer_at(5, 11, 1, -4));
 }
 
-TEST_CASE("warm-up: not for a Func whose own split along the window shifts inwards") {
+TEST_CASE("warm-up: a Func whose own split along the window shifts inwards computes nothing until a whole tile is needed") {
     // From the one row of a warm-up iteration, a's split by 4 would compute 3 rows below what
-    // the first iteration needs, outside a's buffer (and ask more of the input).
+    // the first iteration needs, outside a's buffer (and ask more of the input): the warm-up
+    // iterations that need fewer than 4 rows from the first iteration's start compute none.
+    // (Halide's camera_pipe warms up `denoised`, tiled by 2 rows, so.)
     Var x("x"), y("y"), yo("yo"), yi("yi"), ay("ay"), ayi("ayi");
     ImageParam in(Int(32), 2, "in");
     Func a("a"), out("out");
     a(x, y) = in(x, y) + 1;
-    out(x, y) = a(x, y) + a(x, y + 1);
+    out(x, y) = a(x, y) + a(x, y + 1) * 3 + a(x, y + 2);
     out.split(y, yo, yi, 2);
     a.store_root().compute_at(out, yo).split(y, ay, ayi, 4).fold_storage(x, 16);
     std::string stmt = out.lowered_stmt();
     CHECK(contains(stmt, "// a: sliding window over out.s0.yo in dimension y"));
-    CHECK_FALSE(contains(stmt, "early to warm up"));
-    // (The first iteration's 3 rows shift inwards to 4 from row 2, as without a warm-up.)
-    Buffer<int> ib = halo_test::random_image<int>({12, 12}, 8, -100, 100);
-    ib.set_min(0, 0);
+    CHECK(contains(stmt, "early to warm up the sliding window of a"));
+    // The input holds exactly the rows the first iteration needs and later ones.
+    Buffer<int> ib = halo_test::random_image<int>({12, 13}, 8, -100, 100);
+    ib.set_min(0, 3);
     in.set(ib);
     halo_test::check_against_reference(out, halo_test::int_buffer_at(12, 8, 0, 3));
+    // 3 rows needed per strip of 2, 2 new: the tile of 4 ends at the needed max and begins
+    // below the new rows, so 4 rows are written at once.
+    a.fold_storage(y, 3);
+    std::string msg = halo_test::runtime_error_of([&] {
+        Buffer<int> o = halo_test::int_buffer_at(12, 8, 0, 3);
+        out.realize(o);
+    });
+    CHECK(contains(msg, "Func 'a' is stored folded modulo 3 in y (fold_storage), but 4 of it are needed at once"));
+}
+
+TEST_CASE("warm-up: a fold of a whole tile holds a Func whose split shifts inwards") {
+    Var x("x"), y("y"), yo("yo"), yi("yi"), ay("ay"), ayi("ayi");
+    for (int factor : {2, 3, 4}) {
+        for (int strip : {1, 2, 3}) {
+            CAPTURE(factor);
+            CAPTURE(strip);
+            Func a("a"), b("b"), out("out");
+            a(x, y) = x * 3 + y * y;
+            b(x, y) = a(x, y - 1) - a(x, y + 1);
+            out(x, y) = b(x, y) + b(x, y + 1) * 3 + b(x, y + 2);
+            out.split(y, yo, yi, strip);
+            a.store_root().compute_at(out, yo);
+            b.store_root().compute_at(out, yo).split(y, ay, ayi, factor);
+            int fold = 1;
+            while (fold < std::max(factor, strip + 2) + 1) fold *= 2;
+            b.fold_storage(y, fold);
+            CHECK(contains(out.lowered_stmt(), "early to warm up the sliding windows of a, b"));
+            for (auto [h, ymin] : {std::pair{3, 0}, {7, -9}, {16, 4}}) {
+                halo_test::check_against_reference(out, halo_test::int_buffer_at(5, h, -2, ymin));
+            }
+        }
+    }
 }
 
 TEST_CASE("warm-up: a loop that runs no iteration still runs none") {
