@@ -205,7 +205,7 @@ TEST_CASE("random stencil chains sliding under random loops match the reference 
     Buffer<int> in = halo_test::int_buffer_at(200, 200, -70, -70);
     halo_test::fill_random(in, -20, 20, 48);
     int folds_too_small = 0, folds_fine = 0;
-    int backwards = 0, round_up_slides = 0;
+    int backwards = 0, round_up_slides = 0, shifted_warm_ups = 0;
     // More by hand; half under the sanitizers (each seed takes ~5 s there).
     const unsigned seeds = unsigned(halo_test::env_int("HALO_SLIDING_SEEDS", HALO_TEST_SANITIZED ? 50 : 100));
     for (unsigned seed = 1; seed <= seeds; seed++) {
@@ -315,14 +315,18 @@ TEST_CASE("random stencil chains sliding under random loops match the reference 
         std::string stmt = out.lowered_stmt();
         backwards += contains(stmt, ", backwards");
         round_up_slides += contains(stmt, ".min.aligned");  // a RoundUp split that slides
+        shifted_warm_ups += contains(stmt, ".min.unless_postponed");  // a ShiftInwards one that warms up
         halo_test::check_against_reference(out, dst);
     }
-    // Both outcomes of fold_storage occur, windows slide backwards, and splits that round up slide.
-    MESSAGE(seeds << " seeds: " << round_up_slides << " with a RoundUp split sliding, " << backwards << " backwards");
+    // Both outcomes of fold_storage occur, windows slide backwards, splits that round up slide,
+    // and splits that shift inwards warm up.
+    MESSAGE(seeds << " seeds: " << round_up_slides << " with a RoundUp split sliding, " << shifted_warm_ups
+                  << " with a ShiftInwards split warming up, " << backwards << " backwards");
     CHECK(folds_too_small > 0);
     CHECK(folds_fine > 0);
     CHECK(backwards > 0);
     CHECK(round_up_slides > 0);
+    CHECK(shifted_warm_ups > 0);
 }
 
 TEST_CASE("a window moving backwards does not slide a producer whose split along it shifts inwards") {
