@@ -380,13 +380,8 @@ private:
                                               expanded(p + ".min"))
                                    : simplify(expanded(p + ".max") - expanded(p + ".min") + 1);
         Expr computed_max = round_up > 0 ? rounded_end(needed_min, needed_max, round_up) - 1 : needed_max;
-        // In the warm-up of a Func with a ShiftInwards split: whether this iteration computes
-        // nothing (undefined if it always computes), and the max its loops end at.
-        Expr postponed;
-        std::pair<std::string, Expr> tiles_max_let;
-        // Where f's loops start: the start let itself, or its aligned_start, or none.
+        // Where f's loops start: the start let itself, or its aligned_start.
         auto start_of_loops = [&](const Expr &start) {
-            if (postponed.defined()) return select(postponed, Variable::make(Int(32), tiles_max_let.first) + 1, start);
             return round_up > 0 ? aligned_start(grid_origin, start, round_up) : start;
         };
         // The first iteration computes everything needed (then the later ones what is new).
@@ -398,10 +393,13 @@ private:
         // (Not with other splits along d that shift inwards or round up than
         // single_split_factor's: from the few rows of a warm-up iteration, they would compute
         // rows below what the first iteration needs, outside f's buffer. A RoundUp split starts
-        // on the first iteration's grid, at or above its start; a ShiftInwards one computes
-        // nothing until F rows from that start are needed.)
+        // on the first iteration's grid, at or above its start; a ShiftInwards one computes at
+        // least F rows from that start.)
+        // (A ShiftInwards split only where f reads no Func computed in the loop: its max is
+        // raised in the warm-up, and such a Func's region, made from f's bounds lets before
+        // sliding, would not follow.)
         bool warms_up = sliding >= 0 && !backwards && f_.stages() == 1 && unique_loops_.count(c) &&
-                        (!computes_outside(d) || round_up > 0 || shift > 0);
+                        (!computes_outside(d) || round_up > 0 || (shift > 0 && !reads_func_produced_in(body)));
         if (warms_up) {
             // Halide's warm-up: the loop may start earlier (lower/SlidingWarmup.cpp), so that
             // the iterations before its first compute the rows its first needs, a few at a
@@ -444,36 +442,32 @@ private:
             live_let = {p + ".min.live", live_min};
             live_min = Variable::make(Int(32), live_let.first);
             if (shift > 0) {
-                // A ShiftInwards split computes F rows ending at the needed max: in a warm-up
-                // iteration that needs fewer than F rows from the first iteration's start, they
-                // would begin below it, outside f's buffer. Such iterations compute nothing
-                // (then the rows the previous iteration computed end below that start).
-                Expr before_first_f = needed_first + int32_t(shift - 1);
-                auto short_at = [&](const Expr &at, const Expr &max_at) { return at < loop->min && max_at < before_first_f; };
-                Expr previous_max = previous(expanded(p + ".max"));
-                previous_end = select(short_at(here - 1, previous_max), needed_first - 1, previous_max);
-                postponed = short_at(here, needed_max);
-                // The max f's loops see: in a warm-up iteration, raised to where F rows from the
-                // first iteration's start end (or to the first iteration's max, if less), so
-                // that bounds inference finds no row below those (a postponed iteration's loops
-                // run no iteration: its start is past this max); from the first iteration on,
-                // the needed max itself (the first iteration's is at least that much).
+                // A ShiftInwards split computes F rows ending at the max: in a warm-up iteration
+                // that needs fewer than F rows from the first iteration's start, they would
+                // begin below it, outside f's buffer (and read rows of f's producers not
+                // computed). There, f's max is raised to where F rows from that start end (or
+                // to the first iteration's max, if less): rows the first iteration needs. The
+                // bounds let itself is raised, so that f's producers, whose regions are made
+                // from it, compute what those rows read, and the Funcs reading f in the
+                // warm-up find every row they read computed. From the first iteration on, the
+                // max is the needed one (the first iteration's is at least that much).
                 Expr first_max = simplify(substitute(c, loop->min, expanded(p + ".max")));
-                tiles_max_let = {p + ".max.tiles", max(needed_max, min(before_first_f, first_max))};
+                Expr raise_to = min(needed_first + int32_t(shift - 1), first_max);
+                previous_end = previous(max(expanded(p + ".max"), raise_to));
+                for (auto &[n, v] : chain) {
+                    if (n == p + ".max") v = max(v, raise_to);
+                }
             }
             new_min = max(live_min, previous_end + 1);
         }
         // The start of f's loops where it warms up: a let of its own (with a RoundUp split it
         // may lie below the live rows, which then hold it too; else it is the slid start).
         const std::string slid_name = p + ".min.slid";
-        const std::string aligned_name = p + (round_up > 0 ? ".min.aligned" : ".min.unless_postponed");
-        const bool own_start = warms_up && (round_up > 0 || postponed.defined());
+        const std::string aligned_name = p + ".min.aligned";
+        const bool own_start = warms_up && round_up > 0;
         const std::string loops_start_name = own_start ? aligned_name : slid_name;
         Expr lowest_written = live_min;
         if (warms_up && round_up > 0) lowest_written = min(live_min, Variable::make(Int(32), aligned_name));
-        if (postponed.defined()) {
-            lowest_written = min(live_min, Variable::make(Int(32), tiles_max_let.first) - int32_t(shift - 1));
-        }
         Stmt check;
         for (const StorageFold &fold : f_.schedule.folds) {
             if (fold.var != f_.args[d] || !fold.explicit_fold) continue;
@@ -521,11 +515,7 @@ private:
             // that the Funcs it reads, whose bounds lets come next, name it in their own.
             rest = StartLater(f_.name, starts[0].first, Expr(), loops_start_name).mutate(rest);
             if (check.defined()) rest = Block::make(check, rest);
-            if (postponed.defined()) {
-                rest = StartLater(f_.name, p + ".max", Expr(), tiles_max_let.first).mutate(rest);
-            }
             if (own_start) rest = LetStmt::make(aligned_name, start_of_loops(Variable::make(Int(32), slid_name)), rest);
-            if (postponed.defined()) rest = LetStmt::make(tiles_max_let.first, tiles_max_let.second, rest);
             rest = LetStmt::make(live_let.first, live_let.second, LetStmt::make(slid_name, starts[0].second, rest));
         } else {
             for (size_t i = 0; i < starts.size(); i++) {
@@ -600,6 +590,31 @@ private:
         return false;
     }
 
+    // Whether f's produce in s reads a Func whose produce is also in s.
+    bool reads_func_produced_in(const Stmt &s) const {
+        struct Find : IRVisitor {
+            const std::string &f;
+            std::set<std::string> produced, read;
+            bool in_f = false;
+            explicit Find(const std::string &name) : f(name) {}
+            using IRVisitor::visit;
+            void visit(const ProducerConsumer *op) override {
+                if (!op->is_producer) return IRVisitor::visit(op);
+                produced.insert(op->name);
+                bool was = in_f;
+                in_f |= op->name == f;
+                IRVisitor::visit(op);
+                in_f = was;
+            }
+            void visit(const Call *op) override {
+                if (in_f && op->call_type == Call::Halo) read.insert(op->name);
+                IRVisitor::visit(op);
+            }
+        } find(f_.name);
+        s.accept(&find);
+        return std::any_of(find.read.begin(), find.read.end(), [&](const std::string &n) { return n != f_.name && find.produced.count(n); });
+    }
+
     // The factor of f's one split along d, if its tail is `tail` (Auto is ShiftInwards for a
     // pure definition): a single split of d itself by a positive constant, in a Func with no
     // updates, with no other split of d or of the loops made from it (fusing them is fine).
@@ -609,7 +624,7 @@ private:
     //   aligned_start), so that it computes a part of what it would without sliding, and
     //   nothing past it.
     // - ShiftInwards: f computes [max - F + 1, max] where fewer than F rows are new; in the
-    //   warm-up, such an iteration computes nothing (see slide()).
+    //   warm-up, its max is raised to F rows past the first iteration's start (see slide()).
     int64_t single_split_factor(int d, TailStrategy tail) const {
         if (f_.stages() != 1) return 0;
         std::set<std::string> from_d{f_.args[size_t(d)]};
