@@ -153,6 +153,10 @@ TEST_CASE("warm-up: a Func whose own split along the window shifts inwards compu
     ib.set_min(0, 3);
     in.set(ib);
     halo_test::check_against_reference(out, halo_test::int_buffer_at(12, 8, 0, 3));
+    // The warm-up computes only rows from the first iteration's start on: without the raise,
+    // its iterations would compute tiles below it (outside a's buffer, values never read).
+    RedundancyReport r = redundancy_report(out, {12, 8});
+    CHECK(row_of(r, "a").computed == 12 * 20);
     // A strip of 2 reads 5 rows of a; they are what a fold must hold.
     a.fold_storage(y, 4);
     std::string msg = halo_test::runtime_error_of([&] {
