@@ -345,7 +345,13 @@ Stmt build_definition(const FunctionContents &f, int stage, const Definition &de
             bool promised = !is_const(simplify(F)) || tail == TailStrategy::GuardWithIf;
             records.push_back({SplitRecord::SplitVar, old_sym, outer_sym, inner_sym, old, F, tail, lo, hi,
                                lets.size(), value, promised});
-            lets.push_back({prefix + old_sym, simplify(promised ? promise_clamped(value, lo, hi) : value)});
+            // GuardWithIf's lower end moves down with outer where outer is below 0: a loop that
+            // starts early to warm up sliding windows (lower/SlidingWarmup.cpp) runs there, and
+            // the regions its consumers read must move down with it, as Halide's do. (From 0
+            // on it is the old loop's min, as the value's own lower end is.)
+            Expr promised_lo = lo;
+            if (tail == TailStrategy::GuardWithIf && is_const(simplify(F))) promised_lo = lo + min(outer, 0) * F;
+            lets.push_back({prefix + old_sym, simplify(promised ? promise_clamped(value, promised_lo, hi) : value)});
         } else if (s.kind == Split::FuseVars) {
             std::string inner_sym = symbols.current(s.inner), outer_sym = symbols.current(s.outer);
             LoopBounds in = bounds.at(inner_sym), out = bounds.at(outer_sym);
