@@ -309,10 +309,10 @@ TEST_CASE("warm-up: a chain of five stencils, each folded to its steady state") 
 
 TEST_CASE("warm-up: inside a GuardWithIf guard of the loop, in tiles the strips do not divide") {
     // a and b are computed at yi under the tile's guard likely(yi <= ...): it holds in the
-    // iterations before the first, so they warm up there. (Here the loop that warms up is yi,
-    // inside each tile: y = yi + yo * 6 + min is promised no lower than the tile's first row
-    // (yo's GuardWithIf promise moves down only for yo below 0), so the warm-up iterations'
-    // regions are the first iteration's, and a's fold must hold its first window.)
+    // iterations before the first, so they warm up there. (The loop that warms up is yi, inside
+    // each tile; y = yi + yo * 6 + min is promised no lower than min, the promise moving down
+    // only with yo below 0. So in the first row of tiles the warm-up iterations' regions are
+    // the first iteration's, and a's fold must hold its first window.)
     Var x("x"), y("y"), xo("xo"), yo("yo"), xi("xi"), yi("yi");
     Func a("a"), b("b"), out("out");
     a(x, y) = x * 5 - y * 3;
