@@ -370,15 +370,14 @@ private:
         Expr needed_min = Variable::make(Int(32), p + ".min"), needed_max = Variable::make(Int(32), p + ".max");
         // Forwards, the loops start after what the previous iteration computed; backwards,
         // they end before it. (If nothing moves, everything is computed in the first one.)
-        // (With a RoundUp split, the previous iteration computed up to its E: start after it.)
-        Expr previous_end = previous(round_up > 0 ? simplify(rounded_end(expanded(p + ".min"), expanded(p + ".max"), round_up) - 1)
-                                                  : expanded(p + ".max"));
+        // The last row an iteration computes: with a RoundUp split its E, past the needed max.
+        Expr computed_max_expanded = round_up > 0 ? simplify(rounded_end(expanded(p + ".min"), expanded(p + ".max"), round_up) - 1)
+                                                  : expanded(p + ".max");
+        // (The previous iteration computed up to its last row: start after it.)
+        Expr previous_end = previous(computed_max_expanded);
         Expr new_min = sliding >= 0 ? max(needed_min, previous_end + 1) : needed_max + 1;
         Expr new_max = min(needed_max, previous(expanded(p + ".min")) - 1);
-        // (With a RoundUp split, the rows computed end at E, past the needed max.)
-        Expr window = round_up > 0 ? simplify(rounded_end(expanded(p + ".min"), expanded(p + ".max"), round_up) -
-                                              expanded(p + ".min"))
-                                   : simplify(expanded(p + ".max") - expanded(p + ".min") + 1);
+        Expr window = simplify(computed_max_expanded - expanded(p + ".min") + 1);
         Expr computed_max = round_up > 0 ? rounded_end(needed_min, needed_max, round_up) - 1 : needed_max;
         // Where f's loops start: the start let itself, or its aligned_start.
         auto start_of_loops = [&](const Expr &start) {
@@ -435,8 +434,6 @@ private:
             warmup_[c][f_.name] = {warmup_iterations(expanded(p + ".max"), live_min_expanded, c), needed_first};
             // What the loop's first iteration needs: a fold check in an iteration before it
             // asks for at least that much, so that the error says how large the fold must be.
-            Expr computed_max_expanded = round_up > 0 ? rounded_end(expanded(p + ".min"), expanded(p + ".max"), round_up) - 1
-                                                      : expanded(p + ".max");
             needed_at_first = simplify(substitute(c, loop->min, computed_max_expanded - max(live_min_expanded, needed_first) + 1));
             live_min = simplify(live_min);
             live_let = {p + ".min.live", live_min};
@@ -576,18 +573,31 @@ private:
     // shifts inwards, computing rows outside the region the bounds lets give.
     bool computes_outside(int d) const {
         for (int i = 0; i < f_.stages(); i++) {
-            std::set<std::string> from_d{f_.args[size_t(d)]};
-            for (const Split &sp : f_.stage(i).schedule.splits) {
-                if (sp.kind == Split::SplitVar && from_d.count(sp.old_var)) {
-                    if (sp.tail != TailStrategy::GuardWithIf) return true;
-                    from_d.insert(sp.outer);
-                    from_d.insert(sp.inner);
-                } else if (sp.kind == Split::FuseVars && (from_d.count(sp.inner) || from_d.count(sp.outer))) {
-                    from_d.insert(sp.old_var);
-                }
+            for (const Split &sp : splits_along(i, d).splits) {
+                if (sp.tail != TailStrategy::GuardWithIf) return true;
             }
         }
         return false;
+    }
+
+    // The splits of stage i that split dimension d or a loop made from it (a fuse carries it
+    // on), in schedule order, and every loop name made from d.
+    struct SplitsAlong {
+        std::vector<Split> splits;
+        std::set<std::string> loops;
+    };
+    SplitsAlong splits_along(int i, int d) const {
+        SplitsAlong r{{}, {f_.args[size_t(d)]}};
+        for (const Split &sp : f_.stage(i).schedule.splits) {
+            if (sp.kind == Split::SplitVar && r.loops.count(sp.old_var)) {
+                r.splits.push_back(sp);
+                r.loops.insert(sp.outer);
+                r.loops.insert(sp.inner);
+            } else if (sp.kind == Split::FuseVars && (r.loops.count(sp.inner) || r.loops.count(sp.outer))) {
+                r.loops.insert(sp.old_var);
+            }
+        }
+        return r;
     }
 
     // Whether f's produce in s reads a Func whose produce is also in s.
@@ -627,23 +637,12 @@ private:
     //   warm-up, its max is raised to F rows past the first iteration's start (see slide()).
     int64_t single_split_factor(int d, TailStrategy tail) const {
         if (f_.stages() != 1) return 0;
-        std::set<std::string> from_d{f_.args[size_t(d)]};
-        int64_t factor = 0;
-        for (const Split &sp : f_.stage(0).schedule.splits) {
-            if (sp.kind == Split::SplitVar && from_d.count(sp.old_var)) {
-                const int64_t *k = as_const_int(sp.factor);
-                TailStrategy t = sp.tail == TailStrategy::Auto ? TailStrategy::ShiftInwards : sp.tail;
-                if (factor != 0 || t != tail || sp.old_var != f_.args[size_t(d)] || !k || *k <= 0) {
-                    return 0;
-                }
-                factor = *k;
-                from_d.insert(sp.outer);
-                from_d.insert(sp.inner);
-            } else if (sp.kind == Split::FuseVars && (from_d.count(sp.inner) || from_d.count(sp.outer))) {
-                from_d.insert(sp.old_var);
-            }
-        }
-        return factor;
+        std::vector<Split> splits = splits_along(0, d).splits;
+        if (splits.size() != 1) return 0;
+        const Split &sp = splits[0];
+        const int64_t *k = as_const_int(sp.factor);
+        TailStrategy t = sp.tail == TailStrategy::Auto ? TailStrategy::ShiftInwards : sp.tail;
+        return t == tail && sp.old_var == f_.args[size_t(d)] && k && *k > 0 ? *k : 0;
     }
 
     // The last row E a RoundUp split by F computes from the bounds lets min and max, plus one.
@@ -706,30 +705,24 @@ private:
     std::string recomputes_along(int d, bool backwards) const {
         const std::string &dim = f_.args[size_t(d)];
         for (int i = 0; i < f_.stages(); i++) {
-            std::set<std::string> from_d{dim};
+            SplitsAlong along = splits_along(i, d);
             bool shifted = false;
-            for (const Split &s : f_.stage(i).schedule.splits) {
-                if (s.kind == Split::SplitVar && from_d.count(s.old_var)) {
-                    if (s.tail == TailStrategy::RoundUp && !(i == 0 && !backwards && single_split_factor(d, TailStrategy::RoundUp) > 0)) {
-                        return "a split of it rounds up";
-                    }
-                    bool shifts = s.tail == TailStrategy::ShiftInwards || (s.tail == TailStrategy::Auto && i == 0);
-                    if (shifts && f_.stages() > 1) {
-                        return "a split of it along " + dim + " shifts inwards, which would recompute rows its updates finished";
-                    }
-                    if (shifts && backwards) {
-                        return "a split of it along " + dim + " shifts inwards, which would compute rows of later "
-                               "iterations of a window moving backwards";
-                    }
-                    shifted |= shifts;
-                    from_d.insert(s.outer);
-                    from_d.insert(s.inner);
-                } else if (s.kind == Split::FuseVars && (from_d.count(s.inner) || from_d.count(s.outer))) {
-                    from_d.insert(s.old_var);
+            for (const Split &s : along.splits) {
+                if (s.tail == TailStrategy::RoundUp && !(i == 0 && !backwards && single_split_factor(d, TailStrategy::RoundUp) > 0)) {
+                    return "a split of it rounds up";
                 }
+                bool shifts = s.tail == TailStrategy::ShiftInwards || (s.tail == TailStrategy::Auto && i == 0);
+                if (shifts && f_.stages() > 1) {
+                    return "a split of it along " + dim + " shifts inwards, which would recompute rows its updates finished";
+                }
+                if (shifts && backwards) {
+                    return "a split of it along " + dim + " shifts inwards, which would compute rows of later "
+                           "iterations of a window moving backwards";
+                }
+                shifted |= shifts;
             }
             for (const Dim &loop : f_.stage(i).schedule.dims) {
-                if (shifted && from_d.count(loop.var) && loop.for_type == ForType::Parallel) {
+                if (shifted && along.loops.count(loop.var) && loop.for_type == ForType::Parallel) {
                     return "a split of it along " + dim + " shifts inwards and its loop " + loop.var +
                            " is parallel, so two threads could write the same row";
                 }

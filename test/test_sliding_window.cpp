@@ -319,7 +319,7 @@ TEST_CASE("random stencil chains sliding under random loops match the reference 
         round_up_slides += contains(stmt, ".min.aligned");  // a RoundUp split that slides
         // A ShiftInwards one that warms up: named in the note "// L: starts K iterations early
         // to warm up the sliding windows of a, b".
-        for (size_t at = stmt.find("iterations early to warm up"); at != std::string::npos; at = std::string::npos) {
+        if (size_t at = stmt.find("iterations early to warm up"); at != std::string::npos) {
             std::string names = stmt.substr(at, stmt.find('\n', at) - at) + ",";
             for (const std::string &n : shifting) shifted_warm_ups += contains(names, " " + n + ",");
         }
