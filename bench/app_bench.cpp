@@ -18,6 +18,7 @@
 
 #include "AppInputs.h"
 #include "BenchUtil.h"
+#include "PeakFma.h"
 #include "PeerClient.h"
 #include "blur.h"
 #include "cnn_block.h"
@@ -82,9 +83,15 @@ void report_load(const std::string &title, const std::vector<bench::Case> &idle,
 }
 
 // Runs the rows interleaved and prints one table; `work` is bytes (GB/s) or flops (GFLOP/s).
+// With flops, the machine's fp32 FMA peak (bench/PeakFma.h) is timed interleaved with the rows
+// and each row's GFLOP/s is also given as a share of it: a ratio of one run on a noisy machine.
 void report(const std::string &title, std::vector<Row> &rows, int rounds, double work, const char *unit) {
     std::vector<bench::Case> cases;
     for (auto &r : rows) cases.push_back(r.c);
+    static const bench::FmaPeak peak(10'000'000);  // about 20 ms per run
+    static volatile float peak_checksum = 0;
+    const bool with_peak = !with_load && std::strcmp(unit, "GFLOP/s") == 0 && peak.available();
+    if (with_peak) cases.push_back({"fp32 FMA peak", [] { peak_checksum = peak_checksum + peak.run(); }, {}});
     bench::run_interleaved(cases, rounds, 50);
     if (with_load) {
         std::vector<bench::Case> loaded;
@@ -96,14 +103,27 @@ void report(const std::string &title, std::vector<Row> &rows, int rounds, double
         report_load(title, cases, loaded);
         return;
     }
+    double peak_gflops = 0;
+    if (with_peak) {
+        peak_gflops = peak.flops() / cases.back().median() / 1e6;
+        cases.pop_back();
+    }
     double best = 1e300;
     for (auto &c : cases) best = std::min(best, c.median());
     std::printf("\n%s, %d rounds\n", title.c_str(), rounds);
-    std::printf("%-44s %10s %10s %10s %9s %8s %14s\n", "case", "compile ms", "median ms", "min ms", unit, "vs best", "checksum");
+    if (with_peak) {
+        std::printf("fp32 FMA peak, timed between the cases (%u threads x %d-lane vectors): median %.1f GFLOP/s\n",
+                    peak.threads(), peak.lanes(), peak_gflops);
+    }
+    std::printf("%-44s %10s %10s %10s %9s %8s %14s%s\n", "case", "compile ms", "median ms", "min ms", unit, "vs best",
+                "checksum", with_peak ? "  of peak" : "");
     for (size_t i = 0; i < rows.size(); i++) {
         double cs = rows[i].sum ? rows[i].sum() : 0;
-        std::printf("%-44s %10.0f %10.2f %10.2f %9.1f %7.2fx %14.6g\n", cases[i].name.c_str(), rows[i].compile_ms,
-                    cases[i].median(), cases[i].min(), work / cases[i].median() / 1e6, cases[i].median() / best, cs);
+        double rate = work / cases[i].median() / 1e6;
+        std::printf("%-44s %10.0f %10.2f %10.2f %9.1f %7.2fx %14.6g", cases[i].name.c_str(), rows[i].compile_ms,
+                    cases[i].median(), cases[i].min(), rate, cases[i].median() / best, cs);
+        if (with_peak) std::printf("  %6.1f%%", 100.0 * rate / peak_gflops);
+        std::printf("\n");
     }
     std::fflush(stdout);
 }
