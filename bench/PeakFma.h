@@ -8,6 +8,7 @@
 #include <immintrin.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <thread>
 #include <vector>
 
@@ -80,7 +81,17 @@ private:
     long iterations_;
     bool avx512_ = __builtin_cpu_supports("avx512f");
     bool avx2_ = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-    unsigned threads_ = std::max(1u, std::thread::hardware_concurrency());
+    unsigned threads_ = threads_of_pipelines();
+
+    // As many threads as Halo's parallel loops use (runtime/ThreadPool.cpp reads the same
+    // variables), so that a share of the peak compares like with like.
+    static unsigned threads_of_pipelines() {
+        for (const char *name : {"HALO_NUM_THREADS", "OMP_NUM_THREADS"}) {
+            const char *v = std::getenv(name);
+            if (v && std::atoi(v) > 0) return unsigned(std::atoi(v));
+        }
+        return std::max(1u, std::thread::hardware_concurrency());
+    }
 };
 
 }  // namespace bench

@@ -501,15 +501,18 @@ private:
         }
         value_ = broadcast(codegen(op->value), op->lanes);
     }
-    // A broadcast of min, max, +, - or * of scalar loads and loop invariants, as that operation
-    // on broadcasts (undefined where it does not apply). A 32- or 64-bit element loads into all
-    // lanes for free (vbroadcastss from memory, AVX-512's {1to16} operand), so one vector
-    // instruction replaces a scalar one plus a register-to-vector shuffle, which compete with
-    // the FMAs for the same ports: cnn_block's second convolution broadcasts the inlined relu
-    // of its input, max(conv1[i], 0), 10 times per 48 FMAs (2.4% faster in one interleaved run).
+    // A broadcast of the min or max of a scalar float load and a loop invariant (or another
+    // load), as the min or max of broadcasts (undefined where it does not apply). A 32- or
+    // 64-bit element loads into all lanes for free (vbroadcastss from memory, AVX-512's {1to16}
+    // operand), so one vector instruction replaces a scalar one plus a register-to-vector
+    // shuffle, which compete with the FMAs for the same ports: cnn_block's second convolution
+    // broadcasts the inlined relu of its input, max(conv1[i], 0), 10 times per 48 FMAs (2.4%
+    // faster in one interleaved run). Only float min and max: LLVM's InstCombine turns an
+    // integer min/max or an arithmetic operation of splats back into the scalar operation and a
+    // splat (the compare and select of a float min/max use each splat twice, which it keeps).
     static Expr as_operation_on_broadcasts(const Broadcast *op) {
         const Type t = op->value.type();
-        if (t.bits != 32 && t.bits != 64) return Expr();
+        if (!t.is_float() || (t.bits != 32 && t.bits != 64)) return Expr();
         auto leaf = [](const Expr &e) { return e.as<Load>() || e.as<Variable>() || is_const(e); };
         auto on_broadcasts = [&](const auto *bin, auto make) -> Expr {
             if (!bin || !leaf(bin->a) || !leaf(bin->b)) return Expr();
@@ -518,10 +521,6 @@ private:
         };
         Expr e = on_broadcasts(op->value.as<Max>(), Max::make);
         if (!e.defined()) e = on_broadcasts(op->value.as<Min>(), Min::make);
-        if (!t.is_float()) return e;  // integer vector multiplies are dearer than scalar ones
-        if (!e.defined()) e = on_broadcasts(op->value.as<Add>(), Add::make);
-        if (!e.defined()) e = on_broadcasts(op->value.as<Sub>(), Sub::make);
-        if (!e.defined()) e = on_broadcasts(op->value.as<Mul>(), Mul::make);
         return e;
     }
 

@@ -102,6 +102,7 @@ int pointwise_cost(const FunctionContents &f) {
         void visit(const Sub *op) override { ops++; IRVisitor::visit(op); }
         void visit(const Mul *op) override { ops++; IRVisitor::visit(op); }
         void visit(const Div *op) override { ops += 4; IRVisitor::visit(op); }
+        void visit(const Mod *op) override { ops += 4; IRVisitor::visit(op); }
         void visit(const Call *op) override {
             if (op->call_type == Call::Halo) {
                 bool same_point = op->args.size() == f->args.size();
