@@ -495,7 +495,7 @@ private:
         else value_ = builder_.CreateAdd(base, builder_.CreateMul(stride, iota));
     }
     void visit(const Broadcast *op) override {
-        if (Expr vector_op = as_operation_on_broadcasts(op); vector_op.defined()) {
+        if (Expr vector_op = as_min_max_of_broadcasts(op); vector_op.defined()) {
             value_ = codegen(vector_op);
             return;
         }
@@ -510,7 +510,7 @@ private:
     // faster in one interleaved run). Only float min and max: LLVM's InstCombine turns an
     // integer min/max or an arithmetic operation of splats back into the scalar operation and a
     // splat (the compare and select of a float min/max use each splat twice, which it keeps).
-    static Expr as_operation_on_broadcasts(const Broadcast *op) {
+    static Expr as_min_max_of_broadcasts(const Broadcast *op) {
         const Type t = op->value.type();
         if (!t.is_float() || (t.bits != 32 && t.bits != 64)) return Expr();
         auto leaf = [](const Expr &e) { return e.as<Load>() || e.as<Variable>() || is_const(e); };
