@@ -123,16 +123,21 @@ CnnData cnn_input(int W, int H, int C) {
 
 // ---------------------------------------------------------------- the apps in Halide
 // Each returns the output Func (scheduled) and its output buffer (min 0 in every dimension).
+// The input is an ImageParam bound to the data, as in Halo's apps (and Halide's own app
+// generators): a Buffer used directly would let Halide compile its strides in as constants,
+// which Halo's side of the comparison does not know either.
 struct Built {
     Func output;
     Buffer<> out;
+    ImageParam input;
 };
 
 Var x("x"), y("y"), c("c"), xi("xi"), yi("yi"), xo("xo"), yo("yo");
 Var co("co"), ci("ci"), bxo("bxo"), bxi("bxi");
 
 Built build_blur(const std::string &sched, int W, int H) {
-    Buffer<uint16_t> in = blur_input(W, H);
+    ImageParam in(UInt(16), 2, "input");
+    in.set(blur_input(W, H));
     Func blur_x("blur_x"), blur_y("blur_y");
     // uint16 throughout: the adds wrap and "/ 3" is unsigned integer division.
     blur_x(x, y) = (in(x, y) + in(x + 1, y) + in(x + 2, y)) / 3;
@@ -149,11 +154,12 @@ Built build_blur(const std::string &sched, int W, int H) {
     } else if (sched != "mullapudi2016") {
         fail("unknown blur schedule " + sched);
     }
-    return {blur_y, Buffer<uint16_t>(W, H)};
+    return {blur_y, Buffer<uint16_t>(W, H), in};
 }
 
 Built build_harris(const std::string &sched, int W, int H) {
-    Buffer<float> in = harris_input(W, H);
+    ImageParam in(Float(32), 2, "input");
+    in.set(harris_input(W, H));
     Func Ix("Ix"), Iy("Iy"), Ixx("Ixx"), Iyy("Iyy"), Ixy("Ixy");
     Func Sxx("Sxx"), Syy("Syy"), Sxy("Sxy"), out("harris");
     Ix(x, y) = (in(x + 2, y) - in(x, y)) + 2.0f * (in(x + 2, y + 1) - in(x, y + 1)) +
@@ -189,7 +195,7 @@ Built build_harris(const std::string &sched, int W, int H) {
     } else if (sched != "mullapudi2016") {
         fail("unknown harris schedule " + sched);
     }
-    return {out, Buffer<float>(W, H)};
+    return {out, Buffer<float>(W, H), in};
 }
 
 // A convolution's update as a register block: 16-lane channel vectors x (C/16) unrolled x 8
@@ -207,10 +213,12 @@ Stage block_conv_update(Func conv, const RDom &r) {
 
 Built build_cnn(const std::string &sched, int W, int H, int C, int tw, int th) {
     CnnData d = cnn_input(W, H, C);
+    ImageParam in(Float(32), 3, "input");
+    in.set(d.in);
     Func conv1("conv1"), relu1("relu1"), conv2("conv2"), relu2("relu2"), pool("pool");
     RDom r(0, 3, 0, 3, 0, C, "r"), s(0, 3, 0, 3, 0, C, "s");
     conv1(c, x, y) = d.b1(c);
-    conv1(c, x, y) += d.w1(c, r.x, r.y, r.z) * d.in(r.z, x + r.x, y + r.y);
+    conv1(c, x, y) += d.w1(c, r.x, r.y, r.z) * in(r.z, x + r.x, y + r.y);
     relu1(c, x, y) = max(conv1(c, x, y), 0.0f);
     conv2(c, x, y) = d.b2(c);
     conv2(c, x, y) += d.w2(c, s.x, s.y, s.z) * relu1(s.z, x + s.x, y + s.y);
@@ -238,7 +246,7 @@ Built build_cnn(const std::string &sched, int W, int H, int C, int tw, int th) {
     } else if (sched != "mullapudi2016") {
         fail("unknown cnn_block schedule " + sched);
     }
-    return {pool, Buffer<float>(C, W, H)};
+    return {pool, Buffer<float>(C, W, H), in};
 }
 
 // ---------------------------------------------------------------- cases
@@ -279,6 +287,10 @@ std::unique_ptr<Case> make_case(const std::string &app, const std::string &sched
         Region estimates;
         for (int d = 0; d < b.out.dimensions(); d++) estimates.push_back({0, b.out.dim(d).extent()});
         b.output.set_estimates(estimates);
+        Region input_estimates;
+        const Buffer<> &bound = b.input.get();
+        for (int d = 0; d < bound.dimensions(); d++) input_estimates.push_back({bound.dim(d).min(), bound.dim(d).extent()});
+        b.input.set_estimates(input_estimates);
         AutoSchedulerResults chosen =
             k->pipe.auto_schedule("Mullapudi2016", k->target, MachineParams(2, 32 * 1024 * 1024, 40));
         // HALIDE_PEER_PRINT_SCHEDULE=1 shows what it chose (to compare with Halo's auto_schedule).
@@ -289,7 +301,7 @@ std::unique_ptr<Case> make_case(const std::string &app, const std::string &sched
     k->compile_ms = ms_since(t0);
     // HALIDE_PEER_ASM=file writes the case's assembly (to compare with Pipeline::assembly()).
     if (const char *asm_file = std::getenv("HALIDE_PEER_ASM")) {
-        k->pipe.compile_to_assembly(asm_file, {}, app, k->target);
+        k->pipe.compile_to_assembly(asm_file, {b.input}, app, k->target);
     }
     k->pipe.realize(k->out, k->target);  // warm-up
     return k;
