@@ -1,8 +1,9 @@
-// The machine's fp32 fused-multiply-add peak, measured: every hardware thread runs independent
-// FMA chains on full-width vectors (16 lanes with AVX-512, 8 with AVX2), enough of them in flight
-// to cover the FMA latency. Benchmarks compare their GFLOP/s to this figure instead of a quoted
-// one (peak_fma prints it alone; app_bench times it interleaved with the CNN cases, so that the
-// ratio is of one run on this shared, noisy machine).
+// The machine's fp32 fused-multiply-add peak, measured: each of as many threads as Halo's
+// parallel loops use runs independent FMA chains on full-width vectors (16 lanes with AVX-512, 8
+// with AVX2), enough of them in flight to cover the FMA latency. Benchmarks compare their GFLOP/s
+// to this figure instead of a quoted one (peak_fma prints it alone; app_bench times it
+// interleaved with the cases of its GFLOP/s tables, so that the ratio is of one run on this
+// shared, noisy machine).
 #pragma once
 
 #include <immintrin.h>
@@ -50,7 +51,7 @@ __attribute__((target("avx2,fma"))) inline float fma_avx2(long iterations) {
 
 }  // namespace fma_detail
 
-// One run: `iterations` x 16 chains of vector FMAs on every hardware thread.
+// One run: `iterations` x 16 chains of vector FMAs on each of threads() threads.
 class FmaPeak {
 public:
     explicit FmaPeak(long iterations) : iterations_(iterations) {}
