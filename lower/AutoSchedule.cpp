@@ -89,20 +89,30 @@ void visit_definition(const Definition &d, CallSites &v) {
     v.in_reduction = false;
 }
 
-// The operations a pointwise Func costs at every point it is read (-1 if it is not pointwise:
-// it reads other Funcs away from its own point; reads of input images may be anywhere).
-int pointwise_cost(const FunctionContents &f) {
-    if (!f.updates.empty()) return -1;
+// The arithmetic of a Func's pure definition, in operations per point (index arithmetic
+// included), and whether it reads other Funcs only at its own point (reads of input images
+// may be anywhere).
+struct PureDefinitionCost {
+    int ops = 0;
+    int index_ops = 0;  // of those, the ones in the indices of reads (in(x + 1, y): 1)
+    bool pointwise = true;
+};
+
+PureDefinitionCost pure_definition_cost(const FunctionContents &f) {
     struct Counter : IRVisitor {
         using IRVisitor::visit;
         const FunctionContents *f = nullptr;
-        int ops = 0;
-        bool pointwise = true;
-        void visit(const Add *op) override { ops++; IRVisitor::visit(op); }
-        void visit(const Sub *op) override { ops++; IRVisitor::visit(op); }
-        void visit(const Mul *op) override { ops++; IRVisitor::visit(op); }
-        void visit(const Div *op) override { ops += 4; IRVisitor::visit(op); }
-        void visit(const Mod *op) override { ops += 4; IRVisitor::visit(op); }
+        PureDefinitionCost cost;
+        int index_depth = 0;
+        void count(int ops) {
+            cost.ops += ops;
+            if (index_depth > 0) cost.index_ops += ops;
+        }
+        void visit(const Add *op) override { count(1); IRVisitor::visit(op); }
+        void visit(const Sub *op) override { count(1); IRVisitor::visit(op); }
+        void visit(const Mul *op) override { count(1); IRVisitor::visit(op); }
+        void visit(const Div *op) override { count(4); IRVisitor::visit(op); }
+        void visit(const Mod *op) override { count(4); IRVisitor::visit(op); }
         void visit(const Call *op) override {
             if (op->call_type == Call::Halo) {
                 bool same_point = op->args.size() == f->args.size();
@@ -110,16 +120,54 @@ int pointwise_cost(const FunctionContents &f) {
                     auto v = op->args[i].as<Variable>();
                     same_point = v && v->name == f->args[i];
                 }
-                pointwise = pointwise && same_point;
+                cost.pointwise = cost.pointwise && same_point;
             } else if (op->call_type == Call::Intrinsic) {
-                ops += 4;  // math functions
+                count(4);  // math functions
             }
+            const bool reads = op->call_type == Call::Halo || op->call_type == Call::Image;
+            index_depth += reads;
             IRVisitor::visit(op);
+            index_depth -= reads;
         }
     } c;
     c.f = &f;
     for (auto &v : f.pure.values) v.accept(&c);
-    return c.pointwise ? c.ops : -1;
+    return c.cost;
+}
+
+// The operations a pointwise Func costs at every point it is read (-1 if it is not pointwise:
+// it reads other Funcs away from its own point).
+int pointwise_cost(const FunctionContents &f) {
+    if (!f.updates.empty()) return -1;
+    PureDefinitionCost cost = pure_definition_cost(f);
+    return cost.pointwise ? cost.ops : -1;
+}
+
+// The most points of one row of one input image (an ImageParam or a Buffer) that a Func's
+// pure definition reads along its first dimension: blur_x's in(x, y), in(x + 1, y) and
+// in(x + 2, y) are 3 (each a vector load of its own, shifted from the others).
+int shifted_reads_of_an_input_row(const FunctionContents &f) {
+    if (f.args.empty()) return 0;
+    struct Rows : IRVisitor {
+        using IRVisitor::visit;
+        std::string x;
+        std::map<std::string, std::set<std::string>> points_of_row;  // image and row -> first indices
+        void visit(const Call *op) override {
+            if (op->call_type == Call::Image && !op->args.empty() && expr_uses_var(op->args[0], x)) {
+                std::ostringstream row, first;
+                row << op->name;
+                for (size_t i = 1; i < op->args.size(); i++) row << "," << op->args[i];
+                first << op->args[0];
+                points_of_row[row.str()].insert(first.str());
+            }
+            IRVisitor::visit(op);
+        }
+    } rows;
+    rows.x = f.args[0];
+    for (auto &v : f.pure.values) v.accept(&rows);
+    size_t most = 0;
+    for (auto &[row, points] : rows.points_of_row) most = std::max(most, points.size());
+    return int(most);
 }
 
 enum class Place { Inline, Tile, Root };
@@ -137,10 +185,22 @@ struct Chooser {
     // The trial schedules' reports share their breadth-first halves (a cache, so mutable).
     mutable RedundancyReportCache report_cache;
 
+    // A pipeline of little arithmetic per output point (no reductions): its time goes to
+    // moving memory (blur: 12 operations per point; unsharp 21, harris about 50).
+    bool memory_bound = false;
+
+    // The vector width: the target's natural one (a whole register), but half of it (32
+    // bytes) in a memory-bound pipeline for a Func that loads shifted vectors from one row of
+    // an input, which streams from memory. Measured on this AVX-512 machine
+    // (bench/vector_loads): three shifted 64-byte loads per vector from rows streamed from
+    // memory took 1.1-1.6x the time of 32-byte ones, though from the cache 0.75x
+    // (blur_x at 16 uint16 lanes: 0.84x the time of 32, unsharp's blur_x at 8 floats 1.04x of 16).
     int lanes_for(const FunctionContents &f) const {
         int bits = 8;
         for (auto &t : f.types()) bits = std::max(bits, int(t.bits));
-        return target.natural_vector_size(bits);
+        const int lanes = target.natural_vector_size(bits);
+        const bool streams_shifted_loads = memory_bound && shifted_reads_of_an_input_row(f) >= 2;
+        return streams_shifted_loads && lanes * bits > 256 ? lanes / 2 : lanes;
     }
 
     void make_root_with_producers(const std::string &name) {
@@ -685,6 +745,14 @@ AutoScheduleResult auto_schedule(Func output, const std::vector<int> &estimates,
         for (int s = 0; s < f->stages(); s++) visit_definition(f->stage(s), sites);
         c.calls[name] = direct_calls(*f);
     }
+    int ops_per_point = 0;
+    bool reductions = false;
+    for (auto &[name, f] : c.env) {
+        PureDefinitionCost cost = pure_definition_cost(*f);
+        ops_per_point += cost.ops - cost.index_ops;
+        reductions |= !f->updates.empty();
+    }
+    c.memory_bound = !reductions && ops_per_point < 16;
     // Inlined: Funcs read at one point per consumer point (several reads of the same point
     // are one after CSE), or pointwise ones cheap enough to recompute at every point read,
     // unless a reduction reads them and they cost arithmetic (it would recompute them at every
