@@ -1,6 +1,7 @@
 // The apps side by side in one run: Halo's fused (tiled) and breadth-first schedules, plain C++
 // loops, and the same pipelines and schedules built with Halide 14 (a separate process, driven
-// over a pipe) where it is installed. Cases of one app run interleaved round-robin.
+// over a pipe) where it is installed. Cases of one app run interleaved round-robin (the plain
+// C++ loops in rounds of their own after them: see Row::apart).
 // Usage: app_bench [--quick] [--rounds N] [--load] [app...]
 //   apps: blur harris cnn_block conv_avgpool int16_conv_add unsharp local_laplacian (default: all)
 //   --load: time every case idle, then again with one CPU-bound process per core competing,
@@ -35,6 +36,12 @@ struct Row {
     bench::Case c;
     double compile_ms = 0;
     std::function<double()> sum;  // of the output, printed to compare implementations
+    // Timed after the interleaved rounds, not in them: the plain C++ loops allocate and free
+    // their intermediates (tens of MB) in every run, and on this VM (Firecracker, shadow page
+    // tables) the process's code runs up to 10x slower for about 200 ms after that (blur's
+    // tiles 45-68 ms instead of 5.3, with no page faults of their own), which slowed the
+    // Halo rows that followed it and not the Halide peer's, in another process.
+    bool apart = false;
 };
 
 const std::set<std::string> known_apps = {"blur", "harris", "cnn_block", "conv_avgpool", "int16_conv_add", "unsharp",
@@ -86,13 +93,22 @@ void report_load(const std::string &title, const std::vector<bench::Case> &idle,
 // With flops, the machine's fp32 FMA peak (bench/PeakFma.h) is timed interleaved with the rows
 // and each row's GFLOP/s is also given as a share of it: a ratio of one run on a noisy machine.
 void report(const std::string &title, std::vector<Row> &rows, int rounds, double work, const char *unit) {
-    std::vector<bench::Case> cases;
-    for (auto &r : rows) cases.push_back(r.c);
+    std::vector<bench::Case> cases, apart;
+    for (auto &r : rows) (r.apart ? apart : cases).push_back(r.c);
     static const bench::FmaPeak peak(10'000'000);  // about 20 ms per run
     static volatile float peak_checksum = 0;
     const bool with_peak = !with_load && std::strcmp(unit, "GFLOP/s") == 0 && peak.available();
     if (with_peak) cases.push_back({"fp32 FMA peak", [] { peak_checksum = peak_checksum + peak.run(); }, {}});
     bench::run_interleaved(cases, rounds, 50);
+    bench::run_interleaved(apart, rounds, 50);
+    // Back in the rows' order (the peak, if timed, last).
+    {
+        std::vector<bench::Case> ordered;
+        size_t next_interleaved = 0, next_apart = 0;
+        for (auto &r : rows) ordered.push_back(r.apart ? apart[next_apart++] : cases[next_interleaved++]);
+        if (with_peak) ordered.push_back(cases.back());
+        cases = std::move(ordered);
+    }
     if (with_load) {
         std::vector<bench::Case> loaded;
         for (auto &r : rows) loaded.push_back(r.c);
@@ -150,6 +166,7 @@ Row halo_auto_row(Func out_func, Buffer<> out) {
 Row plain_row(std::function<void()> run, Buffer<> out) {
     Row r;
     r.c = {"plain C++ (one thread)", std::move(run), {}};
+    r.apart = true;
     r.sum = [out] { return sum_of(out); };
     return r;
 }
