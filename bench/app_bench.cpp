@@ -39,8 +39,9 @@ struct Row {
     // Timed after the interleaved rounds, not in them: the plain C++ loops allocate and free
     // their intermediates (tens of MB) in every run, and on this VM (Firecracker, shadow page
     // tables) the process's code runs up to 10x slower for about 200 ms after that (blur's
-    // tiles 45-68 ms instead of 5.3, with no page faults of their own), which slowed the
-    // Halo rows that followed it and not the Halide peer's, in another process.
+    // tiles 36-68 ms instead of 5.3, with no page faults of their own), which slowed the
+    // Halo rows that followed it and not the Halide peer's, in another process. (The plain
+    // rows' own times may still read high: each follows the previous one's free.)
     bool apart = false;
 };
 
@@ -89,32 +90,35 @@ void report_load(const std::string &title, const std::vector<bench::Case> &idle,
     std::fflush(stdout);
 }
 
-// Runs the rows interleaved and prints one table; `work` is bytes (GB/s) or flops (GFLOP/s).
+// Times the rows' cases, and `extra` (if given) with them, returned in the rows' order with
+// `extra` last: interleaved round-robin, the rows marked apart in rounds of their own after.
+std::vector<bench::Case> time_rows(const std::vector<Row> &rows, int rounds, const bench::Case *extra) {
+    std::vector<bench::Case> together, apart;
+    for (auto &r : rows) (r.apart ? apart : together).push_back(r.c);
+    if (extra) together.push_back(*extra);
+    bench::run_interleaved(together, rounds, 50);
+    bench::run_interleaved(apart, rounds, 50);
+    std::vector<bench::Case> ordered;
+    size_t next_together = 0, next_apart = 0;
+    for (auto &r : rows) ordered.push_back(r.apart ? apart[next_apart++] : together[next_together++]);
+    if (extra) ordered.push_back(together.back());
+    return ordered;
+}
+
+// Runs the rows and prints one table; `work` is bytes (GB/s) or flops (GFLOP/s).
 // With flops, the machine's fp32 FMA peak (bench/PeakFma.h) is timed interleaved with the rows
 // and each row's GFLOP/s is also given as a share of it: a ratio of one run on a noisy machine.
 void report(const std::string &title, std::vector<Row> &rows, int rounds, double work, const char *unit) {
-    std::vector<bench::Case> cases, apart;
-    for (auto &r : rows) (r.apart ? apart : cases).push_back(r.c);
     static const bench::FmaPeak peak(10'000'000);  // about 20 ms per run
     static volatile float peak_checksum = 0;
     const bool with_peak = !with_load && std::strcmp(unit, "GFLOP/s") == 0 && peak.available();
-    if (with_peak) cases.push_back({"fp32 FMA peak", [] { peak_checksum = peak_checksum + peak.run(); }, {}});
-    bench::run_interleaved(cases, rounds, 50);
-    bench::run_interleaved(apart, rounds, 50);
-    // Back in the rows' order (the peak, if timed, last).
-    {
-        std::vector<bench::Case> ordered;
-        size_t next_interleaved = 0, next_apart = 0;
-        for (auto &r : rows) ordered.push_back(r.apart ? apart[next_apart++] : cases[next_interleaved++]);
-        if (with_peak) ordered.push_back(cases.back());
-        cases = std::move(ordered);
-    }
+    const bench::Case peak_case{"fp32 FMA peak", [] { peak_checksum = peak_checksum + peak.run(); }, {}};
+    std::vector<bench::Case> cases = time_rows(rows, rounds, with_peak ? &peak_case : nullptr);
     if (with_load) {
         std::vector<bench::Case> loaded;
-        for (auto &r : rows) loaded.push_back(r.c);
         {
             BusyProcesses busy;
-            bench::run_interleaved(loaded, rounds, 50);
+            loaded = time_rows(rows, rounds, nullptr);
         }
         report_load(title, cases, loaded);
         return;

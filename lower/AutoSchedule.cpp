@@ -95,6 +95,11 @@ void visit_definition(const Definition &d, CallSites &v) {
 struct PureDefinitionCost {
     int ops = 0;
     int index_ops = 0;  // of those, the ones in the indices of reads (in(x + 1, y): 1)
+    // Not in ops (the inliner's measure, calibrated without them): min, max, select and
+    // comparisons, one vector instruction each (a 3x3 median is 19 of them per point).
+    int selections = 0;
+    // The vector instructions computing values (what memory_bound weighs).
+    int value_ops() const { return ops - index_ops + selections; }
     bool pointwise = true;
 };
 
@@ -113,6 +118,18 @@ PureDefinitionCost pure_definition_cost(const FunctionContents &f) {
         void visit(const Mul *op) override { count(1); IRVisitor::visit(op); }
         void visit(const Div *op) override { count(4); IRVisitor::visit(op); }
         void visit(const Mod *op) override { count(4); IRVisitor::visit(op); }
+        void visit(const Min *op) override { select(); IRVisitor::visit(op); }
+        void visit(const Max *op) override { select(); IRVisitor::visit(op); }
+        void visit(const Select *op) override { select(); IRVisitor::visit(op); }
+        void visit(const EQ *op) override { select(); IRVisitor::visit(op); }
+        void visit(const NE *op) override { select(); IRVisitor::visit(op); }
+        void visit(const LT *op) override { select(); IRVisitor::visit(op); }
+        void visit(const LE *op) override { select(); IRVisitor::visit(op); }
+        void visit(const GT *op) override { select(); IRVisitor::visit(op); }
+        void visit(const GE *op) override { select(); IRVisitor::visit(op); }
+        void select() {
+            if (index_depth == 0) cost.selections++;
+        }
         void visit(const Call *op) override {
             if (op->call_type == Call::Halo) {
                 bool same_point = op->args.size() == f->args.size();
@@ -143,6 +160,16 @@ int pointwise_cost(const FunctionContents &f) {
     return cost.pointwise ? cost.ops : -1;
 }
 
+// A Buffer used directly in the algorithm that fits in the L2 cache (a lookup table, weights):
+// its reads do not stream from memory.
+bool small_fixed_buffer(const Call &read) {
+    if (!read.param || !read.param->is_fixed_buffer || !read.param->buffer) return false;
+    const BufferContents &b = *read.param->buffer;
+    int64_t bytes = b.type.bytes();
+    for (const halo_dimension_t &d : b.dims) bytes *= std::max<int64_t>(1, d.extent);
+    return bytes <= 512 * 1024;
+}
+
 // The most points of one row of one input image (an ImageParam or a Buffer) that a Func's
 // pure definition reads along its first dimension: blur_x's in(x, y), in(x + 1, y) and
 // in(x + 2, y) are 3 (each a vector load of its own, shifted from the others).
@@ -153,7 +180,8 @@ int shifted_reads_of_an_input_row(const FunctionContents &f) {
         std::string x;
         std::map<std::string, std::set<std::string>> points_of_row;  // image and row -> first indices
         void visit(const Call *op) override {
-            if (op->call_type == Call::Image && !op->args.empty() && expr_uses_var(op->args[0], x)) {
+            if (op->call_type == Call::Image && !op->args.empty() && expr_uses_var(op->args[0], x) &&
+                !small_fixed_buffer(*op)) {
                 std::ostringstream row, first;
                 row << op->name;
                 for (size_t i = 1; i < op->args.size(); i++) row << "," << op->args[i];
@@ -186,12 +214,12 @@ struct Chooser {
     mutable RedundancyReportCache report_cache;
 
     // A pipeline of little arithmetic per output point (no reductions): its time goes to
-    // moving memory (blur: 12 operations per point; unsharp 21, harris about 50).
+    // moving memory (blur: 12 operations per point; unsharp 23, harris 47).
     bool memory_bound = false;
 
     // The vector width: the target's natural one (a whole register), but half of it (32
     // bytes) in a memory-bound pipeline for a Func that loads shifted vectors from one row of
-    // an input, which streams from memory. Measured on this AVX-512 machine
+    // an input (not a small Buffer), which streams from memory. Measured on this AVX-512 machine
     // (bench/vector_loads): three shifted 64-byte loads per vector from rows streamed from
     // memory took 1.1-1.6x the time of 32-byte ones, though from the cache 0.75x
     // (blur_x at 16 uint16 lanes: 0.84x the time of 32, unsharp's blur_x at 8 floats 1.04x of 16).
@@ -748,8 +776,7 @@ AutoScheduleResult auto_schedule(Func output, const std::vector<int> &estimates,
     int ops_per_point = 0;
     bool reductions = false;
     for (auto &[name, f] : c.env) {
-        PureDefinitionCost cost = pure_definition_cost(*f);
-        ops_per_point += cost.ops - cost.index_ops;
+        ops_per_point += pure_definition_cost(*f).value_ops();
         reductions |= !f->updates.empty();
     }
     c.memory_bound = !reductions && ops_per_point < 16;

@@ -156,6 +156,32 @@ TEST_CASE("auto_schedule: shifted loads from an input row get 32-byte vectors in
         INFO(r.source);
         CHECK(r.vector_width == t.natural_vector_size(8));
     }
+    {
+        // Shifted reads of a small Buffer (a table that stays in the cache): the whole register.
+        ImageParam in(UInt(8), 2, "in");
+        Buffer<uint8_t> table = halo_test::random_image<uint8_t>({1024}, 5, 0, 255);
+        Func f("f");
+        Var x("x"), y("y");
+        f(x, y) = table(x) / 2 + table(x + 1) / 2 + in(x, y);
+        AutoScheduleResult r = auto_schedule(f, {1000, 300});
+        INFO(r.source);
+        CHECK(r.vector_width == t.natural_vector_size(8));
+    }
+    {
+        // The max and min of a 3x3 window: 16 selections and an add per point, not memory-bound
+        // (counted without its selections it would look like 1 operation).
+        ImageParam in(UInt(8), 2, "in");
+        Func f("f");
+        Var x("x"), y("y");
+        Expr hi = in(x, y), lo = in(x, y);
+        for (int j = 0; j < 3; j++)
+            for (int i = 0; i < 3; i++)
+                if (i || j) hi = max(hi, in(x + i, y + j)), lo = min(lo, in(x + i, y + j));
+        f(x, y) = hi - lo;
+        AutoScheduleResult r = auto_schedule(f, {1000, 300});
+        INFO(r.source);
+        CHECK(r.vector_width == t.natural_vector_size(8));
+    }
 }
 
 namespace {
