@@ -454,6 +454,11 @@ Result run_sweep(const Options &o_given, std::ostream &out) {
         Pipeline *p = v.pipeline.get();
         timed.push_back({&v.row, [p, dst]() mutable { p->realize(dst); }, {}});
     }
+    // The extra cases (plain C++ loops) are timed in rounds of their own after the variants':
+    // loops that allocate and free a large intermediate in every run made the code run after
+    // them up to 10x slower for ~200 ms on a VM with shadow page tables (bench/app_bench.cpp),
+    // which would have slowed whichever variant came next.
+    std::vector<Timed> timed_apart;
     std::vector<Row> extra_rows(o.extra_cases.size());
     for (size_t i = 0; i < o.extra_cases.size(); i++) {
         extra_rows[i].label = o.extra_cases[i].first;
@@ -462,18 +467,23 @@ Result run_sweep(const Options &o_given, std::ostream &out) {
         } catch (const std::exception &e) {
             extra_rows[i].error = e.what();
         }
-        timed.push_back({&extra_rows[i], o.extra_cases[i].second, {}});
+        timed_apart.push_back({&extra_rows[i], o.extra_cases[i].second, {}});
     }
-    for (int round = 0; round < o.rounds; round++) {
-        for (auto &t : timed) {
-            try {
-                if (t.row->error.empty()) t.ms.push_back(time_ms(t.run));
-            } catch (const std::exception &e) {
-                t.row->error = e.what();
+    auto time_rounds = [&](std::vector<Timed> &cases, const char *what) {
+        for (int round = 0; round < o.rounds && !cases.empty(); round++) {
+            for (auto &t : cases) {
+                try {
+                    if (t.row->error.empty()) t.ms.push_back(time_ms(t.run));
+                } catch (const std::exception &e) {
+                    t.row->error = e.what();
+                }
             }
+            progress(o.progress, what, round + 1, o.rounds);
         }
-        progress(o.progress, "timing", round + 1, o.rounds);
-    }
+    };
+    time_rounds(timed, "timing");
+    time_rounds(timed_apart, "timing the other cases");
+    timed.insert(timed.end(), timed_apart.begin(), timed_apart.end());
     for (auto &t : timed) {
         t.row->median_ms = median(t.ms);
         t.row->min_ms = t.ms.empty() ? NAN : *std::min_element(t.ms.begin(), t.ms.end());

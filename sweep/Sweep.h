@@ -25,7 +25,8 @@ struct Options {
     std::vector<std::pair<std::string, std::vector<std::string>>> params;
     // Variants timed besides the grid (e.g. a breadth-first schedule): not on the heatmap.
     std::vector<std::pair<std::string, Settings>> extra_variants;  // label, settings
-    // Cases that are not generators (e.g. plain C++ loops), timed in the same rounds.
+    // Cases that are not generators (e.g. plain C++ loops), timed in rounds of their own after
+    // the variants' (so that what they allocate and free does not slow the variant after them).
     std::vector<std::pair<std::string, std::function<void()>>> extra_cases;
     // Input name -> a PNG file (buffer inputs) or a value (scalar inputs). Other buffer inputs
     // get deterministic pseudo-random data over the region the variants read; other scalars keep
