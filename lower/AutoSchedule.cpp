@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <functional>
 #include <map>
 #include <set>
 #include <sstream>
@@ -170,18 +171,18 @@ bool small_fixed_buffer(const Call &read) {
     return bytes <= 512 * 1024;
 }
 
-// The most points of one row of one input image (an ImageParam or a Buffer) that a Func's
-// pure definition reads along its first dimension: blur_x's in(x, y), in(x + 1, y) and
+// The most points of one row of one source that a Func's pure definition reads along its
+// first dimension, counting the reads `streamed` accepts: blur_x's in(x, y), in(x + 1, y) and
 // in(x + 2, y) are 3 (each a vector load of its own, shifted from the others).
-int shifted_reads_of_an_input_row(const FunctionContents &f) {
+int shifted_reads_of_a_row(const FunctionContents &f, const std::function<bool(const Call &)> &streamed) {
     if (f.args.empty()) return 0;
     struct Rows : IRVisitor {
         using IRVisitor::visit;
         std::string x;
-        std::map<std::string, std::set<std::string>> points_of_row;  // image and row -> first indices
+        const std::function<bool(const Call &)> *streamed = nullptr;
+        std::map<std::string, std::set<std::string>> points_of_row;  // source and row -> first indices
         void visit(const Call *op) override {
-            if (op->call_type == Call::Image && !op->args.empty() && expr_uses_var(op->args[0], x) &&
-                !small_fixed_buffer(*op)) {
+            if (!op->args.empty() && expr_uses_var(op->args[0], x) && (*streamed)(*op)) {
                 std::ostringstream row, first;
                 row << op->name;
                 for (size_t i = 1; i < op->args.size(); i++) row << "," << op->args[i];
@@ -192,6 +193,7 @@ int shifted_reads_of_an_input_row(const FunctionContents &f) {
         }
     } rows;
     rows.x = f.args[0];
+    rows.streamed = &streamed;
     for (auto &v : f.pure.values) v.accept(&rows);
     size_t most = 0;
     for (auto &[row, points] : rows.points_of_row) most = std::max(most, points.size());
@@ -219,7 +221,7 @@ struct Chooser {
 
     // The vector width: the target's natural one (a whole register), but half of it (32
     // bytes) in a memory-bound pipeline for a Func that loads shifted vectors from one row of
-    // an input (not a small Buffer), which streams from memory. Measured on this AVX-512 machine
+    // an input that streams from memory (reads_streamed_input). Measured on this AVX-512 machine
     // (bench/vector_loads): three shifted 64-byte loads per vector from rows streamed from
     // memory took 1.1-1.6x the time of 32-byte ones, though from the cache 0.75x
     // (blur_x at 16 uint16 lanes: 0.84x the time of 32, unsharp's blur_x at 8 floats 1.04x of 16).
@@ -227,8 +229,29 @@ struct Chooser {
         int bits = 8;
         for (auto &t : f.types()) bits = std::max(bits, int(t.bits));
         const int lanes = target.natural_vector_size(bits);
-        const bool streams_shifted_loads = memory_bound && shifted_reads_of_an_input_row(f) >= 2;
+        const bool streams_shifted_loads =
+            memory_bound && shifted_reads_of_a_row(f, [this](const Call &c) { return reads_streamed_input(c); }) >= 2;
         return streams_shifted_loads && lanes * bits > 256 ? lanes / 2 : lanes;
+    }
+
+    // The lowering names of the user's Funcs (a Call names its Func by pointer).
+    std::map<const FunctionContents *, std::string> names;
+
+    // Whether a read loads from an input that streams from memory: an input image (not a small
+    // Buffer), or an inlined Func that reads one (a boundary condition's wrapper, which reads
+    // the input at clamped indices wherever its consumer reads it).
+    bool reads_streamed_input(const Call &read) const {
+        if (read.call_type == Call::Image) return !small_fixed_buffer(read);
+        if (read.call_type != Call::Halo || !read.func) return false;
+        auto name = names.find(read.func.identity());
+        if (name == names.end()) return false;
+        auto p = place.find(name->second);
+        if (p == place.end() || p->second != Place::Inline) return false;
+        const FunctionContents &callee = *read.func;
+        for (auto &v : callee.pure.values) {
+            if (has_call(v, [this](const Call &c) { return reads_streamed_input(c); })) return true;
+        }
+        return false;
     }
 
     void make_root_with_producers(const std::string &name) {
@@ -766,6 +789,7 @@ AutoScheduleResult auto_schedule(Func output, const std::vector<int> &estimates,
     FunctionCopies copies = copy_with_distinct_names({c.output});
     c.env = std::move(copies.originals);
     c.copies = std::move(copies.env);
+    for (auto &[name, f] : c.env) c.names[f.get()] = name;
     CallSites sites;
     for (auto &[name, f] : c.copies) {
         sites.consumer = name;

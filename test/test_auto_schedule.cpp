@@ -157,6 +157,27 @@ TEST_CASE("auto_schedule: shifted loads from an input row get 32-byte vectors in
         CHECK(r.vector_width == t.natural_vector_size(8));
     }
     {
+        // Through a boundary condition: bx reads the inlined repeat_edge wrapper of the input
+        // at three points of a row, each a shifted load of the input. At sizes the vectors do
+        // not divide, non-zero input mins and an output at negative coordinates.
+        ImageParam in(UInt(16), 2, "in");
+        Func clamped = BoundaryConditions::repeat_edge(in);
+        Func bx("bx"), by("by");
+        Var x("x"), y("y");
+        bx(x, y) = (clamped(x - 1, y) + clamped(x, y) + clamped(x + 1, y)) / 3;
+        by(x, y) = (bx(x, y - 1) + bx(x, y) + bx(x, y + 1)) / 3;
+        AutoScheduleResult r = auto_schedule(by, {1000, 300});
+        INFO(r.source << r.summary);
+        CHECK(vectorized(r.source, "bx", half_if_wider(16)));
+        CHECK(r.vector_width == t.natural_vector_size(16));  // by reads no input
+        Buffer<uint16_t> input = halo_test::random_image<uint16_t>({203, 77}, 19, 0, 65535);
+        input.set_min({3, -2});
+        in.set(input);
+        Buffer<uint16_t> out(601, 45);  // at least a tile wide (512)
+        out.set_min({-7, -5});
+        halo_test::check_against_reference(by, out);
+    }
+    {
         // Shifted reads of a small Buffer (a table that stays in the cache): the whole register.
         ImageParam in(UInt(8), 2, "in");
         Buffer<uint8_t> table = halo_test::random_image<uint8_t>({1024}, 5, 0, 255);
