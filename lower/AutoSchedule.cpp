@@ -97,7 +97,7 @@ struct PureDefinitionCost {
     int ops = 0;
     int index_ops = 0;  // of those, the ones in the indices of reads (in(x + 1, y): 1)
     // Not in ops (the inliner's measure, calibrated without them): min, max, select and
-    // comparisons, one vector instruction each (a 3x3 median is 19 of them per point).
+    // comparisons, one vector instruction each (the max and min of a 3x3 window: 16 per point).
     int selections = 0;
     // The vector instructions computing values (what memory_bound weighs).
     int value_ops() const { return ops - index_ops + selections; }
