@@ -2,8 +2,11 @@
 // loops, and the same pipelines and schedules built with Halide 14 (a separate process, driven
 // over a pipe) where it is installed. Cases of one app run interleaved round-robin (the plain
 // C++ loops in rounds of their own after them: see Row::apart).
-// Usage: app_bench [--quick] [--rounds N] [--load] [app...]
+// Usage: app_bench [--quick] [--rounds N] [--pause MS] [--load] [app...]
 //   apps: blur harris cnn_block conv_avgpool int16_conv_add unsharp local_laplacian (default: all)
+//   --pause MS: the sleep before every case (default 50, which lets the previous case's worker
+//           threads go idle; on this 2-vCPU VM a two-thread case right after it often waits
+//           2-3.5 ms for its second thread: 0 times the kernels back to back).
 //   --load: time every case idle, then again with one CPU-bound process per core competing,
 //           and report each case's slowdown (how parallel loops cope with a loaded machine).
 #include <signal.h>
@@ -55,6 +58,7 @@ double sum_of(const Buffer<> &b) {
 }
 
 bool with_load = false;
+int pause_ms = 50;
 
 // One CPU-bound process per core for as long as it lives (the competing load of --load).
 class BusyProcesses {
@@ -96,8 +100,8 @@ std::vector<bench::Case> time_rows(const std::vector<Row> &rows, int rounds, con
     std::vector<bench::Case> together, apart;
     for (auto &r : rows) (r.apart ? apart : together).push_back(r.c);
     if (extra) together.push_back(*extra);
-    bench::run_interleaved(together, rounds, 50);
-    bench::run_interleaved(apart, rounds, 50);
+    bench::run_interleaved(together, rounds, pause_ms);
+    bench::run_interleaved(apart, rounds, pause_ms);
     std::vector<bench::Case> ordered;
     size_t next_together = 0, next_apart = 0;
     for (auto &r : rows) ordered.push_back(r.apart ? apart[next_apart++] : together[next_together++]);
@@ -130,7 +134,7 @@ void report(const std::string &title, std::vector<Row> &rows, int rounds, double
     }
     double best = 1e300;
     for (auto &c : cases) best = std::min(best, c.median());
-    std::printf("\n%s, %d rounds\n", title.c_str(), rounds);
+    std::printf("\n%s, %d rounds, %d ms pause before each case\n", title.c_str(), rounds, pause_ms);
     if (with_peak) {
         std::printf("fp32 FMA peak, timed between the cases (%u threads x %d-lane vectors): median %.1f GFLOP/s\n",
                     peak.threads(), peak.lanes(), peak_gflops);
@@ -201,6 +205,7 @@ int main(int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
         if (!std::strcmp(argv[i], "--quick")) quick = true, rounds = 2;
         else if (!std::strcmp(argv[i], "--rounds") && i + 1 < argc) rounds = std::atoi(argv[++i]);
+        else if (!std::strcmp(argv[i], "--pause") && i + 1 < argc) pause_ms = std::max(0, std::atoi(argv[++i]));
         else if (!std::strcmp(argv[i], "--load")) with_load = true;
         else if (known_apps.count(argv[i])) apps.insert(argv[i]);
         else {
