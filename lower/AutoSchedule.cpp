@@ -229,8 +229,7 @@ struct Chooser {
         int bits = 8;
         for (auto &t : f.types()) bits = std::max(bits, int(t.bits));
         const int lanes = target.natural_vector_size(bits);
-        const bool streams_shifted_loads =
-            memory_bound && shifted_reads_of_a_row(f, [this](const Call &c) { return reads_streamed_input(c); }) >= 2;
+        const bool streams_shifted_loads = memory_bound && shifted_reads_of_a_row(f, streamed_reads()) >= 2;
         return streams_shifted_loads && lanes * bits > 256 ? lanes / 2 : lanes;
     }
 
@@ -249,9 +248,12 @@ struct Chooser {
         if (p == place.end() || p->second != Place::Inline) return false;
         const FunctionContents &callee = *read.func;
         for (auto &v : callee.pure.values) {
-            if (has_call(v, [this](const Call &c) { return reads_streamed_input(c); })) return true;
+            if (has_call(v, streamed_reads())) return true;
         }
         return false;
+    }
+    std::function<bool(const Call &)> streamed_reads() const {
+        return [this](const Call &c) { return reads_streamed_input(c); };
     }
 
     void make_root_with_producers(const std::string &name) {
