@@ -20,6 +20,7 @@
 
 #include "CNames.h"
 #include "CodeGenLLVM.h"
+#include "OptimizeModule.h"
 #include "dsl/Buffer.h"
 #include "dsl/Func.h"
 #include "dsl/IRPrinter.h"

@@ -9,13 +9,11 @@
 #include <llvm/IR/Verifier.h>
 #include <llvm/MC/MCSubtargetInfo.h>
 #include <llvm/IR/PassTimingInfo.h>
-#include <llvm/Passes/PassBuilder.h>
-#include <llvm/Passes/StandardInstrumentations.h>
+#include <llvm/Pass.h>
 #include <llvm/Support/CommandLine.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
-#include <llvm/Transforms/Scalar/LoopUnrollPass.h>
 
 #include <algorithm>
 #include <cmath>
@@ -23,6 +21,7 @@
 #include <mutex>
 #include <set>
 
+#include "OptimizeModule.h"
 #include "dsl/Error.h"
 #include "dsl/IROperator.h"
 #include "lower/PassTiming.h"
@@ -1200,6 +1199,7 @@ void initialize_llvm() {
     std::call_once(once, [] {
         llvm::InitializeNativeTarget();
         llvm::InitializeNativeTargetAsmPrinter();
+        set_code_generation_defaults();
         const char *argv0 = "halo";
         llvm::cl::ParseCommandLineOptions(1, &argv0, "", nullptr, "HALO_LLVM_ARGS");
     });
@@ -1213,50 +1213,6 @@ LLVMPassTimingScope::~LLVMPassTimingScope() {
     if (!active_) return;
     llvm::reportAndResetTimings(&llvm::errs());
     llvm::TimePassesIsEnabled = false;
-}
-
-void optimize_module(llvm::Module &m, llvm::TargetMachine &tm, bool llvm_loop_opt) {
-    llvm::LoopAnalysisManager lam;
-    llvm::FunctionAnalysisManager fam;
-    llvm::CGSCCAnalysisManager cgam;
-    llvm::ModuleAnalysisManager mam;
-    llvm::PipelineTuningOptions pto;
-    // As Halide 15 and later: the schedule vectorizes and unrolls; LLVM's loop passes only with
-    // Target::EnableLLVMLoopOpt (they double the compile time). No SLP vectorization: LLVM 19's
-    // narrows integer arithmetic wrongly (its minimum-bitwidth analysis turned float(uint32(u8
-    // - 300)) of two unrolled points into 16-bit lanes: 65243 for 4294967007; found by the typed
-    // differential test), and the schedule's own vectors made it worth nothing measurable
-    // (cnn_block, blur, harris: same times, less compile time).
-    pto.LoopVectorization = llvm_loop_opt;
-    pto.LoopInterleaving = llvm_loop_opt;
-    pto.LoopUnrolling = llvm_loop_opt;
-    pto.SLPVectorization = false;
-    // With HALO_TIME_PASSES=llvm the instrumentation times every pass (the report is printed
-    // after machine code generation, together with the code generator's passes).
-    llvm::PassInstrumentationCallbacks pic;
-    std::optional<llvm::StandardInstrumentations> si;
-    if (llvm::TimePassesIsEnabled) {
-        si.emplace(m.getContext(), false);
-        si->registerCallbacks(pic, &mam);
-    }
-    llvm::PassBuilder pb(&tm, pto, std::nullopt, si ? &pic : nullptr);
-    // Small loops of constant trip count (a 3x3 kernel's taps) are unrolled fully even without
-    // the loop passes, as Halide 14's default pipeline does (seen in its assembly): a blocked
-    // convolution then shares the loads, and the inlined max of a relu, that neighbouring taps
-    // have in common. Kept as loops they made cnn_block's kernels 1.2x slower than Halide 14's.
-    // Partial and runtime unrolling stay off (LLVM's own size thresholds bound the full one).
-    if (!llvm_loop_opt)
-        pb.registerLoopOptimizerEndEPCallback([](llvm::LoopPassManager &lpm, llvm::OptimizationLevel level) {
-            lpm.addPass(llvm::LoopFullUnrollPass(level.getSpeedupLevel(), /*OnlyWhenForced=*/false,
-                                                 /*ForgetAllSCEV=*/true));
-        });
-    pb.registerModuleAnalyses(mam);
-    pb.registerCGSCCAnalyses(cgam);
-    pb.registerFunctionAnalyses(fam);
-    pb.registerLoopAnalyses(lam);
-    pb.crossRegisterProxies(lam, fam, cgam, mam);
-    llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
-    mpm.run(m, mam);
 }
 
 }  // namespace halo

@@ -26,10 +26,6 @@ std::unique_ptr<llvm::Module> codegen_llvm(const LoweredPipeline &p, llvm::LLVMC
 // -print-after=instcombine"), for experiments with the code generator.
 void initialize_llvm();
 
-// Runs LLVM's O3 pipeline (new pass manager) for the target; its loop vectorizer, interleaver
-// and unroller only with llvm_loop_opt (Target::EnableLLVMLoopOpt).
-void optimize_module(llvm::Module &m, llvm::TargetMachine &tm, bool llvm_loop_opt);
-
 // With HALO_TIME_PASSES=llvm, LLVM times its passes while this lives and prints its report
 // (optimization and code generation, pass by pass) to stderr when it ends. LLVM's switch is
 // process-wide: meant for one compile at a time, when measuring.

@@ -5,8 +5,6 @@
 #include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Module.h>
-#include <llvm/IRReader/IRReader.h>
-#include <llvm/Support/SourceMgr.h>
 #include <llvm/ADT/SmallString.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
@@ -17,7 +15,9 @@
 #include <optional>
 
 #include "CodeGenLLVM.h"
+#include "OptimizeModule.h"
 #include "SanitizeJIT.h"
+#include "lower/LargeStack.h"
 #include "lower/PassTiming.h"
 #include "dsl/Error.h"
 #include "runtime/HaloRuntime.h"
@@ -65,9 +65,25 @@ std::string to_string(llvm::Error e) {
 
 struct JITModule::Impl {
     std::unique_ptr<llvm::orc::LLJIT> jit;
-    std::unique_ptr<llvm::TargetMachine> tm;  // for the assembly, on request
-    std::once_flag assembly_once;
-    std::string assembly;
+    // What the code was made from, to make its IR and assembly again on request: printing the
+    // IR on every compile took 2-4 ms (cnn_block's compile is about 130).
+    LoweredPipeline pipeline;
+    bool llvm_loop_opt = false;
+    std::unique_ptr<llvm::TargetMachine> tm;
+    std::once_flag ir_once, assembly_once;
+    std::string ir, assembly;
+
+    // The optimised module again: code generation and LLVM's passes are deterministic, so it
+    // is the module the JIT compiled (before the sanitizer's instrumentation, in sanitized
+    // builds, as a build without sanitizers makes it).
+    std::unique_ptr<llvm::Module> optimized_module(llvm::LLVMContext &ctx) {
+        std::unique_ptr<llvm::Module> m;
+        run_with_large_stack([&] {
+            m = codegen_llvm(pipeline, ctx, *tm);
+            optimize_module(*m, *tm, llvm_loop_opt);
+        });
+        return m;
+    }
 };
 
 JITModule::JITModule(const LoweredPipeline &p, const Target &target) : impl_(std::make_unique<Impl>()) {
@@ -86,6 +102,8 @@ JITModule::JITModule(const LoweredPipeline &p, const Target &target) : impl_(std
     auto tm = jtmb->createTargetMachine();
     internal_assert(bool(tm)) << "cannot create target machine: " << to_string(tm.takeError());
     impl_->tm = std::move(*tm);
+    impl_->pipeline = p;
+    impl_->llvm_loop_opt = target.llvm_loop_opt;
 
     PassTimer timer(p.name);
     LLVMPassTimingScope llvm_pass_timing;
@@ -94,12 +112,7 @@ JITModule::JITModule(const LoweredPipeline &p, const Target &target) : impl_(std
     timer.lap("llvm_codegen");
     optimize_module(*module, *impl_->tm, target.llvm_loop_opt);
     timer.lap("llvm_optimize");
-    llvm::raw_string_ostream os(llvm_ir_);
-    module->print(os, nullptr);
-    os.flush();
-    timer.lap("llvm_print_ir");
-    // Only in sanitized builds; after the IR is kept, so that llvm_ir() and assembly() show
-    // the pipeline's own code, as a build without sanitizers makes it.
+    // Only in sanitized builds (llvm_ir() and assembly() show the code without it).
     instrument_for_host_sanitizer(*module, *impl_->tm);
 
     auto jit = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(*jtmb)).create();
@@ -155,12 +168,20 @@ JITModule::JITModule(const LoweredPipeline &p, const Target &target) : impl_(std
 
 JITModule::~JITModule() = default;
 
+std::string JITModule::llvm_ir() const {
+    std::call_once(impl_->ir_once, [&] {
+        llvm::LLVMContext ctx;
+        auto m = impl_->optimized_module(ctx);
+        llvm::raw_string_ostream os(impl_->ir);
+        m->print(os, nullptr);
+    });
+    return impl_->ir;
+}
+
 std::string JITModule::assembly() const {
     std::call_once(impl_->assembly_once, [&] {
         llvm::LLVMContext ctx;
-        llvm::SMDiagnostic diag;
-        auto m = llvm::parseIR(llvm::MemoryBufferRef(llvm_ir_, "pipeline"), diag, ctx);
-        internal_assert(m) << "cannot parse the pipeline's own IR: " << diag.getMessage().str();
+        auto m = impl_->optimized_module(ctx);
         llvm::SmallString<0> text;
         llvm::raw_svector_ostream as(text);
         llvm::legacy::PassManager pm;
