@@ -8,6 +8,10 @@
 #include "dsl/Error.h"
 #include "dsl/IROperator.h"
 
+#include <map>
+#include <optional>
+#include <set>
+
 namespace halo {
 
 namespace {
@@ -16,10 +20,60 @@ Expr field(const std::string &buffer, const char *name, int d) {
     return Variable::make(Int(32), buffer + "." + name + "." + std::to_string(d));
 }
 
+// A split by more than the extent of the loop it splits (vectorize(xi, 16) of the inner loop of
+// a tile 8 wide): with ShiftInwards, its loop shifts to start before the tile, so the first
+// tile writes before the output's min however large the output is. Names the directive for each
+// such split of out's stages in dimension d ("" if there is none).
+std::string oversized_split_hint(const FunctionContents &out, int d) {
+    std::string hint;
+    for (int k = 0; k < out.stages(); k++) {
+        const StageSchedule &sched = out.stage(k).schedule;
+        std::set<std::string> of_dimension = {out.args[d]};
+        std::map<std::string, int64_t> width;  // loops of a known constant extent
+        for (const Split &s : sched.splits) {
+            if (s.kind == Split::FuseVars) {
+                if (of_dimension.count(s.inner) || of_dimension.count(s.outer)) of_dimension.insert(s.old_var);
+                width.erase(s.old_var);
+                continue;
+            }
+            if (!of_dimension.count(s.old_var)) continue;
+            auto known = width.find(s.old_var);
+            std::optional<int64_t> w;
+            if (known != width.end()) w = known->second;
+            width.erase(s.old_var);
+            of_dimension.insert(s.outer);
+            if (s.kind == Split::RenameVar) {
+                if (w) width[s.outer] = *w;
+                continue;
+            }
+            of_dimension.insert(s.inner);
+            const int64_t *f = as_const_int(s.factor);
+            if (!f) continue;
+            width[s.inner] = *f;
+            if (w) width[s.outer] = (*w + *f - 1) / *f;
+            // (Auto is ShiftInwards in a pure definition, GuardWithIf in an update.)
+            bool shifts = s.tail == TailStrategy::ShiftInwards || (s.tail == TailStrategy::Auto && k == 0);
+            if (!w || *f <= *w || !shifts) continue;
+            std::string directive = "split(" + s.old_var + ", " + s.outer + ", " + s.inner + ", " + std::to_string(*f) + ")";
+            for (const Dim &dim : sched.dims) {
+                if (dim.var != s.inner) continue;
+                if (dim.for_type == ForType::Vectorized) directive = "vectorize(" + s.old_var + ", " + std::to_string(*f) + ")";
+                if (dim.for_type == ForType::Unrolled) directive = "unroll(" + s.old_var + ", " + std::to_string(*f) + ")";
+            }
+            hint += (hint.empty() ? "" : "; ") + out.name + (k > 0 ? ".update(" + std::to_string(k - 1) + ")" : "") +
+                    "." + directive + " splits " + s.old_var + ", a loop of " + std::to_string(*w) + " points, by " +
+                    std::to_string(*f) + ": a split by more than its loop's extent shifts the loop before the " +
+                    "loop's start (TailStrategy::ShiftInwards), to before the output's min at the first tile; " +
+                    "use a factor of at most " + std::to_string(*w) + ", or a wider tile";
+        }
+    }
+    return hint;
+}
+
 // Why the output's loops could reach outside the requested region in dimension d: the
 // schedule and definitions that can make them.
 std::string output_overreach_hint(const FunctionContents &out, int d) {
-    std::string hint;
+    std::string hint = oversized_split_hint(out, d);
     auto add = [&](const std::string &h) { hint += (hint.empty() ? "" : "; ") + h; };
     for (auto &b : out.schedule.bounds) {
         if (b.var != out.args[d]) continue;
@@ -37,7 +91,7 @@ std::string output_overreach_hint(const FunctionContents &out, int d) {
         for (auto &s : out.stage(k).schedule.splits) {
             if (s.kind != Split::SplitVar) continue;
             rounds_up |= s.tail == TailStrategy::RoundUp;
-            shifts |= s.tail == TailStrategy::ShiftInwards || s.tail == TailStrategy::Auto;
+            shifts |= s.tail == TailStrategy::ShiftInwards || (s.tail == TailStrategy::Auto && k == 0);
         }
     }
     if (rounds_up) {

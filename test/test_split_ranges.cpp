@@ -60,6 +60,46 @@ TEST_CASE("an output fused and vectorized over fewer points than the factor: its
     halo_test::check_all<int>(cropped, [](const std::vector<int> &c) { return c[0] * 3 + c[1]; });
 }
 
+TEST_CASE("a tile narrower than its vector: the output's error names the vectorize and the tile's width") {
+    Var x("x"), y("y"), xo("xo"), yo("yo"), xi("xi"), yi("yi");
+    for (int variant = 0; variant < 4; variant++) {
+        Func g("g");
+        g(x, y) = x * 3 + y;
+        g.tile(x, y, xo, yo, xi, yi, 8, 4);
+        if (variant == 0) g.vectorize(xi, 16);
+        if (variant == 1) g.unroll(xi, 12);
+        if (variant == 2) g.vectorize(xi, 8);                            // as wide as the tile: fine
+        if (variant == 3) g.vectorize(xi, 16, TailStrategy::GuardWithIf);  // guarded: fine
+        INFO("variant " << variant << "\n" << g.lowered_stmt());
+        Buffer<int> out(64, 8);
+        if (variant >= 2) {
+            g.realize(out);
+            halo_test::check_all<int>(out, [](const std::vector<int> &c) { return c[0] * 3 + c[1]; });
+            continue;
+        }
+        std::string err = halo_test::runtime_error_of([&] { g.realize(out); });
+        INFO(err);
+        if (variant == 0) {
+            CHECK(contains(err, "output 'g' would be computed at x in [-8, 63], but the buffer covers [0, 63]"));
+            CHECK(contains(err, "g.vectorize(xi, 16) splits xi, a loop of 8 points, by 16"));
+        } else {
+            CHECK(contains(err, "output 'g' would be computed at x in [-4, 63], but the buffer covers [0, 63]"));
+            CHECK(contains(err, "g.unroll(xi, 12) splits xi, a loop of 8 points, by 12"));
+        }
+        CHECK(contains(err, "use a factor of at most 8, or a wider tile"));
+    }
+    // An update's loops are guarded instead (TailStrategy::Auto is GuardWithIf there, as in
+    // Halide): the same oversized vectorize computes the right values.
+    Func h("h");
+    RDom r(0, 2);
+    h(x) = x;
+    h(x) += r.x;
+    h.update(0).split(x, xo, xi, 4).vectorize(xi, 8);
+    Buffer<int> hb(30);
+    h.realize(hb);
+    halo_test::check_all<int>(hb, [](const std::vector<int> &c) { return c[0] + 1; });
+}
+
 TEST_CASE("bound() on an internal Func: its buffer also holds the points its loops write past the bound") {
     // bound() fixes the loops; RoundUp, a ShiftInwards split longer than the bound, or an
     // update over a wider RDom write outside it. The buffer was once just the bound.
