@@ -105,29 +105,30 @@ private:
 // The schedule and its tile sizes are generator parameters, for tile-size sweeps.
 class CnnBlockGenerator : public halo::Generator<CnnBlockGenerator> {
 public:
-    enum class Schedule { BreadthFirst, Fused, Blocked, BreadthFirstBlocked };
+    enum class Schedule { BreadthFirst, Fused, Blocked, BreadthFirstBlocked, SlidingBlocked };
     // The weights (9 x channels^2 per layer) are compiled in as constant data.
     halo::GeneratorParam<int> channels{"channels", 32, 1, 256};
     halo::GeneratorParam<Schedule> schedule_kind{
         "schedule", Schedule::Blocked,
         {{"breadth_first", Schedule::BreadthFirst}, {"fused", Schedule::Fused}, {"blocked", Schedule::Blocked},
-         {"breadth_first_blocked", Schedule::BreadthFirstBlocked}}};
+         {"breadth_first_blocked", Schedule::BreadthFirstBlocked}, {"sliding_blocked", Schedule::SlidingBlocked}}};
     halo::GeneratorParam<int> tile_w{"tile_w", 8, 1, max_tile_size};
     halo::GeneratorParam<int> tile_h{"tile_h", 8, 1, max_tile_size};
     halo::GeneratorParam<int> vector_width{"vector_width", 16, 1, max_vector_width};
     // Images are (x, y, c) for breadth_first and fused, (c, x, y) for the blocked schedules.
+    // sliding_blocked: strips of tile_h output rows (tile_w is not used).
     halo::Input<halo::Buffer<float>> input{"input", 3};
     halo::Output<halo::Buffer<float>> output{"output", 3};
 
     void generate() {
-        bool blocked = schedule_kind.value() == Schedule::Blocked || schedule_kind.value() == Schedule::BreadthFirstBlocked;
+        bool blocked = is_blocked();
         net = std::make_unique<CnnBlock>(int(channels), blocked ? CnnBlock::Layout::ChannelsInnermost : CnnBlock::Layout::Planar,
                                          input);
         output(net->at(net->c, net->x, net->y)) = net->pool(net->at(net->c, net->x, net->y));
     }
     void schedule() {
         if (auto_schedule) {  // the benchmarks' size
-            bool blocked = schedule_kind.value() == Schedule::Blocked || schedule_kind.value() == Schedule::BreadthFirstBlocked;
+            bool blocked = is_blocked();
             if (blocked) output.set_estimates({{0, int(channels)}, {0, 256}, {0, 256}});
             else output.set_estimates({{0, 256}, {0, 256}, {0, int(channels)}});
             return;
@@ -140,11 +141,13 @@ public:
         case Schedule::Fused: net->schedule_fused(tile_w, tile_h, vector_width); break;
         case Schedule::Blocked: net->schedule_fused_blocked(tile_w, tile_h, vector_width); break;
         case Schedule::BreadthFirstBlocked: net->schedule_breadth_first_blocked(vector_width); break;
+        case Schedule::SlidingBlocked: net->schedule_sliding_blocked(tile_h, vector_width); break;
         }
         net->pool = pool;
     }
 
 private:
+    bool is_blocked() const { return schedule_kind.value() != Schedule::BreadthFirst && schedule_kind.value() != Schedule::Fused; }
     std::unique_ptr<CnnBlock> net;
 };
 

@@ -117,6 +117,21 @@ struct CnnBlock {
         }
     }
 
+    // ChannelsInnermost layout: strips of strip_h pool rows in parallel; in each strip both
+    // convolutions slide down the rows (each row computed once: no halo recomputed vertically,
+    // and strips are image-wide) in storage folded to the rows still read, with the same
+    // register-blocked kernels as schedule_fused_blocked.
+    void schedule_sliding_blocked(int strip_h = 32, int vec = 16, int block_x = 8) {
+        using namespace halo;
+        Var yo("yo"), yi("yi");
+        pool.split(y, yo, yi, strip_h).reorder(c, x, yi, yo);
+        pool.bound(c, 0, channels).vectorize(c, vec).parallel(yo);
+        for (Func *f : {&conv1, &conv2}) {
+            f->store_at(pool, yo).compute_at(pool, yi).vectorize(c, vec);
+            block(*f, vec, block_x);
+        }
+    }
+
     // ChannelsInnermost layout, every stage at the root with the same register-blocked
     // kernels as schedule_fused_blocked (what fusion is measured against).
     void schedule_breadth_first_blocked(int vec = 16, int block_x = 8) {

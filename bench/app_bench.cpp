@@ -276,15 +276,19 @@ int main(int argc, char **argv) {
             Buffer<float> in = bench::channels_innermost_input(C, 2 * W + 4, 2 * H + 4);
             using L = apps::CnnBlock::Layout;
             apps::CnnBlock fused8(C, L::ChannelsInnermost), fused_big(C, L::ChannelsInnermost), bf(C, L::ChannelsInnermost),
-                automatic(C, L::ChannelsInnermost);
+                automatic(C, L::ChannelsInnermost), sliding(C, L::ChannelsInnermost);
             fused8.schedule_fused_blocked(8, 8);
             const int big_w = std::min(64, W), big_h = std::min(32, H);  // the sweep's best, if it fits
             fused_big.schedule_fused_blocked(big_w, big_h);
             bf.schedule_breadth_first_blocked();
-            for (auto *n : {&fused8, &fused_big, &bf, &automatic}) n->input.set(in);
-            Buffer<> o1(Float(32), {C, W, H}), o2(Float(32), {C, W, H}), o3(Float(32), {C, W, H}), o6(Float(32), {C, W, H});
+            const int strip = std::min(64, H / 2);  // image-wide strips, two per thread
+            sliding.schedule_sliding_blocked(strip);
+            for (auto *n : {&fused8, &fused_big, &bf, &automatic, &sliding}) n->input.set(in);
+            Buffer<> o1(Float(32), {C, W, H}), o2(Float(32), {C, W, H}), o3(Float(32), {C, W, H}), o6(Float(32), {C, W, H}),
+                o8(Float(32), {C, W, H});
             std::vector<Row> rows = {halo_row("halo: fused 8x8, 8px x 32ch blocks", fused8.pool, o1),
                                      halo_row("halo: fused 64x32 (sweep's best)", fused_big.pool, o2),
+                                     halo_row("halo: sliding strips of " + std::to_string(strip) + " rows", sliding.pool, o8),
                                      halo_row("halo: breadth-first, same kernels", bf.pool, o3),
                                      halo_auto_row(automatic.pool, o6)};
             // Under --load also the planar breadth-first schedule at a quarter of the size: a
@@ -302,6 +306,7 @@ int main(int argc, char **argv) {
             }
             std::string size = std::to_string(W) + " " + std::to_string(H) + " " + std::to_string(C);
             add_peer_rows(peer, rows, "cnn_block", {{"fused 8x8", "fused " + size + " 8 8"}, {"fused 64x32 (its best)", "fused " + size + " " + std::to_string(big_w) + " " + std::to_string(big_h)},
+                                                    {"sliding strips of " + std::to_string(strip) + " rows", "sliding " + size + " " + std::to_string(strip)},
                                                     {"breadth-first", "breadth_first " + size},
                                                     {"Mullapudi2016 autoscheduler", "mullapudi2016 " + size}});
             double flops = 2.0 * 2 * (2.0 * W + 2) * (2.0 * H + 2) * C * C * 9;

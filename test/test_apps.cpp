@@ -137,15 +137,24 @@ TEST_CASE("local Laplacian: every schedule matches the plain C++ pyramids") {
     }
 }
 
-TEST_CASE("cnn_block (channels innermost): fused and breadth-first blocked schedules match the plain C++ loops") {
+TEST_CASE("cnn_block (channels innermost): fused, breadth-first and sliding blocked schedules match the plain C++ loops") {
     const int C = 16, W = 13, H = 10;
     Buffer<float> in = halo_test::random_image<float>({C, 2 * W + 4, 2 * H + 4}, 19, -1, 1);
     Buffer<float> expected(C, W, H);
     apps::CnnBlock(C, apps::CnnBlock::Layout::ChannelsInnermost).plain(in, expected);
-    for (int mode = 0; mode < 2; mode++) {
+    for (int mode = 0; mode < 4; mode++) {
         apps::CnnBlock net(C, apps::CnnBlock::Layout::ChannelsInnermost);
         if (mode == 0) net.schedule_fused_blocked(4, 3, 8);
-        else net.schedule_breadth_first_blocked(8);
+        if (mode == 1) net.schedule_breadth_first_blocked(8);
+        if (mode == 2) net.schedule_sliding_blocked(4, 8);  // strips of 4 rows; 10 is not a multiple
+        if (mode == 3) net.schedule_sliding_blocked(3, 8);   // odd strips
+        if (mode >= 2) {
+            std::string stmt = net.pool.lowered_stmt();
+            INFO(stmt);
+            CHECK(halo_test::contains(stmt, "conv1: sliding window over"));
+            CHECK(halo_test::contains(stmt, "conv2: sliding window over"));
+            CHECK(halo_test::contains(stmt, "conv1: storage folded modulo 4"));
+        }
         net.input.set(in);
         Buffer<float> out(C, W, H);
         net.pool.realize(out);

@@ -27,6 +27,7 @@ const char *kHelp =
     "      blur      breadth_first|tiled|sliding|mullapudi2016  W H\n"
     "      harris    breadth_first|tiled|sliding|mullapudi2016  W H\n"
     "      cnn_block breadth_first|fused|mullapudi2016          W H C [tile_w tile_h]  (fused tile: 8 8)\n"
+    "      cnn_block sliding                                    W H C strip_h\n"
     "      (mullapudi2016: Halide's Mullapudi2016 autoscheduler; its time counts in compile_ms)\n"
     "  run <case_id>       -> ms <milliseconds of one realize into the preallocated output>\n"
     "  checksum <case_id>  -> sum <sum of all output values, %.17g>\n"
@@ -243,6 +244,15 @@ Built build_cnn(const std::string &sched, int W, int H, int C, int tw, int th) {
         block_conv_update(conv1, r);
         conv2.compute_at(pool, xo).vectorize(c, 16);
         block_conv_update(conv2, s);
+    } else if (sched == "sliding") {
+        // Strips of th pool rows in parallel; in each, both convolutions slide down the rows
+        // (each row computed once, none recomputed), their storage folded (as Halide's blur).
+        pool.split(y, yo, yi, th).reorder(c, x, yi, yo);
+        pool.vectorize(c, 16).parallel(yo);
+        conv1.store_at(pool, yo).compute_at(pool, yi).vectorize(c, 16);
+        block_conv_update(conv1, r);
+        conv2.store_at(pool, yo).compute_at(pool, yi).vectorize(c, 16);
+        block_conv_update(conv2, s);
     } else if (sched != "mullapudi2016") {
         fail("unknown cnn_block schedule " + sched);
     }
@@ -260,15 +270,15 @@ struct Case {
 // Builds, JIT-compiles (timed) and warms up one case.
 std::unique_ptr<Case> make_case(const std::string &app, const std::string &sched,
                                 const std::vector<int> &a) {
-    bool cnn = app == "cnn_block", tile = cnn && a.size() == 5;
+    bool cnn = app == "cnn_block", tile = cnn && a.size() == 5, strip = cnn && sched == "sliding";
     if (app != "blur" && app != "harris" && !cnn) fail("unknown app " + app);
-    if (a.size() != (cnn ? 3u : 2u) && !tile) fail(app + ": wrong number of arguments");
+    if (strip ? a.size() != 4u : a.size() != (cnn ? 3u : 2u) && !tile) fail(app + ": wrong number of arguments");
     if (std::any_of(a.begin(), a.end(), [](int v) { return v <= 0; }))
         fail("arguments must be positive");
     if (cnn && a[2] % 16) fail("cnn_block: C must be a multiple of 16 (the vector width)");
     Built b = app == "blur"     ? build_blur(sched, a[0], a[1])
               : app == "harris" ? build_harris(sched, a[0], a[1])
-                                : build_cnn(sched, a[0], a[1], a[2], tile ? a[3] : 8, tile ? a[4] : 8);
+                                : build_cnn(sched, a[0], a[1], a[2], tile ? a[3] : 8, tile ? a[4] : strip ? a[3] : 8);
     // The target is the host (AVX-512 here) unless HL_JIT_TARGET says otherwise.
     auto k = std::make_unique<Case>(Case{b.output, b.out, get_jit_target_from_environment()});
     const char *alloc = std::getenv("HALIDE_PEER_ALLOC");
@@ -417,7 +427,8 @@ int self_test() {
         {"blur", "sliding", {288, 72}},               {"harris", "breadth_first", {288, 72}},
         {"harris", "tiled", {288, 72}},               {"harris", "sliding", {288, 72}},
         {"cnn_block", "breadth_first", {16, 16, 32}}, {"cnn_block", "fused", {16, 16, 32}},
-        {"cnn_block", "fused", {16, 16, 32, 4, 16}},  {"blur", "mullapudi2016", {288, 72}},
+        {"cnn_block", "fused", {16, 16, 32, 4, 16}},  {"cnn_block", "sliding", {16, 20, 32, 8}},
+        {"blur", "mullapudi2016", {288, 72}},
         {"harris", "mullapudi2016", {288, 72}},       {"cnn_block", "mullapudi2016", {16, 16, 32}}};
     int failures = 0;
     warm_up_jit();
