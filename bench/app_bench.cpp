@@ -281,7 +281,7 @@ int main(int argc, char **argv) {
             const int big_w = std::min(64, W), big_h = std::min(32, H);  // the sweep's best, if it fits
             fused_big.schedule_fused_blocked(big_w, big_h);
             bf.schedule_breadth_first_blocked();
-            const int strip = std::min(64, H / 2);  // image-wide strips, two per thread
+            const int strip = std::max(1, std::min(64, H / 2));  // image-wide strips (4 at 256 rows)
             sliding.schedule_sliding_blocked(strip);
             for (auto *n : {&fused8, &fused_big, &bf, &automatic, &sliding}) n->input.set(in);
             Buffer<> o1(Float(32), {C, W, H}), o2(Float(32), {C, W, H}), o3(Float(32), {C, W, H}), o6(Float(32), {C, W, H}),

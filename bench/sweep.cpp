@@ -68,7 +68,7 @@ bool make_preset(const std::string &app, bool quick, bool with_plain, Preset &p)
         fixed("schedule", "blocked");
         o.extra_variants.push_back({"breadth-first", {{"schedule", "breadth_first_blocked"}}});
         // Image-wide strips in which both convolutions slide down the rows (no halo recomputed).
-        const std::string strip = std::to_string(std::min(64, H / 2));
+        const std::string strip = std::to_string(std::max(1, std::min(64, H / 2)));
         o.extra_variants.push_back({"sliding strips of " + strip + " rows", {{"schedule", "sliding_blocked"}, {"tile_h", strip}}});
         o.report_func = "conv1";
         o.work = 2.0 * 2 * (2.0 * W + 2) * (2.0 * H + 2) * C * C * 9;

@@ -5,6 +5,7 @@
 #include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Module.h>
+#include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/ADT/SmallString.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
@@ -70,19 +71,25 @@ struct JITModule::Impl {
     LoweredPipeline pipeline;
     bool llvm_loop_opt = false;
     std::unique_ptr<llvm::TargetMachine> tm;
-    std::once_flag ir_once, assembly_once;
-    std::string ir, assembly;
+    // The optimised module made again, on the first request for the IR or the assembly, and the
+    // texts made from it. The mutex also keeps the TargetMachine to one thread at a time.
+    std::mutex mutex;
+    std::unique_ptr<llvm::LLVMContext> context;
+    std::unique_ptr<llvm::Module> module;
+    std::optional<std::string> ir, assembly;
 
-    // The optimised module again: code generation and LLVM's passes are deterministic, so it
-    // is the module the JIT compiled (before the sanitizer's instrumentation, in sanitized
-    // builds, as a build without sanitizers makes it).
-    std::unique_ptr<llvm::Module> optimized_module(llvm::LLVMContext &ctx) {
-        std::unique_ptr<llvm::Module> m;
-        run_with_large_stack([&] {
-            m = codegen_llvm(pipeline, ctx, *tm);
-            optimize_module(*m, *tm, llvm_loop_opt);
-        });
-        return m;
+    // Code generation and LLVM's passes are deterministic, so this is the module the JIT
+    // compiled (before the sanitizer's instrumentation, in sanitized builds, as a build without
+    // sanitizers makes it).
+    llvm::Module &optimized_module_locked() {
+        if (!module) {
+            context = std::make_unique<llvm::LLVMContext>();
+            run_with_large_stack([&] {
+                module = codegen_llvm(pipeline, *context, *tm);
+                optimize_module(*module, *tm, llvm_loop_opt);
+            });
+        }
+        return *module;
     }
 };
 
@@ -169,28 +176,31 @@ JITModule::JITModule(const LoweredPipeline &p, const Target &target) : impl_(std
 JITModule::~JITModule() = default;
 
 std::string JITModule::llvm_ir() const {
-    std::call_once(impl_->ir_once, [&] {
-        llvm::LLVMContext ctx;
-        auto m = impl_->optimized_module(ctx);
-        llvm::raw_string_ostream os(impl_->ir);
-        m->print(os, nullptr);
-    });
-    return impl_->ir;
+    std::lock_guard<std::mutex> lock(impl_->mutex);
+    if (!impl_->ir) {
+        std::string text;
+        llvm::raw_string_ostream os(text);
+        impl_->optimized_module_locked().print(os, nullptr);
+        os.flush();
+        impl_->ir = std::move(text);
+    }
+    return *impl_->ir;
 }
 
 std::string JITModule::assembly() const {
-    std::call_once(impl_->assembly_once, [&] {
-        llvm::LLVMContext ctx;
-        auto m = impl_->optimized_module(ctx);
+    std::lock_guard<std::mutex> lock(impl_->mutex);
+    if (!impl_->assembly) {
+        // Code generation changes the module it runs on: it gets a copy.
+        std::unique_ptr<llvm::Module> copy = llvm::CloneModule(impl_->optimized_module_locked());
         llvm::SmallString<0> text;
         llvm::raw_svector_ostream as(text);
         llvm::legacy::PassManager pm;
-        if (!impl_->tm->addPassesToEmitFile(pm, as, nullptr, llvm::CodeGenFileType::AssemblyFile)) {
-            pm.run(*m);
-            impl_->assembly = std::string(text.str());
-        }
-    });
-    return impl_->assembly;
+        internal_assert(!impl_->tm->addPassesToEmitFile(pm, as, nullptr, llvm::CodeGenFileType::AssemblyFile))
+            << "LLVM cannot emit assembly for this target";
+        pm.run(*copy);
+        impl_->assembly = std::string(text.str());
+    }
+    return *impl_->assembly;
 }
 
 std::string host_target_description() {

@@ -19,8 +19,9 @@ public:
     JITModule(const LoweredPipeline &p, const Target &target);
     ~JITModule();
     PipelineEntry entry() const { return entry_; }
-    // The optimised LLVM IR and the machine code as assembly text: each made on the first
-    // request, from the lowered pipeline again (compiling does not pay for them).
+    // The optimised LLVM IR and the machine code as assembly text: made on the first request,
+    // from the lowered pipeline again (compiling does not pay for them), and kept. Safe to call
+    // from several threads.
     std::string llvm_ir() const;
     std::string assembly() const;
 

@@ -1,6 +1,7 @@
 #include "OptimizeModule.h"
 
 #include <llvm/Analysis/LoopInfo.h>
+#include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/PassTimingInfo.h>
 #include <llvm/Passes/PassBuilder.h>
@@ -41,32 +42,34 @@ public:
     }
 
 private:
-    // Loads and stores in the loop, inner loops included.
+    // Loads and stores in the loop, inner loops included (masked ones and gathers are calls of
+    // intrinsics that access memory).
     static size_t memory_accesses(const llvm::Loop &loop) {
         size_t n = 0;
         for (llvm::BasicBlock *block : loop.blocks())
-            for (llvm::Instruction &i : *block) n += llvm::isa<llvm::LoadInst>(i) || llvm::isa<llvm::StoreInst>(i);
+            for (llvm::Instruction &i : *block)
+                n += llvm::isa<llvm::LoadInst>(i) || llvm::isa<llvm::StoreInst>(i) ||
+                     (llvm::isa<llvm::IntrinsicInst>(i) && i.mayReadOrWriteMemory());
         return n;
     }
 };
 
-template <typename T>
-void set_llvm_option_default(const char *name, T value) {
+llvm::cl::opt<bool> &bool_option(const char *name) {
     auto &options = llvm::cl::getRegisteredOptions();
     auto it = options.find(name);
     internal_assert(it != options.end()) << "LLVM has no option -" << name << " (is this LLVM 19?)";
-    static_cast<llvm::cl::opt<T> *>(it->second)->setInitialValue(value);
+    return *static_cast<llvm::cl::opt<bool> *>(it->second);  // both options used here are bools
 }
 
 }  // namespace
 
 void set_code_generation_defaults() {
-    set_llvm_option_default("disable-lsr", true);
+    bool_option("disable-lsr").setInitialValue(true);
     // IndVarSimplify's widening of 32-bit induction variables to 64 bits (to drop the sign
     // extensions of loop variables in addresses) took 15-25 ms of cnn_block's compile, 2/3 of
     // the pass; without it no app ran slower than the noise (1-2%): an extension is one
     // instruction beside a loop's vector arithmetic.
-    set_llvm_option_default("indvars-widen-indvars", false);
+    bool_option("indvars-widen-indvars").setInitialValue(false);
 }
 
 void optimize_module(llvm::Module &m, llvm::TargetMachine &tm, bool llvm_loop_opt) {
@@ -106,13 +109,15 @@ void optimize_module(llvm::Module &m, llvm::TargetMachine &tm, bool llvm_loop_op
         });
     // Loop strength reduction last, where the code generator would run it (after the loop
     // passes have put each loop in its final shape), on the loops where it pays.
-    pb.registerOptimizerLastEPCallback([](llvm::ModulePassManager &mpm, llvm::OptimizationLevel) {
-        llvm::LoopPassManager lpm;
-        lpm.addPass(llvm::CanonicalizeFreezeInLoopsPass());
-        lpm.addPass(BoundedLoopStrengthReduce());
-        mpm.addPass(llvm::createModuleToFunctionPassAdaptor(llvm::createFunctionToLoopPassAdaptor(
-            std::move(lpm), /*UseMemorySSA=*/false, /*UseBlockFrequencyInfo=*/false)));
-    });
+    // (Unless HALO_LLVM_ARGS turned the code generator's own back on: "-disable-lsr=false".)
+    if (bool_option("disable-lsr").getValue())
+        pb.registerOptimizerLastEPCallback([](llvm::ModulePassManager &mpm, llvm::OptimizationLevel) {
+            llvm::LoopPassManager lpm;
+            lpm.addPass(llvm::CanonicalizeFreezeInLoopsPass());
+            lpm.addPass(BoundedLoopStrengthReduce());
+            mpm.addPass(llvm::createModuleToFunctionPassAdaptor(llvm::createFunctionToLoopPassAdaptor(
+                std::move(lpm), /*UseMemorySSA=*/false, /*UseBlockFrequencyInfo=*/false)));
+        });
     pb.registerModuleAnalyses(mam);
     pb.registerCGSCCAnalyses(cgam);
     pb.registerFunctionAnalyses(fam);
@@ -122,8 +127,10 @@ void optimize_module(llvm::Module &m, llvm::TargetMachine &tm, bool llvm_loop_op
     // splitting and argument promotion, which pipelines of loops over buffers do not need; O2
     // compiled cnn_block 5% faster and no app ran slower than the noise (1-2%, interleaved runs
     // of blur, harris, unsharp, cnn_block, dw_pw and local Laplacian, 2026-11-29). The full
-    // unrolling above keeps O3's size threshold.
-    llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2);
+    // unrolling above keeps O3's size threshold. With LLVM's loop passes asked for
+    // (Target::EnableLLVMLoopOpt) it stays O3: their thresholds are O3's there.
+    llvm::OptimizationLevel level = llvm_loop_opt ? llvm::OptimizationLevel::O3 : llvm::OptimizationLevel::O2;
+    llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(level);
     mpm.run(m, mam);
 }
 

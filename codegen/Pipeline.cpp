@@ -142,9 +142,15 @@ std::string Pipeline::lowered_stmt() {
 }
 
 std::string Pipeline::llvm_ir() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    compile_locked();
-    return jit_->llvm_ir();
+    // The IR is made again on request (JITModule::llvm_ir): not under the lock, which would keep
+    // realize() on other threads waiting that long.
+    std::shared_ptr<JITModule> jit;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        compile_locked();
+        jit = jit_;
+    }
+    return jit->llvm_ir();
 }
 
 void Pipeline::realize(Buffer<> &dst, const ParamMap &param_map) {
@@ -388,9 +394,13 @@ void Func::release_memory() {
 std::string Func::assembly() { return pipeline().assembly(); }
 
 std::string Pipeline::assembly() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    compile_locked();
-    return jit_->assembly();
+    std::shared_ptr<JITModule> jit;  // (as llvm_ir())
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        compile_locked();
+        jit = jit_;
+    }
+    return jit->assembly();
 }
 
 }  // namespace halo

@@ -23,49 +23,52 @@ Expr field(const std::string &buffer, const char *name, int d) {
 // A split by more than the extent of the loop it splits (vectorize(xi, 16) of the inner loop of
 // a tile 8 wide): with ShiftInwards, its loop shifts to start before the tile, so the first
 // tile writes before the output's min however large the output is. Names the directive for each
-// such split of out's stages in dimension d ("" if there is none).
+// such split of out's pure definition in dimension d ("" if there is none). (Updates cannot
+// shift inwards: their splits guard.)
 std::string oversized_split_hint(const FunctionContents &out, int d) {
     std::string hint;
-    for (int k = 0; k < out.stages(); k++) {
-        const StageSchedule &sched = out.stage(k).schedule;
-        std::set<std::string> of_dimension = {out.args[d]};
-        std::map<std::string, int64_t> width;  // loops of a known constant extent
-        for (const Split &s : sched.splits) {
-            if (s.kind == Split::FuseVars) {
-                if (of_dimension.count(s.inner) || of_dimension.count(s.outer)) of_dimension.insert(s.old_var);
-                width.erase(s.old_var);
-                continue;
-            }
-            if (!of_dimension.count(s.old_var)) continue;
-            auto known = width.find(s.old_var);
-            std::optional<int64_t> w;
-            if (known != width.end()) w = known->second;
-            width.erase(s.old_var);
-            of_dimension.insert(s.outer);
-            if (s.kind == Split::RenameVar) {
-                if (w) width[s.outer] = *w;
-                continue;
-            }
-            of_dimension.insert(s.inner);
-            const int64_t *f = as_const_int(s.factor);
-            if (!f) continue;
-            width[s.inner] = *f;
-            if (w) width[s.outer] = (*w + *f - 1) / *f;
-            // (Auto is ShiftInwards in a pure definition, GuardWithIf in an update.)
-            bool shifts = s.tail == TailStrategy::ShiftInwards || (s.tail == TailStrategy::Auto && k == 0);
-            if (!w || *f <= *w || !shifts) continue;
-            std::string directive = "split(" + s.old_var + ", " + s.outer + ", " + s.inner + ", " + std::to_string(*f) + ")";
-            for (const Dim &dim : sched.dims) {
-                if (dim.var != s.inner) continue;
-                if (dim.for_type == ForType::Vectorized) directive = "vectorize(" + s.old_var + ", " + std::to_string(*f) + ")";
-                if (dim.for_type == ForType::Unrolled) directive = "unroll(" + s.old_var + ", " + std::to_string(*f) + ")";
-            }
-            hint += (hint.empty() ? "" : "; ") + out.name + (k > 0 ? ".update(" + std::to_string(k - 1) + ")" : "") +
-                    "." + directive + " splits " + s.old_var + ", a loop of " + std::to_string(*w) + " points, by " +
-                    std::to_string(*f) + ": a split by more than its loop's extent shifts the loop before the " +
-                    "loop's start (TailStrategy::ShiftInwards), to before the output's min at the first tile; " +
-                    "use a factor of at most " + std::to_string(*w) + ", or a wider tile";
+    const StageSchedule &sched = out.stage(0).schedule;
+    std::set<std::string> of_dimension = {out.args[d]};
+    std::map<std::string, int64_t> width;  // loops of dimension d of a known constant extent
+    for (const Split &s : sched.splits) {
+        // The names this split defines start afresh (a schedule may reuse a name).
+        bool ours = s.kind == Split::FuseVars ? of_dimension.count(s.inner) || of_dimension.count(s.outer)
+                                              : of_dimension.count(s.old_var) > 0;
+        auto known = width.find(s.old_var);
+        std::optional<int64_t> w;
+        if (known != width.end() && s.kind != Split::FuseVars) w = known->second;
+        for (const std::string &name : {s.old_var, s.outer, s.inner}) {
+            if (s.kind != Split::FuseVars && name == s.old_var) continue;  // (consumed, not defined)
+            width.erase(name);
+            of_dimension.erase(name);
         }
+        if (!ours) continue;
+        if (s.kind == Split::FuseVars) {  // a fused loop's extent is not followed
+            of_dimension.insert(s.old_var);
+            continue;
+        }
+        width.erase(s.old_var);
+        of_dimension.insert(s.outer);
+        if (s.kind == Split::RenameVar) {
+            if (w) width[s.outer] = *w;
+            continue;
+        }
+        of_dimension.insert(s.inner);
+        const int64_t *f = as_const_int(s.factor);
+        if (!f) continue;
+        width[s.inner] = *f;
+        if (w) width[s.outer] = (*w + *f - 1) / *f;
+        if (!w || *f <= *w || s.tail == TailStrategy::GuardWithIf || s.tail == TailStrategy::RoundUp) continue;
+        std::string directive = "split(" + s.old_var + ", " + s.outer + ", " + s.inner + ", " + std::to_string(*f) + ")";
+        for (const Dim &dim : sched.dims) {
+            if (dim.var != s.inner) continue;
+            if (dim.for_type == ForType::Vectorized) directive = "vectorize(" + s.old_var + ", " + std::to_string(*f) + ")";
+            if (dim.for_type == ForType::Unrolled) directive = "unroll(" + s.old_var + ", " + std::to_string(*f) + ")";
+        }
+        hint += (hint.empty() ? "" : "; ") + out.name + "." + directive + " splits " + s.old_var + ", a loop of " +
+                std::to_string(*w) + " points, by " + std::to_string(*f) + ": a split by more than its loop's " +
+                "extent shifts the loop before the loop's start (TailStrategy::ShiftInwards), to before the " +
+                "output's min at the first tile; use a factor of at most " + std::to_string(*w) + ", or a wider tile";
     }
     return hint;
 }
@@ -73,7 +76,8 @@ std::string oversized_split_hint(const FunctionContents &out, int d) {
 // Why the output's loops could reach outside the requested region in dimension d: the
 // schedule and definitions that can make them.
 std::string output_overreach_hint(const FunctionContents &out, int d) {
-    std::string hint = oversized_split_hint(out, d);
+    const std::string oversized = oversized_split_hint(out, d);
+    std::string hint = oversized;
     auto add = [&](const std::string &h) { hint += (hint.empty() ? "" : "; ") + h; };
     for (auto &b : out.schedule.bounds) {
         if (b.var != out.args[d]) continue;
@@ -99,7 +103,7 @@ std::string output_overreach_hint(const FunctionContents &out, int d) {
             "factor, so the output's size must be a multiple of it; use TailStrategy::GuardWithIf or "
             "request such a size");
     }
-    if (shifts) {
+    if (shifts && oversized.empty()) {
         add("a split of the output with TailStrategy::ShiftInwards (the default) needs the output to "
             "be at least as large as the split factor; use TailStrategy::GuardWithIf or request a "
             "larger output");

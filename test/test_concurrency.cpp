@@ -55,6 +55,41 @@ TEST_CASE("threads realizing the same pipeline at once compile it once and each 
     CHECK(f.function()->pipeline->compile_count() == 1);
 }
 
+TEST_CASE("llvm_ir() and assembly() from several threads while others realize: one text each, right results") {
+    // The IR and assembly are made again on the first request (codegen/JIT.cpp), not under the
+    // pipeline's lock: the threads that realize meanwhile must not wait for them or see them.
+    Var x("x"), y("y");
+    Func f("f");
+    f(x, y) = x * 5 - y * 3;
+    f.vectorize(x, 8);
+    f.compile_jit();
+    std::vector<std::string> irs(kThreads), assemblies(kThreads);
+    std::atomic<int> wrong{0};
+    on_threads([&](int t) {
+        if (t % 2 == 0) {
+            irs[t] = f.llvm_ir();
+            assemblies[t] = f.assembly();
+        } else {
+            assemblies[t] = f.assembly();
+            irs[t] = f.llvm_ir();
+        }
+        for (int i = 0; i < 5; i++) {
+            Buffer<int> out(19, 4);
+            f.realize(out);
+            for (int yy = 0; yy < 4; yy++)
+                for (int xx = 0; xx < 19; xx++) wrong += out(xx, yy) != xx * 5 - yy * 3;
+        }
+    });
+    CHECK(wrong == 0);
+    for (int t = 0; t < kThreads; t++) {
+        CHECK(irs[t] == irs[0]);
+        CHECK(assemblies[t] == assemblies[0]);
+    }
+    CHECK(halo_test::contains(irs[0], "define"));
+    CHECK(!assemblies[0].empty());
+    CHECK(f.function()->pipeline->compile_count() == 1);
+}
+
 TEST_CASE("a run-time error reaches only the call that had it, while other calls run") {
     // Two pipelines realized from every thread at once: one always succeeds, one always fails
     // its bound check. Every failure must carry its own message, and no success may see one.

@@ -88,16 +88,32 @@ TEST_CASE("a tile narrower than its vector: the output's error names the vectori
         }
         CHECK(contains(err, "use a factor of at most 8, or a wider tile"));
     }
-    // An update's loops are guarded instead (TailStrategy::Auto is GuardWithIf there, as in
-    // Halide): the same oversized vectorize computes the right values.
+    // A name reused by another dimension's split is not taken for the tile's loop: here xi is
+    // y's 32-row loop when the vectorize splits it, which is fine.
+    Func k("k");
+    Var x2("x2");
+    k(x, y) = x * 3 + y;
+    k.split(x, xo, xi, 8).fuse(xi, xo, x2).split(y, yo, xi, 32).vectorize(xi, 16);
+    Buffer<int> kb(64, 64);
+    k.realize(kb);
+    halo_test::check_all<int>(kb, [](const std::vector<int> &c) { return c[0] * 3 + c[1]; });
+    Buffer<int> narrow(5, 64);  // narrower than the split of x by 8: the usual hint, only it
+    std::string narrow_err = halo_test::runtime_error_of([&] { k.realize(narrow); });
+    INFO(narrow_err);
+    CHECK(contains(narrow_err, "needs the output to be at least as large as the split factor"));
+    CHECK(!contains(narrow_err, "a loop of 8 points"));
+    // An output whose update writes outside it: the hints name the update, not a ShiftInwards
+    // split (an update's splits guard: TailStrategy::Auto is GuardWithIf there, as in Halide).
     Func h("h");
-    RDom r(0, 2);
-    h(x) = x;
-    h(x) += r.x;
+    RDom r(0, 20);
+    h(x, y) = x;
+    h(x, r.x) += 1;
     h.update(0).split(x, xo, xi, 4).vectorize(xi, 8);
-    Buffer<int> hb(30);
-    h.realize(hb);
-    halo_test::check_all<int>(hb, [](const std::vector<int> &c) { return c[0] + 1; });
+    Buffer<int> hb(30, 10);
+    std::string err = halo_test::runtime_error_of([&] { h.realize(hb); });
+    INFO(err);
+    CHECK(contains(err, "its update definitions read or write h there"));
+    CHECK(!contains(err, "ShiftInwards"));
 }
 
 TEST_CASE("bound() on an internal Func: its buffer also holds the points its loops write past the bound") {
