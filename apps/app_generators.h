@@ -121,15 +121,13 @@ public:
     halo::Output<halo::Buffer<float>> output{"output", 3};
 
     void generate() {
-        bool blocked = is_blocked();
-        net = std::make_unique<CnnBlock>(int(channels), blocked ? CnnBlock::Layout::ChannelsInnermost : CnnBlock::Layout::Planar,
+        net = std::make_unique<CnnBlock>(int(channels), is_blocked() ? CnnBlock::Layout::ChannelsInnermost : CnnBlock::Layout::Planar,
                                          input);
         output(net->at(net->c, net->x, net->y)) = net->pool(net->at(net->c, net->x, net->y));
     }
     void schedule() {
         if (auto_schedule) {  // the benchmarks' size
-            bool blocked = is_blocked();
-            if (blocked) output.set_estimates({{0, int(channels)}, {0, 256}, {0, 256}});
+            if (is_blocked()) output.set_estimates({{0, int(channels)}, {0, 256}, {0, 256}});
             else output.set_estimates({{0, 256}, {0, 256}, {0, int(channels)}});
             return;
         }

@@ -31,14 +31,14 @@ std::string oversized_split_hint(const FunctionContents &out, int d) {
     std::set<std::string> of_dimension = {out.args[d]};
     std::map<std::string, int64_t> width;  // loops of dimension d of a known constant extent
     for (const Split &s : sched.splits) {
-        // The names this split defines start afresh (a schedule may reuse a name).
         bool ours = s.kind == Split::FuseVars ? of_dimension.count(s.inner) || of_dimension.count(s.outer)
                                               : of_dimension.count(s.old_var) > 0;
         auto known = width.find(s.old_var);
         std::optional<int64_t> w;
         if (known != width.end() && s.kind != Split::FuseVars) w = known->second;
+        // Every name the split consumes or defines is forgotten, then what it defines in this
+        // dimension is added back (a schedule may reuse a name: split(x, x, xi, 8)).
         for (const std::string &name : {s.old_var, s.outer, s.inner}) {
-            if (s.kind != Split::FuseVars && name == s.old_var) continue;  // (consumed, not defined)
             width.erase(name);
             of_dimension.erase(name);
         }
@@ -47,7 +47,6 @@ std::string oversized_split_hint(const FunctionContents &out, int d) {
             of_dimension.insert(s.old_var);
             continue;
         }
-        width.erase(s.old_var);
         of_dimension.insert(s.outer);
         if (s.kind == Split::RenameVar) {
             if (w) width[s.outer] = *w;
