@@ -8,6 +8,7 @@
 #include "IREquality.h"
 #include "Simplify.h"
 #include "SlidingWarmup.h"
+#include "Substitute.h"
 #include "dsl/Error.h"
 #include "dsl/IROperator.h"
 
@@ -791,6 +792,67 @@ private:
         for (auto &[name, b] : else_boxes) merge_into(boxes[name], b);
     }
 
+    static bool contains_likely(const Expr &e) {
+        struct Finder : IRVisitor {
+            bool found = false;
+            void visit(const Call *c) override {
+                found |= c->is_intrinsic(Call::likely);
+                IRVisitor::visit(c);
+            }
+        } finder;
+        e.accept(&finder);
+        return finder.found;
+    }
+
+    // The narrower ranges of the variables in scope that a condition (a conjunction of
+    // comparisons of a variable with an expression that does not use it) implies.
+    void narrow_by(const Expr &condition, std::vector<std::pair<std::string, Interval>> &narrowed) {
+        if (!condition.type().is_scalar()) return;
+        if (const And *a = condition.as<And>()) {
+            narrow_by(a->a, narrowed);
+            narrow_by(a->b, narrowed);
+            return;
+        }
+        // v < e, v <= e, v > e, v >= e, v == e, with v on either side.
+        Expr lhs, rhs;
+        int upper_gap = -1, lower_gap = -1;  // v <= rhs - upper_gap, v >= rhs + lower_gap
+        if (const LT *c = condition.as<LT>()) lhs = c->a, rhs = c->b, upper_gap = 1;
+        else if (const LE *c = condition.as<LE>()) lhs = c->a, rhs = c->b, upper_gap = 0;
+        else if (const GT *c = condition.as<GT>()) lhs = c->a, rhs = c->b, lower_gap = 1;
+        else if (const GE *c = condition.as<GE>()) lhs = c->a, rhs = c->b, lower_gap = 0;
+        else if (const EQ *c = condition.as<EQ>()) lhs = c->a, rhs = c->b, upper_gap = lower_gap = 0;
+        else return;
+        const Variable *v = lhs.as<Variable>();
+        if (!v || !scope.count(v->name)) {
+            // e op v: the mirror image.
+            v = rhs.as<Variable>();
+            if (!v || !scope.count(v->name)) return;
+            std::swap(lhs, rhs);
+            std::swap(upper_gap, lower_gap);
+        }
+        if (!v->type.is_int() || v->type.bits != 32 || expr_uses_var(rhs, v->name)) return;
+        Interval have = scope[v->name];
+        for (auto &[name, i] : narrowed) {
+            if (name == v->name) have = i;
+        }
+        Interval other = bounds(rhs);
+        Interval now = have;
+        if (upper_gap >= 0 && other.max.defined()) {
+            Expr hi = simplify(other.max - upper_gap, let_values_);
+            now.max = now.max.defined() ? simplify(min(now.max, hi), let_values_) : hi;
+        }
+        if (lower_gap >= 0 && other.min.defined()) {
+            Expr lo = simplify(other.min + lower_gap, let_values_);
+            now.min = now.min.defined() ? simplify(max(now.min, lo), let_values_) : lo;
+        }
+        narrowed.push_back({v->name, now});
+    }
+
+    void visit_narrowed(const std::vector<std::pair<std::string, Interval>> &narrowed, size_t k, const Stmt &body) {
+        if (k == narrowed.size()) return body.accept(this);
+        with_binding(narrowed[k].first, narrowed[k].second, [&] { visit_narrowed(narrowed, k + 1, body); });
+    }
+
     void visit(const IfThenElse *op) override {
         if (!wanted(op)) return;
         if (fixed_for_the_call(op->condition)) {
@@ -805,6 +867,17 @@ private:
             if (from.min.defined()) narrowed.min = narrowed.min.defined() ? simplify(max(narrowed.min, from.min)) : from.min;
             op->condition.accept(this);
             with_binding(loop, narrowed, [&] { op->then_case.accept(this); });
+            return;
+        }
+        if (!contains_likely(op->condition)) {
+            // Any other if (RDom::where, an update's undef() left side, a store condition):
+            // its then branch runs only where the condition holds, so a comparison of a
+            // variable there narrows the variable's range (as Halide's BoxesTouched does).
+            op->condition.accept(this);
+            std::vector<std::pair<std::string, Interval>> narrowed;
+            narrow_by(op->condition, narrowed);
+            visit_narrowed(narrowed, 0, op->then_case);
+            if (op->else_case.defined()) op->else_case.accept(this);
             return;
         }
         // A GuardWithIf guard (likely(v <= e)) does not narrow v here: the split's let promises

@@ -164,3 +164,35 @@ TEST_CASE("an update whose predicate reads the Func itself keeps its RVars in or
     CHECK(contains(msg, "reorder would change the order of its RVars"));
     check_against_reference(f, Buffer<int>(25));
 }
+
+// As in Halide, a comparison of an RVar in a predicate bounds what the update touches: the
+// output buffer and the inputs need only hold the points where the predicates hold.
+TEST_CASE("comparisons in predicates bound the regions an update writes and reads") {
+    Var x("x");
+    Param<int> limit("limit");
+    ImageParam in(Int(32), 1, "in");
+    Buffer<int> input = halo_test::random_image<int>({60}, 5, -9, 9);
+    input.set_min({10});
+    in.set(input);
+    RDom r(0, 100, "r");
+    r.where(r.x >= 10 && r.x < limit);
+    Func f("bounded_by_where");
+    f(x) = x;
+    f(r.x) = f(r.x) + in(r.x) * 3;
+    f.update(0).vectorize(r.x, 8);
+    // The output holds [10, 69] only and the input [10, 69]: before, both had to hold [0, 99].
+    for (int lim : {70, 40, 10}) {
+        limit.set(lim);
+        Buffer<int> out(60);
+        out.set_min({10});
+        f.realize(out);
+        for (int i = 10; i < 70; i++) CHECK(out(i) == i + (i < lim ? input(i) * 3 : 0));
+        check_against_reference(f, out);
+    }
+    // A limit past the buffers is still caught, naming the output.
+    limit.set(80);
+    Buffer<int> out(60);
+    out.set_min({10});
+    std::string msg = halo_test::runtime_error_of([&] { f.realize(out); });
+    CHECK(contains(msg, "output 'bounded_by_where' would be computed at x in [10, 79], but the buffer covers [10, 69]"));
+}
