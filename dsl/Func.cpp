@@ -430,6 +430,77 @@ Expr resolve_undef_arms(const Expr &e, const Expr &kept) {
     if (t.same_as(s->true_value) && f.same_as(s->false_value)) return e;
     return select(s->condition, t, f);
 }
+
+// The first arm of a select chain that is not undef(), or nothing if every arm is.
+Expr first_defined_arm(const Expr &e) {
+    if (is_undef(e)) return Expr();
+    const Select *s = e.as<Select>();
+    if (!s) return e;
+    Expr t = first_defined_arm(s->true_value);
+    return t.defined() ? t : first_defined_arm(s->false_value);
+}
+
+// Moves the RVars of `from` to the domain `to` (nullptr: they refer to it by name only).
+Expr rebind_rvars(const ReductionDomainContents *from, const std::shared_ptr<ReductionDomainContents> &to,
+                  const Expr &e) {
+    struct Rebind : IRMutator {
+        const ReductionDomainContents *from;
+        const std::shared_ptr<ReductionDomainContents> *to;
+        using IRMutator::visit;
+        Expr visit(const Variable *op) override {
+            if (!op->rdom || op->rdom.get() != from) return self(op);
+            return Variable::make(op->type, op->name, nullptr, *to);
+        }
+    } rebind;
+    rebind.from = from;
+    rebind.to = &to;
+    return rebind.mutate(e);
+}
+
+// A predicate of RDom `dom`: its RVars refer to the RDom by name only, since a reference from
+// the RDom's predicates back to the RDom would be a cycle, and it would never be freed.
+Expr predicate_of(const ReductionDomainContents *dom, const Expr &predicate) {
+    return rebind_rvars(dom, nullptr, predicate);
+}
+
+// A copy of `dom` restricted to where `condition` holds, and the RVars of the definition
+// (args and values) moved to it.
+std::shared_ptr<ReductionDomainContents> restricted_domain(const std::shared_ptr<ReductionDomainContents> &dom,
+                                                           const Expr &condition, std::vector<Expr> &args,
+                                                           std::vector<Expr> &values) {
+    auto copy = std::make_shared<ReductionDomainContents>(*dom);
+    copy->predicates.push_back(predicate_of(dom.get(), condition));
+    for (auto *list : {&args, &values}) {
+        for (Expr &e : *list) e = rebind_rvars(dom.get(), copy, e);
+    }
+    return copy;
+}
+
+// An update's left side with undef() in an argument, as in Halide's tuple_undef: the update
+// runs only where no argument takes an undef() arm. Each such argument becomes its defined
+// arm (in the values too, where they read f there); returns where the update runs, or
+// nothing if no argument has undef(). Arguments whose undef() is not the arm of a select
+// keep it, for define()'s error.
+Expr take_undef_out_of_left_side(const std::string &func, std::vector<Expr> &args, std::vector<Expr> &values) {
+    Expr runs_where;
+    for (size_t i = 0; i < args.size(); i++) {
+        if (!args[i].defined() || !contains_undef(args[i])) continue;
+        Expr hoisted = hoist_undef(args[i]);
+        if (!is_undef(hoisted) && (!hoisted.as<Select>() || !has_hoistable_undef(hoisted))) continue;
+        Expr kept = first_defined_arm(hoisted);
+        user_assert(kept.defined()) << "Func '" << func << "': argument " << i << " of the left side (" << args[i]
+                                    << ") is undef() wherever it is evaluated, so the update would store nowhere";
+        Expr resolved = resolve_undef_arms(hoisted, kept);
+        if (const Select *s = resolved.as<Select>(); s && equal(s->true_value, s->false_value)) resolved = kept;
+        Expr condition = stored_where(hoisted);
+        runs_where = runs_where.defined() ? (runs_where && condition) : condition;
+        for (Expr &v : values) {
+            if (v.defined()) v = substitute_expr(args[i], resolved, v);
+        }
+        args[i] = resolved;
+    }
+    return runs_where;
+}
 }  // namespace
 
 size_t FuncRef::size() const {
@@ -522,11 +593,13 @@ void FuncRef::expand_left_placeholder(const std::vector<std::string> &free_vars)
 }
 
 Stage FuncRef::define(std::vector<Expr> values) {
+    Expr runs_where = f_->has_pure_definition ? take_undef_out_of_left_side(f_->name, args_, values) : Expr();
     for (size_t i = 0; i < args_.size(); i++) {
         user_assert(!args_[i].defined() || !contains_undef(args_[i]))
             << "Func '" << f_->name << "': undef() in argument " << i << " of the left side (" << args_[i]
-            << "). Halo does not skip an update by where it writes; to update only some points of an "
-            << "RDom, give the condition as a predicate: r.where(condition)";
+            << "). " << (f_->has_pure_definition ? "An update's argument may have undef() only as an arm of a select "
+                                                   "(select(c, x, undef<int>()): the update runs where c holds)"
+                                                 : "The left side of a pure definition must be distinct Vars");
     }
     // Which values have undef() arms at their top once undef() is hoisted there.
     std::vector<bool> undef_arms(values.size(), false);
@@ -641,6 +714,10 @@ Stage FuncRef::define(std::vector<Expr> values) {
     check_calls(*f_, names, what.c_str());
     FreeNames lhs;
     for (auto &a : args_) a.accept(&lhs);
+    if (runs_where.defined()) {
+        runs_where = weaken.mutate(checked_definition(f_->name, runs_where, "left side"));
+        runs_where.accept(&lhs);
+    }
     check_calls(*f_, lhs, what.c_str());
     std::vector<std::string> pure_used;
     for (size_t i = 0; i < args_.size(); i++) {
@@ -696,6 +773,18 @@ Stage FuncRef::define(std::vector<Expr> values) {
         // predicate's call of f): weakened as the values are, as Halide does.
         for (auto &p : rdom->predicates) p = weaken.mutate(p);
         rdom->used = true;
+    }
+    if (runs_where.defined() && rdom) {
+        // Where the left side is defined becomes a predicate of this update's own copy of
+        // the RDom (the user's RDom may serve other definitions), so that bounds inference
+        // and every schedule treat it as they treat RDom::where.
+        rdom = restricted_domain(rdom, runs_where, args_, values);
+    } else if (runs_where.defined()) {
+        // No RDom: the update keeps the value already there where it does not run.
+        for (size_t i = 0; i < values.size(); i++) {
+            Expr here = Call::make(values[i].type(), f_->name, args_, Call::Halo, FunctionPtr::weak(f_), nullptr, int(i));
+            values[i] = select(runs_where, values[i], here);
+        }
     }
     Definition def;
     def.args = args_;
@@ -912,18 +1001,7 @@ RDom &RDom::where(Expr predicate) {
         << "; it must be a boolean condition such as r.x < r.y";
     user_assert(!dom_->used) << "RDom '" << dom_->name << "'.where(" << predicate << ") after the RDom was used in "
                              << "a definition; add predicates before using the RDom";
-    // The predicate's RVars of this RDom refer to it by name only: a reference from the
-    // RDom's predicates back to the RDom would be a cycle, and it would never be freed.
-    struct ForgetDomain : IRMutator {
-        const ReductionDomainContents *dom;
-        using IRMutator::visit;
-        Expr visit(const Variable *op) override {
-            if (op->rdom.get() != dom) return self(op);
-            return Variable::make(op->type, op->name);
-        }
-    } forget;
-    forget.dom = dom_.get();
-    dom_->predicates.push_back(forget.mutate(predicate));
+    dom_->predicates.push_back(predicate_of(dom_.get(), predicate));
     return *this;
 }
 

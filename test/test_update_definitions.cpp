@@ -157,19 +157,57 @@ TEST_CASE("undef() inside an expression: an operation on undef() is undef(), as 
             CHECK(t0(i, j) == i);
             CHECK(t1(i, j) == (i < 20 ? 20 * i + j : j));
         }
-    // On the left side: refused, pointing to RDom::where.
-    Func w("undef_left");
-    w(x) = 0;
-    RDom rr(0, 10, "rr");
-    std::string msg = compile_error_of([&] { w(select(rr.x < 2, 3, undef<int>())) = 1; });
-    CHECK(contains(msg, "Func 'undef_left': undef() in argument 0 of the left side"));
-    CHECK(contains(msg, "r.where(condition)"));
     // In a select's condition too: the whole value is undef().
     Func c("undef_condition");
     c(x) = x;
     c(x) = select(undef<int>() > 0, 1, 2);
     Buffer<int> cb = c.realize({5});
     for (int i = 0; i < 5; i++) CHECK(cb(i) == i);
+}
+
+// As in Halide's tuple_undef: f(select(c, x, undef())) = v runs only where c holds. Over an
+// RDom, c becomes a predicate of this update's own copy of it (bounds inference then trims
+// the RDom as for RDom::where); without one, the update keeps the value where c fails.
+TEST_CASE("undef() in an update's left side: the update runs only where the select takes its defined arm") {
+    Buffer<int> in = halo_test::random_image<int>({100}, 31, -20, 20);
+    Var x("x"), y("y");
+    RDom r(0, 100, "r");
+    Func f("undef_left");
+    f(x, y) = x + y;
+    // r.x runs to 99 but stores only below 60: the 60-wide output is large enough.
+    f(select(r.x < 60 && in(r.x) > 0, r.x, undef<int>()), y) += in(r.x);
+    // The same RDom in another update keeps its whole domain.
+    f(clamp(r.x, 0, 59), y) = f(clamp(r.x, 0, 59), y) + 1;
+    // No RDom: a condition of the pure Vars (the value stays where it fails).
+    f(x, select(y % 3 == 0, y, undef<int>())) = f(x, y) * 2;
+    f.update(2).vectorize(x, 8);
+    f.update(0).parallel(y);
+    check(f, {60, 10}, {0, -4});
+    Buffer<int> out(60, 10);
+    out.set_min({0, -4});
+    f.realize(out);
+    for (int j = -4; j < 6; j++) {
+        for (int i = 0; i < 60; i++) {
+            int v = i + j + (in(i) > 0 ? in(i) : 0) + (i == 59 ? 41 : 1);
+            if (j % 3 == 0) v *= 2;
+            CHECK(out(i, j) == v);
+        }
+    }
+}
+
+TEST_CASE("an update's left side that is undef() everywhere is refused, saying why") {
+    Var x("x");
+    RDom r(0, 10, "r");
+    Func f("undef_nowhere"), g("undef_in_condition");
+    f(x) = 0;
+    g(x) = 0;
+    std::string msg = compile_error_of([&] { f(clamp(undef<int>(), 0, 9)) = 1; });
+    CHECK(contains(msg, "Func 'undef_nowhere': argument 0 of the left side"));
+    CHECK(contains(msg, "is undef() wherever it is evaluated, so the update would store nowhere"));
+    // An operation on undef() is undef(), a select's condition too.
+    msg = compile_error_of([&] { g(select(undef<int>() > r.x, 1, 2)) = 1; });
+    CHECK(contains(msg, "Func 'undef_in_condition': argument 0 of the left side"));
+    CHECK(contains(msg, "is undef() wherever it is evaluated"));
 }
 
 TEST_CASE("an output's pure definition of undef() leaves its buffer as it was: in-place pipelines") {
