@@ -244,6 +244,9 @@ void RandomPipeline::add_update_stage(PipelineStage &st, int a, int b) {
         // also reading f itself (the sum so far: the order of k matters, and no rfactor).
         bool hinted = coin(), reads_self = rand(3) == 0;
         Expr condition = (k.x + y) % 2 == 0;
+        // Sometimes a bound on k too, which narrows the region the update reads.
+        int k_max = where_rand(3) == 0 ? where_rand(3) - 1 : 2;
+        if (k_max < 2) condition = condition && k.x <= k_max;
         if (reads_self) condition = condition && f(x, y) < 40;
         k.where(hinted ? likely(condition) : condition);
         Expr term = read(a, x + k.x, y);
@@ -258,7 +261,9 @@ void RandomPipeline::add_update_stage(PipelineStage &st, int a, int b) {
         }
         f(x, y) += term * (k.x + 3);
         log_ << F << "(x, y) += " << A << "(x + k, y) * (k + 3), k in [-2, 2] where "
-             << (hinted ? "likely(" : "(") << "(k + y) % 2 == 0" << (reads_self ? " && " + F + "(x, y) < 40" : "") << ")\n";
+             << (hinted ? "likely(" : "(") << "(k + y) % 2 == 0"
+             << (k_max < 2 ? " && k <= " + std::to_string(k_max) : std::string())
+             << (reads_self ? " && " + F + "(x, y) < 40" : "") << ")\n";
         st.update_has_x = {true};
         st.rfactored = !reads_self && maybe_rfactor(f, k);
         return;
@@ -310,8 +315,16 @@ void RandomPipeline::add_update_stage(PipelineStage &st, int a, int b) {
         st.update_rvar_race_free = n == 1;
         break;
     default: {  // a scatter to data-dependent positions, then a shift
-        f(clamp(read(a, r, y), -3, 9), y) += 1;
-        log_ << F << "(clamp(" << A << "(r, y), -3, 9), y) += 1, " << range << "\n";
+        if (where_rand(3) == 0) {
+            // undef() in the left side: the update runs only where the select takes the position.
+            Expr at = read(a, r, y);
+            f(select(at % 3 != 0, clamp(at, -3, 9), undef<int>()), y) += 1;
+            log_ << F << "(select(" << A << "(r, y) % 3 != 0, clamp(" << A << "(r, y), -3, 9), undef), y) += 1, " << range
+                 << "\n";
+        } else {
+            f(clamp(read(a, r, y), -3, 9), y) += 1;
+            log_ << F << "(clamp(" << A << "(r, y), -3, 9), y) += 1, " << range << "\n";
+        }
         if (coin()) {
             RDom s(0, 5, "s" + F);
             f(s, y) = f(s + 1, y);
