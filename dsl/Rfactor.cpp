@@ -201,7 +201,9 @@ Func Stage::rfactor(const RVar &r, const Var &v) { return rfactor({{r, v}}); }
 
 Func Stage::rfactor(const std::vector<std::pair<RVar, Var>> &preserved) {
     const std::string stage = describe();
-    user_assert(index_ > 0 && path_.empty()) << stage << ": rfactor applies to an update definition (f.update(i).rfactor(...))";
+    // (Of a specialization too, as in Halide: only that specialization reduces through the
+    // intermediate; the others, and the reference evaluator, keep the original update.)
+    user_assert(index_ > 0) << stage << ": rfactor applies to an update definition (f.update(i).rfactor(...))";
     Definition &def = this->def();
     user_assert(def.rdom) << stage << " has no RDom: there is nothing to rfactor";
     user_assert(def.specializations.empty() && !def.fails_unspecialized)

@@ -12,8 +12,9 @@ namespace halo {
 namespace {
 
 // Applies fn to every Expr of a definition (value, args, RDom bounds and predicates, split
-// factors, specializations).
-void for_each_definition_expr(const Definition &d, const std::function<void(const Expr &)> &fn) {
+// factors, and unless own_only its specializations).
+void for_each_definition_expr(const Definition &d, const std::function<void(const Expr &)> &fn,
+                              bool own_only = false) {
     for (auto &v : d.values) fn(v);
     for (auto &a : d.args) fn(a);
     if (d.rdom) {
@@ -26,6 +27,7 @@ void for_each_definition_expr(const Definition &d, const std::function<void(cons
     for (auto &sp : d.schedule.splits) {
         if (sp.factor.defined()) fn(sp.factor);
     }
+    if (own_only) return;
     for (auto &sp : d.specializations) {
         fn(sp.condition);
         for_each_definition_expr(*sp.definition, fn);
@@ -92,6 +94,12 @@ std::vector<std::string> direct_calls(const FunctionContents &f) {
 std::vector<std::string> stage_calls(const FunctionContents &f, int stage) {
     CallCollector c;
     for_each_stage_expr(f, stage, [&](const Expr &e) { e.accept(&c); });
+    return called_names(c, f);
+}
+
+std::vector<std::string> definition_calls(const FunctionContents &f, const Definition &d) {
+    CallCollector c;
+    for_each_definition_expr(d, [&](const Expr &e) { e.accept(&c); }, true);
     return called_names(c, f);
 }
 

@@ -31,6 +31,9 @@ std::vector<std::string> realization_order(const Environment &env, const std::ve
 std::vector<std::string> direct_calls(const FunctionContents &f);
 // Funcs called by one definition (stage) of f (directly).
 std::vector<std::string> stage_calls(const FunctionContents &f, int stage);
+// Funcs called by one branch of a stage of f: the definition d, without its specializations
+// (a specialization rfactored calls an intermediate the others do not).
+std::vector<std::string> definition_calls(const FunctionContents &f, const Definition &d);
 
 // Scalar Params and image inputs the pipeline reads, in the order first met.
 std::vector<std::shared_ptr<ParameterContents>> find_parameters(const Environment &env,

@@ -498,6 +498,19 @@ public:
 
     bool found = false;
     std::vector<std::string> loop_names;  // a realization goes in each of these loops
+    // If given: computed only in those loops whose body calls one of these (f, or an inlined
+    // Func that reads f). A specialization rfactored reads its intermediate, the other
+    // branches of the stage, with the same loops, do not.
+    std::set<std::string> used_through;
+
+    // Injects into the loops that use f; if none does, into all of them (the placement check
+    // then says why none uses it).
+    Stmt mutate_or_everywhere(const Stmt &s) {
+        Stmt r = mutate(s);
+        if (found || used_through.empty()) return r;
+        used_through.clear();
+        return mutate(s);
+    }
 
     Stmt wrap(const Stmt &body) {
         Stmt s = body;
@@ -510,6 +523,11 @@ public:
 
     Stmt visit(const For *op) override {
         if (std::find(loop_names.begin(), loop_names.end(), op->name) == loop_names.end()) {
+            return IRMutator::visit(op);
+        }
+        if (is_compute_ && !used_through.empty() &&
+            std::none_of(used_through.begin(), used_through.end(),
+                         [&](const std::string &n) { return stmt_calls(op->body, n); })) {
             return IRMutator::visit(op);
         }
         found = true;
@@ -540,7 +558,7 @@ private:
 };
 
 // Does a definition read Func name, directly or through inlined Funcs?
-bool stage_uses(const Environment &env, const Definition &def, const std::string &name) {
+bool branch_uses(const Environment &env, const Definition &def, const std::string &name) {
     struct Finder : IRVisitor {
         const Environment &env;
         const std::string &name;
@@ -570,6 +588,14 @@ bool stage_uses(const Environment &env, const Definition &def, const std::string
     return finder.found;
 }
 
+// Whether any branch of a stage (its own definition or a specialization's: a specialization
+// rfactored reads an intermediate the others do not) uses `name`.
+bool stage_uses(const Environment &env, const Definition &def, const std::string &name) {
+    if (branch_uses(env, def, name)) return true;
+    return std::any_of(def.specializations.begin(), def.specializations.end(),
+                       [&](const Specialization &sp) { return stage_uses(env, *sp.definition, name); });
+}
+
 // A stage's loops, outermost first.
 std::string loop_names_of(const Definition &d) {
     std::string r;
@@ -583,17 +609,19 @@ std::string stage_description(int s) {
     return s == 0 ? "pure definition" : "update " + std::to_string(s - 1);
 }
 
-// The first specialization of def (described by its condition) whose loops do not include
-// var, or "" if all of them have it. A specialize_fail branch has no loops and needs none.
-std::string specialization_without_loop(const Definition &def, const std::string &var) {
+// The first specialization of def (described by its condition) that uses `used` but whose
+// loops do not include var, or "" if all of them have it. A specialize_fail branch has no
+// loops and needs none.
+std::string specialization_without_loop(const Environment &env, const Definition &def, const std::string &var,
+                                        const std::string &used) {
     for (const Specialization &sp : def.specializations) {
         const Definition &d = *sp.definition;
         bool has = std::any_of(d.schedule.dims.begin(), d.schedule.dims.end(),
                                [&](const Dim &x) { return x.var == var; });
         std::ostringstream cond;
         cond << "specialize(" << sp.condition << ")";
-        if (!has && !d.fails_unspecialized) return cond.str();
-        std::string nested = specialization_without_loop(d, var);
+        if (!has && !d.fails_unspecialized && branch_uses(env, d, used)) return cond.str();
+        std::string nested = specialization_without_loop(env, d, var, used);
         if (!nested.empty()) return cond.str() + "." + nested;
     }
     return "";
@@ -644,10 +672,11 @@ std::string resolve_loop(const Environment &env, const FunctionContents &f, cons
     bool in_own_loops = std::any_of(def.schedule.dims.begin(), def.schedule.dims.end(),
                                     [&](const Dim &d) { return d.var == l.var; });
     // With specialize_fail the stage's own schedule never runs: only its specializations'
-    // loops count.
+    // loops count. Nor do its loops when only specializations use f (rfactored ones).
     bool own_schedule_runs = !(def.fails_unspecialized && !def.specializations.empty());
-    if (in_own_loops || !own_schedule_runs) {
-        std::string missing = specialization_without_loop(def, l.var);
+    bool only_specializations_use = !branch_uses(env, def, f.name) && stage_uses(env, def, f.name);
+    if (in_own_loops || !own_schedule_runs || only_specializations_use) {
+        std::string missing = specialization_without_loop(env, def, l.var, f.name);
         user_assert(missing.empty())
             << "Func '" << f.name << "' is scheduled " << directive << "(" << g.name << ", " << l.var
             << "), but the specialization " << missing << " of " << g.name << "'s " << stage_description(stage)
@@ -827,16 +856,16 @@ bool producer_inside_vector_loops(const Environment &env, const FunctionContents
 }  // namespace
 
 namespace {
-// The loop of one iteration kInnermost, innermost in def and its specializations (outside
-// their leading vector loops if outside_vectors).
-void add_innermost_place(Definition &def, bool outside_vectors) {
+// The loop of one iteration kInnermost, innermost in def and its specializations that use
+// the Func placed there (outside their leading vector loops if outside_vectors).
+void add_innermost_place(Definition &def, bool outside_vectors, const std::function<bool(const Definition &)> &uses) {
     auto &dims = def.schedule.dims;
-    if (std::none_of(dims.begin(), dims.end(), [](const Dim &d) { return d.var == kInnermost; })) {
+    if (uses(def) && std::none_of(dims.begin(), dims.end(), [](const Dim &d) { return d.var == kInnermost; })) {
         auto pos = dims.begin();
         while (outside_vectors && pos != dims.end() && pos->for_type == ForType::Vectorized) ++pos;
         dims.insert(pos, Dim{kInnermost, ForType::Serial, false});
     }
-    for (auto &sp : def.specializations) add_innermost_place(*sp.definition, outside_vectors);
+    for (auto &sp : def.specializations) add_innermost_place(*sp.definition, outside_vectors, uses);
 }
 
 void add_outermost_loop(Definition &def) {
@@ -889,8 +918,8 @@ void resolve_default_placements(const Environment &env, const std::vector<std::s
             // The innermost loop of the one stage of g that calls f (directly or through
             // inlined Funcs); at root if several stages do, or the stage has no loops.
             std::vector<int> calling;
+            auto is_f = [&](const FunctionContents &c) { return c.name == *it; };
             for (int s = 0; s < g.stages(); s++) {
-                auto is_f = [&](const FunctionContents &c) { return c.name == *it; };
                 if (any_call_through_inlined(env, stage_calls(g, s), output, is_f)) calling.push_back(s);
             }
             if (calling.size() == 1 && !g.stage(calling[0]).schedule.dims.empty()) {
@@ -922,9 +951,13 @@ void resolve_default_placements(const Environment &env, const std::vector<std::s
                 // A specialized consumer's branches have loops of their own: the place is a
                 // loop of one iteration just inside each branch's innermost loop (outside its
                 // vector loops), so the reduction stays inside every loop a producer may be
-                // computed at.
+                // computed at. Only the branches that use f get one (after rfactor of a
+                // specialization, only that branch reads the intermediate).
                 if (!g.stage(s).specializations.empty()) {
-                    add_innermost_place(g.stage(s), outside_vectors);
+                    auto uses = [&](const Definition &d) {
+                        return any_call_through_inlined(env, definition_calls(g, d), output, is_f);
+                    };
+                    add_innermost_place(g.stage(s), outside_vectors, uses);
                     l = LoopLevel();
                     l.kind = LoopLevel::At;
                     l.func = g.name;
@@ -988,10 +1021,33 @@ void check_no_parallel_loop_between(const FunctionContents &f, const Stmt &s, co
 }
 
 
+namespace {
+// `name` and the Funcs that will be inlined and read it (directly or through each other),
+// given what each Func that will be inlined calls.
+std::set<std::string> names_reading(const std::map<std::string, std::vector<std::string>> &inlined_calls,
+                                    const std::string &name) {
+    std::set<std::string> found = {name};
+    for (bool grew = true; grew;) {
+        grew = false;
+        for (auto &[g, calls] : inlined_calls) {
+            if (found.count(g)) continue;
+            if (std::any_of(calls.begin(), calls.end(), [&](const std::string &c) { return found.count(c) > 0; })) {
+                grew = found.insert(g).second || grew;
+            }
+        }
+    }
+    return found;
+}
+}  // namespace
+
 Stmt schedule_functions(const Environment &env, const std::vector<std::string> &order,
                         const std::string &output, const std::vector<std::string> &other_outputs) {
     const FunctionContents &out = *env.at(output);
     Stmt s = build_produce(out);
+    std::map<std::string, std::vector<std::string>> inlined_calls;
+    for (auto &[name, contents] : env) {
+        if (will_be_inlined(*contents, output)) inlined_calls[name] = direct_calls(*contents);
+    }
     for (auto it = order.rbegin(); it != order.rend(); ++it) {
         const FunctionContents &f = *env.at(*it);
         if (f.name == output) continue;
@@ -1015,10 +1071,12 @@ Stmt schedule_functions(const Environment &env, const std::vector<std::string> &
             continue;
         }
         std::vector<std::string> compute_loops = resolve_loops(env, f, sched.compute_level, "compute_at");
+        std::set<std::string> used_through = names_reading(inlined_calls, f.name);
         if (same) {
             InjectRealization inj(f, true, true);
             inj.loop_names = compute_loops;
-            s = inj.mutate(s);
+            inj.used_through = used_through;
+            s = inj.mutate_or_everywhere(s);
             user_assert(inj.found)
                 << "Func '" << f.name << "' is scheduled compute_at(" << sched.compute_level.func << ", "
                 << sched.compute_level.var << "), but that loop is not in the pipeline where '"
@@ -1029,7 +1087,8 @@ Stmt schedule_functions(const Environment &env, const std::vector<std::string> &
         // store_at outside compute_at: the Realize goes at the store loop, the produce inside.
         InjectRealization compute(f, false, true);
         compute.loop_names = compute_loops;
-        s = compute.mutate(s);
+        compute.used_through = used_through;
+        s = compute.mutate_or_everywhere(s);
         user_assert(compute.found) << "Func '" << f.name << "': compute_at loop " << compute_loops[0]
                                    << " is not in the pipeline";
         if (sched.store_level.is_root()) {

@@ -251,3 +251,47 @@ TEST_CASE("rfactor after an RVar loop is fused with a pure Var's loop is a clear
     std::string msg = compile_error_of([&] { g.update().rfactor(r, u); });
     CHECK(contains(msg, "Func 'g' update 0: rfactor of an update whose RVar loop is fused with a pure Var's loop (xr)"));
 }
+
+// As in Halide: rfactor of one specialization of an update. Only that branch reduces through
+// the intermediate; the others keep the original update (and the reference evaluator runs
+// the algorithm, which rfactor does not change).
+TEST_CASE("rfactor of a specialization: that branch reduces through the intermediate, the others do not") {
+    Buffer<int> in = halo_test::random_image<int>({31, 17}, 27, -50, 50);
+    Var x("x"), y("y"), u("u");
+    Param<int> p("p"), q("q");
+    RDom r(0, 31, 0, 17, "r");
+    Func hist("spec_hist");
+    hist(x, y) = 0;
+    hist(x, y) += in(r.x, r.y) * (x - y) + r.y;
+    Stage wide = hist.update().specialize(p > 2);
+    wide.vectorize(x, 4);
+    // Nested: a specialization of a specialization, with its intermediate at the default schedule.
+    Func deep = wide.specialize(q > 0).rfactor(r.y, u);
+    Func top = hist.update().specialize(p > 1).rfactor(r.x, u);
+    top.compute_root().update().parallel(u);
+    CHECK(contains(hist.lowered_stmt(), "produce spec_hist_intm"));
+    for (int pv : {0, 2, 3}) {
+        for (int qv : {0, 1}) {
+            INFO("p = " << pv << ", q = " << qv);
+            p.set(pv);
+            q.set(qv);
+            Buffer<int> out(7, 5);
+            out.set_min({-3, 2});
+            halo_test::check_against_reference(hist, out);
+        }
+    }
+    // Computed at a loop every branch has: only the branch that reads it computes it.
+    Func at_y("spec_at_y");
+    at_y(x, y) = 0;
+    at_y(x, y) += in(r.x, r.y) * (x + 2 * y);
+    at_y.update().specialize(p > 1).rfactor(r.y, u).compute_at(at_y, y);
+    for (int pv : {0, 2}) {
+        p.set(pv);
+        Buffer<int> out(6, 4);
+        out.set_min({1, -2});
+        halo_test::check_against_reference(at_y, out);
+    }
+    // The unspecialized update still refuses rfactor once it has specializations.
+    std::string msg = compile_error_of([&] { hist.update().rfactor(r.x, u); });
+    CHECK(contains(msg, "is specialized; rfactor it before specializing it"));
+}
