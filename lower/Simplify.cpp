@@ -475,12 +475,26 @@ public:
     Expr visit(const GT *op) override { return compare(op, mutate(op->a), mutate(op->b)); }
     Expr visit(const GE *op) override { return compare(op, mutate(op->a), mutate(op->b)); }
 
+    // Whether e is an Or (resp. And) one of whose operands, at any depth of that same
+    // operator, equals x.
+    static bool or_has_operand(const Expr &e, const Expr &x) {
+        const Or *o = e.as<Or>();
+        return o && (equal(o->a, x) || equal(o->b, x) || or_has_operand(o->a, x) || or_has_operand(o->b, x));
+    }
+    static bool and_has_operand(const Expr &e, const Expr &x) {
+        const And *o = e.as<And>();
+        return o && (equal(o->a, x) || equal(o->b, x) || and_has_operand(o->a, x) || and_has_operand(o->b, x));
+    }
+
     Expr visit(const And *op) override {
         Expr a = mutate(op->a), b = mutate(op->b);
         if (is_one(a)) return b;
         if (is_one(b)) return a;
         if (is_zero(a)) return a;
         if (is_zero(b)) return b;
+        // a && a, and a && (a || c) (the conditions of nested specializations repeat)
+        if (equal(a, b) || or_has_operand(b, a)) return a;
+        if (or_has_operand(a, b)) return b;
         return a.same_as(op->a) && b.same_as(op->b) ? self(op) : And::make(a, b);
     }
     Expr visit(const Or *op) override {
@@ -489,6 +503,9 @@ public:
         if (is_one(b)) return b;
         if (is_zero(a)) return b;
         if (is_zero(b)) return a;
+        // a || a, and a || (a && c)
+        if (equal(a, b) || and_has_operand(b, a)) return a;
+        if (and_has_operand(a, b)) return b;
         return a.same_as(op->a) && b.same_as(op->b) ? self(op) : Or::make(a, b);
     }
     Expr visit(const Not *op) override {
@@ -505,6 +522,9 @@ public:
         conditional_depth_--;
         if (is_one(c)) return t;
         if (is_zero(c)) return f;
+        // select(c, select(c, a, b), d) is select(c, a, d); likewise in the false arm.
+        if (const Select *inner = t.as<Select>(); inner && equal(inner->condition, c)) t = inner->true_value;
+        if (const Select *inner = f.as<Select>(); inner && equal(inner->condition, c)) f = inner->false_value;
         if (equal(t, f)) return t;
         if (c.same_as(op->condition) && t.same_as(op->true_value) && f.same_as(op->false_value)) return self(op);
         return Select::make(c, t, f);
