@@ -307,12 +307,21 @@ private:
             result = *c > 0 ? Interval(lo, hi) : Interval(hi, lo);
         } else if (equal_ends(a) && equal_ends(b) && a.min.defined() && b.min.defined()) {
             result = Interval::point(Div::make(a.min, b.min));
-        } else if (!op->type.is_float() && equal_ends(b) && b.min.defined() && a.is_bounded()) {
+        } else if (equal_ends(b) && b.min.defined() && a.is_bounded()) {
             // Division by one symbolic value (a Param split factor, say) of unknown sign:
             // Euclidean division by a fixed b is monotone in the dividend (rising for b > 0,
-            // falling for b < 0, and x / 0 is 0), so the quotients of the two ends bound it.
+            // falling for b < 0, and x / 0 is 0), so the quotients of the two ends bound it;
+            // so is a float division (by a float Param, say).
             Expr q1 = Div::make(a.min, b.min), q2 = Div::make(a.max, b.min);
             result = Interval(Min::make(q1, q2), Max::make(q1, q2));
+        } else if (a.is_bounded() && b.is_bounded() &&
+                   (is_one(simplify(b.min > make_zero(b.min.type()))) || is_one(simplify(b.max < make_zero(b.max.type()))))) {
+            // A divisor of one sign (a float Param's declared range, say): the quotient is
+            // monotone in each operand, so its extremes are among the four corners.
+            Expr q[4] = {Div::make(a.min, b.min), Div::make(a.min, b.max), Div::make(a.max, b.min),
+                         Div::make(a.max, b.max)};
+            result = Interval(Min::make(Min::make(q[0], q[1]), Min::make(q[2], q[3])),
+                              Max::make(Max::make(q[0], q[1]), Max::make(q[2], q[3])));
         } else {
             result = type_range(op->type);
         }

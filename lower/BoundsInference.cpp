@@ -286,7 +286,7 @@ private:
                        return c.empty() ? std::string("The pipeline") : "Func '" + c + "'";
                    }() << " reads Func '" << f.name
                 << "' at an index the compiler cannot bound in dimension " << d << " ("
-                << f.args[d] << "): it depends on data. Clamp the index (clamp(e, lo, hi)) or "
+                << f.args[d] << "): it depends on data, or on values of no known range. Clamp the index (clamp(e, lo, hi)) or "
                 << "declare the range with " << f.name << ".bound(" << f.args[d] << ", min, extent)";
         }
     }
