@@ -172,7 +172,7 @@ private:
     }
 
     void unpack_buffer(const std::string &name, Value *buf, Type type, int dims);
-    std::set<std::string> strided_inputs_;  // inputs whose dimension 0 need not be dense
+    std::set<std::string> strided_buffers_;  // inputs and outputs whose dimension 0 need not be dense
 
     // ---- expressions
     void visit(const IntImm *op) override {
@@ -1089,8 +1089,9 @@ void CodeGen::unpack_buffer(const std::string &name, Value *buf, Type type, int 
                                                {builder_.getPtrTy(), builder_.getPtrTy(), builder_.getInt32Ty()}),
                                        {null_ctx(), name_str, builder_.getInt32(dims)});
         });
-        // (An input whose dim(0).set_stride was given takes any stride there: its addresses use it.)
-        if (!strided_inputs_.count(name)) {
+        // (An input or output whose dim(0).set_stride was given takes any stride there: its
+        // addresses use it.)
+        if (!strided_buffers_.count(name)) {
             Value *stride0 = builder_.CreateLoad(builder_.getInt32Ty(), builder_.CreateStructGEP(dim_t, dim, 2));
             check_or_return(builder_.CreateICmpEQ(stride0, builder_.getInt32(1)), [&] {
                 return builder_.CreateCall(runtime("halo_error_bad_stride", builder_.getInt32Ty(),
@@ -1147,7 +1148,7 @@ void CodeGen::compile(const LoweredPipeline &p) {
         return builder_.CreateLoad(builder_.getPtrTy(), builder_.CreateConstInBoundsGEP1_32(builder_.getPtrTy(), args, i));
     };
     user_context_ = arg_ptr(0);
-    strided_inputs_ = p.strided_inputs;
+    strided_buffers_ = p.strided_buffers;
     const int first_param = 1 + int(p.outputs.size());
     for (size_t i = 0; i < p.outputs.size(); i++) {
         unpack_buffer(p.outputs[i].name, arg_ptr(int(1 + i)), p.outputs[i].type, p.outputs[i].dimensions);

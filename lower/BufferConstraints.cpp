@@ -33,12 +33,19 @@ struct Constrained {
     const std::vector<BufferDimConstraint> *dims;
     std::string directive_prefix;  // "input.dim(" or "g.output_buffer().dim("
     bool is_output;
+    int tuple_values = 1;  // of an output
 };
 
 }  // namespace
 
-std::set<std::string> inputs_with_strided_dim0(const std::vector<std::shared_ptr<ParameterContents>> &params) {
+std::set<std::string> buffers_with_strided_dim0(const std::vector<std::shared_ptr<ParameterContents>> &params,
+                                                const std::vector<const FunctionContents *> &outputs) {
     std::set<std::string> strided;
+    for (const FunctionContents *output : outputs) {
+        if (output->output_constraints.empty() || !output->output_constraints[0].stride_set) continue;
+        const Expr &s = output->output_constraints[0].stride;
+        if (!s.defined() || !is_one(simplify(s))) strided.insert(output->name);
+    }
     for (auto &p : params) {
         if (!p->is_buffer || p->is_fixed_buffer || p->dimensions == 0) continue;
         std::lock_guard<std::mutex> lock(p->mutex);
@@ -66,7 +73,7 @@ Stmt add_buffer_constraints(const Stmt &s, const std::vector<std::shared_ptr<Par
     for (const FunctionContents *output : outputs) {
         if (output->output_constraints.empty()) continue;
         copies.push_back(output->output_constraints);
-        all.push_back({output->name, &copies.back(), output->name + ".output_buffer().dim(", true});
+        all.push_back({output->name, &copies.back(), output->name + ".output_buffer().dim(", true, output->outputs()});
     }
     if (all.empty()) return s;
 
@@ -89,16 +96,17 @@ Stmt add_buffer_constraints(const Stmt &s, const std::vector<std::shared_ptr<Par
                         << directive << " uses '" << p->name << "', which the pipeline does not otherwise "
                         << "take; use it in the algorithm too, or constrain with a constant";
                 }
-                if (std::string(field) == "stride" && d == 0 && (is_one(simplify(want)) || c.is_output)) {
+                if (std::string(field) == "stride" && d == 0 && is_one(simplify(want))) {
                     // Stride 1 is dimension 0's default (the runtime checks it with the other
-                    // buffer fields): nothing more to check or to know. An input's dimension 0
-                    // may have another stride (checked below like any field); an output's not.
-                    user_assert(is_one(simplify(want)))
-                        << directive << ": Halo writes outputs with stride 1 in dimension 0, so this "
-                        << "constraint can never hold; make dimension 0 the innermost in memory (an "
-                        << "input's dimension 0 may have any stride)";
+                    // buffer fields): nothing more to check or to know. Another stride of an
+                    // input's or a single-valued output's dimension 0 is checked below like any
+                    // field (and its stores and loads use it).
                     continue;
                 }
+                user_assert(!(std::string(field) == "stride" && d == 0 && c.is_output && c.tuple_values > 1))
+                    << directive << ": the output has " << c.tuple_values << " values (a Tuple), and Halo "
+                    << "writes a Tuple output's buffers with stride 1 in dimension 0; constrain a "
+                    << "single-valued output, or copy the Tuple's values into one";
                 Expr have = Variable::make(Int(32), c.buffer + "." + field + "." + std::to_string(d));
                 Expr msg = Call::make(Int(32), "halo_error_buffer_constraint",
                                       {StringImm::make(c.buffer), StringImm::make(field), Expr(int(d)),

@@ -16,9 +16,11 @@
 
 namespace halo {
 
-// The input buffers whose dimension 0 may have a stride other than 1: those whose
-// dim(0).set_stride was given something other than the constant 1 (Expr() for no constraint).
-std::set<std::string> inputs_with_strided_dim0(const std::vector<std::shared_ptr<ParameterContents>> &params);
+// The input and output buffers whose dimension 0 may have a stride other than 1: those whose
+// dim(0).set_stride (output_buffer().dim(0).set_stride) was given something other than the
+// constant 1 (Expr() for no constraint).
+std::set<std::string> buffers_with_strided_dim0(const std::vector<std::shared_ptr<ParameterContents>> &params,
+                                                const std::vector<const FunctionContents *> &outputs);
 
 Stmt add_buffer_constraints(const Stmt &s, const std::vector<std::shared_ptr<ParameterContents>> &params,
                             const std::vector<const FunctionContents *> &outputs);

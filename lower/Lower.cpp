@@ -151,9 +151,9 @@ LoweredPipeline lower_on_this_stack(const std::vector<std::shared_ptr<FunctionCo
     s = step("sliding_window", sliding_window(s, env, &notes, &warmup));
     s = step("warm_up_sliding_windows", warm_up_sliding_windows(s, warmup, notes));
     auto params = find_parameters(env, order);
-    std::set<std::string> strided_inputs = inputs_with_strided_dim0(params);
     std::vector<const FunctionContents *> output_funcs{output.get()};
     for (auto &n : other_outputs) output_funcs.push_back(env.at(n).get());
+    std::set<std::string> strided_buffers = buffers_with_strided_dim0(params, output_funcs);
     if (!options.without_checks) {
         s = step("add_input_checks", add_input_checks(s, params, output_funcs));
         s = step("add_parameter_checks", add_parameter_checks(s, env));
@@ -173,12 +173,12 @@ LoweredPipeline lower_on_this_stack(const std::vector<std::shared_ptr<FunctionCo
             }
         }
         p.params = params;
-        p.strided_inputs = strided_inputs;
+        p.strided_buffers = strided_buffers;
         p.notes = notes;
         return p;
     };
     if (options.stop_before_flattening) return result(s);
-    s = step("storage_flattening", storage_flattening(s, env, strided_inputs));
+    s = step("storage_flattening", storage_flattening(s, env, strided_buffers));
     // After flattening: the addresses it makes from buffer fields get the constrained values.
     s = step("add_buffer_constraints", add_buffer_constraints(s, params, output_funcs));
     s = step("partition_loops", partition_loops(s));

@@ -28,10 +28,11 @@ struct LoweredPipeline {
     // Scalar Params and input buffers, in the order the compiled function takes them
     // (after the output buffers).
     std::vector<std::shared_ptr<ParameterContents>> params;
-    // Input buffers whose dimension 0 may have any stride (input.dim(0).set_stride(s) with s
-    // not 1, or Expr() for none): their addresses use the stride, and the check on entry
-    // that dimension 0 is dense is left out. Every other buffer's dimension 0 is dense.
-    std::set<std::string> strided_inputs;
+    // Input and output buffers whose dimension 0 may have any stride (input.dim(0).set_stride(s)
+    // or out.output_buffer().dim(0).set_stride(s) with s not 1, or Expr() for none): their
+    // addresses use the stride (vector stores become scatters), and the check on entry that
+    // dimension 0 is dense is left out. Every other buffer's dimension 0 is dense.
+    std::set<std::string> strided_buffers;
     // What lowering decided that the loop nest does not show by itself (sliding windows).
     std::vector<std::string> notes;
 };

@@ -19,7 +19,7 @@ Expr field(const std::string &buffer, const char *name, int d, Type t = Int(32))
 // coordinate (and every offset from a dimension's min) fits in 32 bits. Internal buffers
 // carry 64-bit strides of their own; inputs and outputs have the 32-bit strides of
 // halo_buffer_t. Dimension 0 of an input or output is dense (codegen checks it on entry),
-// which is what lets vector loads and stores be contiguous, unless the input's dim(0)
+// which is what lets vector loads and stores be contiguous, unless the buffer's dim(0)
 // stride was set (dense0 false: its stride is used, a constant one where it was given).
 // The values of a Tuple-valued Func f live in buffers f.0, f.1, ...: internal ones share f's
 // mins and strides; an output's have strides of their own (its mins are checked equal).
@@ -44,8 +44,8 @@ std::string value_name(const Provide *op, int i) { return op->name + ".value." +
 
 class Flatten : public IRMutator {
 public:
-    Flatten(const Environment &env, const std::set<std::string> &strided_inputs)
-        : env_(env), strided_inputs_(strided_inputs) {}
+    Flatten(const Environment &env, const std::set<std::string> &strided_buffers)
+        : env_(env), strided_buffers_(strided_buffers) {}
     using IRMutator::mutate;
     using IRMutator::visit;
 
@@ -97,8 +97,9 @@ public:
         bool external = !internal_.count(op->name);
         int n = int(op->values.size());
         if (n == 1) {
+            bool dense0 = !strided_buffers_.count(op->name);
             return Store::make(op->name, mutate(op->values[0]),
-                               flat_index(op->name, op->name, args, external, true, folds_of(op->name)));
+                               flat_index(op->name, op->name, args, external, dense0, folds_of(op->name)));
         }
         // Every value is computed before any is stored: an update's values read the old ones.
         std::vector<Stmt> stores;
@@ -118,7 +119,7 @@ public:
         bool external = !internal_.count(op->name);
         int n = op->call_type == Call::Halo ? env_.at(op->name)->outputs() : 1;
         std::string b = tuple_buffer_name(op->name, op->value_index, n);
-        bool dense0 = !strided_inputs_.count(op->name);
+        bool dense0 = !strided_buffers_.count(op->name);
         return Load::make(op->type, b, flat_index(op->name, external ? b : op->name, args, external, dense0, folds_of(op->name)));
     }
 
@@ -138,14 +139,14 @@ public:
 
 private:
     const Environment &env_;
-    const std::set<std::string> &strided_inputs_;
+    const std::set<std::string> &strided_buffers_;
     std::multiset<std::string> internal_;
 };
 
 }  // namespace
 
-Stmt storage_flattening(const Stmt &s, const Environment &env, const std::set<std::string> &strided_inputs) {
-    return Flatten(env, strided_inputs).mutate(s);
+Stmt storage_flattening(const Stmt &s, const Environment &env, const std::set<std::string> &strided_buffers) {
+    return Flatten(env, strided_buffers).mutate(s);
 }
 
 }  // namespace halo

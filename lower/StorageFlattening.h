@@ -10,7 +10,7 @@
 
 namespace halo {
 
-// strided_inputs: the input buffers whose dimension 0 is not known to be dense.
-Stmt storage_flattening(const Stmt &s, const Environment &env, const std::set<std::string> &strided_inputs);
+// strided_buffers: the input and output buffers whose dimension 0 is not known to be dense.
+Stmt storage_flattening(const Stmt &s, const Environment &env, const std::set<std::string> &strided_buffers);
 
 }  // namespace halo

@@ -402,8 +402,9 @@ int32_t halo_error_bad_stride(void *user_context, const char *buffer_name, int32
     char msg[256];
     std::snprintf(msg, sizeof msg,
                   "buffer '%s' has stride %d in dimension 0, but the pipeline was compiled for "
-                  "dimension 0 dense (stride 1); make x the innermost dimension in memory, or, for an "
-                  "input, allow the stride with dim(0).set_stride(s) (Expr() for any)",
+                  "dimension 0 dense (stride 1); make x the innermost dimension in memory, or allow the "
+                  "stride with dim(0).set_stride(s) on the input (output_buffer().dim(0) on an output; "
+                  "Expr() for any)",
                   buffer_name, stride);
     halo_error(user_context, msg);
     return halo_error_code_bad_stride;

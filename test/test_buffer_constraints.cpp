@@ -106,10 +106,12 @@ TEST_CASE("constraints a pipeline can never meet, or that name loop variables, a
     Var x("x"), y("y");
     Func f("f");
     f(x, y) = in(x, y);
-    f.output_buffer().dim(0).set_stride(2);
-    std::string msg = compile_error_of([&] { f.compile_jit(); });
-    CHECK(contains(msg, "f.output_buffer().dim(0).set_stride(2): Halo writes outputs with stride 1 in dimension 0, so this constraint can never hold"));
-    f.output_buffer().dim(0).set_stride(1);
+    Func pair("pair");
+    pair(x, y) = {in(x, y), in(x, y) * 2.0f};
+    pair.output_buffer().dim(0).set_stride(2);
+    std::string msg = compile_error_of([&] { pair.compile_jit(); });
+    CHECK(contains(msg, "pair.output_buffer().dim(0).set_stride(2): the output has 2 values (a Tuple), and Halo "
+                        "writes a Tuple output's buffers with stride 1 in dimension 0"));
     msg = compile_error_of([&] { in.dim(1).set_min(x); });
     CHECK(contains(msg, "in.dim(1).set_min(x) uses 'x', a Var or RVar; a constraint may use only constants, Params and buffer fields"));
     msg = compile_error_of([&] { in.dim(1).set_extent(1.5f); });
@@ -199,4 +201,46 @@ TEST_CASE("a transposed view of an input, read with dim(0).set_stride(Expr())") 
     int bad = 0;
     out.for_each_element([&](const std::vector<int> &p) { bad += out(p) != float(p[1] * 100 + p[0]) * 1.5f; });
     CHECK(bad == 0);
+}
+
+// As in Halide's interleave_rgb: an output whose dimension 0 is not dense, once
+// output_buffer().dim(0).set_stride says so (a constant stride, or Expr() for any); its vector
+// stores become scatters. Without the directive such a buffer is a run-time error.
+TEST_CASE("an output's dimension 0 may have another stride once output_buffer().dim(0).set_stride says so") {
+    const int W = 37, H = 5;
+    Var x("x"), y("y"), c("c");
+    for (int variant = 0; variant < 3; variant++) {
+        CAPTURE(variant);
+        Func f("f");
+        f(x, y, c) = x * 100 + y * 10 + c;
+        f.vectorize(x, 8, TailStrategy::GuardWithIf);
+        std::vector<int> mem(size_t(W * H * 4), -1);  // 4 slots per pixel: the fourth is untouched
+        const halo_dimension_t shape[] = {{2, W, 4, 0}, {-1, H, 4 * W, 0}, {0, 3, 1, 0}};
+        Buffer<int> out(mem.data(), 3, shape, "rgbx");
+        if (variant == 0) {
+            std::string msg = runtime_error_of([&] { f.realize(out); });
+            CHECK(contains(msg, "buffer 'f' has stride 4 in dimension 0"));
+            CHECK(contains(msg, "output_buffer().dim(0)"));
+            continue;
+        }
+        if (variant == 1) f.output_buffer().dim(0).set_stride(4);
+        else f.output_buffer().dim(0).set_stride(Expr());
+        f.realize(out);
+        int bad = 0;
+        for (int yy = 0; yy < H; yy++)
+            for (int xx = 0; xx < W; xx++)
+                for (int cc = 0; cc < 4; cc++) {
+                    int want = cc < 3 ? (xx + 2) * 100 + (yy - 1) * 10 + cc : -1;
+                    bad += mem[size_t((yy * W + xx) * 4 + cc)] != want;
+                }
+        CHECK(bad == 0);
+        if (variant == 1) {
+            // A buffer with another stride breaks the constraint, named.
+            std::vector<int> mem3(size_t(W * H * 3));
+            const halo_dimension_t shape3[] = {{0, W, 3, 0}, {0, H, 3 * W, 0}, {0, 3, 1, 0}};
+            Buffer<int> out3(mem3.data(), 3, shape3, "rgb");
+            std::string msg = runtime_error_of([&] { f.realize(out3); });
+            CHECK(contains(msg, "buffer 'f' has stride 3 in dimension 0, but the pipeline requires 4 there"));
+        }
+    }
 }
