@@ -178,7 +178,7 @@ std::string header_text(const std::vector<AOTArgument> &inputs, const std::vecto
     h << "// Returns 0, or a halo_error_code_* after reporting the problem through the error handler.\n";
     h << "// Every buffer is checked before anything is read or written: non-NULL, with host memory\n"
          "// and a dim array, the type and dimensions below, extents >= 0, stride 1 in dimension 0\n"
-         "// (but for an input whose dim(0).set_stride was given),\n"
+         "// (but for a buffer whose dim(0).set_stride was given),\n"
          "// and inputs large enough for the output (see halo_buffer_t in HaloRuntime.h).\n";
     std::ostringstream args;
     for (auto &a : inputs) {

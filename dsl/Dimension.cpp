@@ -68,7 +68,19 @@ Expr Dimension::field(const char *name) const {
 Expr Dimension::min() const { return field("min"); }
 Expr Dimension::extent() const { return field("extent"); }
 Expr Dimension::max() const { return min() + extent() - 1; }
-Expr Dimension::stride() const { return d_ == 0 ? Expr(1) : field("stride"); }
+// Dimension 0 is dense (stride 1, known to the compiler) unless set_stride said otherwise.
+Expr Dimension::stride() const {
+    if (d_ != 0) return field("stride");
+    BufferDimConstraint c;
+    if (param_) {
+        std::lock_guard<std::mutex> lock(param_->mutex);
+        if (!param_->constraints.empty()) c = param_->constraints[0];
+    } else if (!output_->output_constraints.empty()) {
+        c = output_->output_constraints[0];
+    }
+    if (!c.stride_set) return Expr(1);
+    return c.stride.defined() && is_const(c.stride) ? c.stride : field("stride");
+}
 
 Dimension Dimension::dim(int d) const { return param_ ? Dimension(param_, d) : Dimension(output_, d); }
 

@@ -28,7 +28,7 @@ public:
     Expr min() const;
     Expr extent() const;
     Expr max() const;
-    Expr stride() const;  // 1 in dimension 0, always
+    Expr stride() const;  // in dimension 0: 1, unless set_stride said otherwise
     Dimension &set_min(Expr min);
     Dimension &set_extent(Expr extent);
     Dimension &set_stride(Expr stride);

@@ -310,8 +310,9 @@ private:
         } else if (equal_ends(b) && b.min.defined() && a.is_bounded()) {
             // Division by one symbolic value (a Param split factor, say) of unknown sign:
             // Euclidean division by a fixed b is monotone in the dividend (rising for b > 0,
-            // falling for b < 0, and x / 0 is 0), so the quotients of the two ends bound it;
-            // so is a float division (by a float Param, say).
+            // falling for b < 0, and an integer x / 0 is 0), so the quotients of the two ends
+            // bound it; so is a float division (by a float Param, say: by zero it gives
+            // infinities, which no int cast of them defines).
             Expr q1 = Div::make(a.min, b.min), q2 = Div::make(a.max, b.min);
             result = Interval(Min::make(q1, q2), Max::make(q1, q2));
         } else if (a.is_bounded() && b.is_bounded() &&
@@ -822,14 +823,18 @@ private:
             narrow_by(a->b, narrowed);
             return;
         }
-        // v < e, v <= e, v > e, v >= e, v == e, with v on either side.
+        // v < e, v <= e, v > e, v >= e, v == e, with v on either side, or the negation of one of
+        // the first four (as undef() in the true arm of a select on an update's left side gives).
         Expr lhs, rhs;
         int upper_gap = -1, lower_gap = -1;  // v <= rhs - upper_gap, v >= rhs + lower_gap
-        if (const LT *c = condition.as<LT>()) lhs = c->a, rhs = c->b, upper_gap = 1;
-        else if (const LE *c = condition.as<LE>()) lhs = c->a, rhs = c->b, upper_gap = 0;
-        else if (const GT *c = condition.as<GT>()) lhs = c->a, rhs = c->b, lower_gap = 1;
-        else if (const GE *c = condition.as<GE>()) lhs = c->a, rhs = c->b, lower_gap = 0;
-        else if (const EQ *c = condition.as<EQ>()) lhs = c->a, rhs = c->b, upper_gap = lower_gap = 0;
+        Expr c = condition;
+        bool negated = false;
+        if (const Not *n = c.as<Not>()) c = n->a, negated = true;
+        if (const LT *o = c.as<LT>()) lhs = o->a, rhs = o->b, (negated ? lower_gap : upper_gap) = negated ? 0 : 1;
+        else if (const LE *o = c.as<LE>()) lhs = o->a, rhs = o->b, (negated ? lower_gap : upper_gap) = negated ? 1 : 0;
+        else if (const GT *o = c.as<GT>()) lhs = o->a, rhs = o->b, (negated ? upper_gap : lower_gap) = negated ? 0 : 1;
+        else if (const GE *o = c.as<GE>()) lhs = o->a, rhs = o->b, (negated ? upper_gap : lower_gap) = negated ? 1 : 0;
+        else if (const EQ *o = c.as<EQ>(); o && !negated) lhs = o->a, rhs = o->b, upper_gap = lower_gap = 0;
         else return;
         const Variable *v = lhs.as<Variable>();
         if (!v || !scope.count(v->name)) {
@@ -846,13 +851,16 @@ private:
         }
         Interval other = bounds(rhs);
         Interval now = have;
-        if (upper_gap >= 0 && other.max.defined()) {
+        // Each end stays inside the old range: a condition that never holds would otherwise
+        // give an inverted range, and corners of products and quotients taken over it could
+        // make a box wider than without the narrowing.
+        if (upper_gap >= 0 && other.max.defined() && have.min.defined() && have.max.defined()) {
             Expr hi = simplify(other.max - upper_gap, let_values_);
-            now.max = now.max.defined() ? simplify(min(now.max, hi), let_values_) : hi;
+            now.max = simplify(max(min(have.max, hi), have.min), let_values_);
         }
-        if (lower_gap >= 0 && other.min.defined()) {
+        if (lower_gap >= 0 && other.min.defined() && have.min.defined() && have.max.defined()) {
             Expr lo = simplify(other.min + lower_gap, let_values_);
-            now.min = now.min.defined() ? simplify(max(now.min, lo), let_values_) : lo;
+            now.min = simplify(min(max(have.min, lo), have.max), let_values_);
         }
         narrowed.push_back({v->name, now});
     }

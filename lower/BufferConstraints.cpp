@@ -42,7 +42,8 @@ std::set<std::string> buffers_with_strided_dim0(const std::vector<std::shared_pt
                                                 const std::vector<const FunctionContents *> &outputs) {
     std::set<std::string> strided;
     for (const FunctionContents *output : outputs) {
-        if (output->output_constraints.empty() || !output->output_constraints[0].stride_set) continue;
+        // (A Tuple output's dimension 0 stays dense: add_buffer_constraints refuses another.)
+        if (output->output_constraints.empty() || !output->output_constraints[0].stride_set || output->is_tuple()) continue;
         const Expr &s = output->output_constraints[0].stride;
         if (!s.defined() || !is_one(simplify(s))) strided.insert(output->name);
     }
@@ -84,6 +85,12 @@ Stmt add_buffer_constraints(const Stmt &s, const std::vector<std::shared_ptr<Par
     for (const Constrained &c : all) {
         for (size_t d = 0; d < c.dims->size(); d++) {
             const BufferDimConstraint &k = (*c.dims)[d];
+            user_assert(!(d == 0 && c.is_output && c.tuple_values > 1 && k.stride_set &&
+                          (!k.stride.defined() || !is_one(simplify(k.stride)))))
+                << c.directive_prefix << "0).set_stride(" << (k.stride.defined() ? to_string(k.stride) : std::string())
+                << "): the output has " << c.tuple_values << " values (a Tuple), and Halo writes a Tuple output's "
+                << "buffers with stride 1 in dimension 0; constrain a single-valued output, or copy the Tuple's "
+                << "values into one";
             const std::pair<const char *, Expr> fields[] = {{"min", k.min}, {"extent", k.extent}, {"stride", k.stride}};
             for (auto &[field, want] : fields) {
                 if (!want.defined()) continue;
@@ -103,10 +110,7 @@ Stmt add_buffer_constraints(const Stmt &s, const std::vector<std::shared_ptr<Par
                     // field (and its stores and loads use it).
                     continue;
                 }
-                user_assert(!(std::string(field) == "stride" && d == 0 && c.is_output && c.tuple_values > 1))
-                    << directive << ": the output has " << c.tuple_values << " values (a Tuple), and Halo "
-                    << "writes a Tuple output's buffers with stride 1 in dimension 0; constrain a "
-                    << "single-valued output, or copy the Tuple's values into one";
+
                 Expr have = Variable::make(Int(32), c.buffer + "." + field + "." + std::to_string(d));
                 Expr msg = Call::make(Int(32), "halo_error_buffer_constraint",
                                       {StringImm::make(c.buffer), StringImm::make(field), Expr(int(d)),

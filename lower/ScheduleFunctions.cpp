@@ -609,19 +609,44 @@ std::string stage_description(int s) {
     return s == 0 ? "pure definition" : "update " + std::to_string(s - 1);
 }
 
-// The first specialization of def (described by its condition) that uses `used` but whose
+// Whether a branch of a stage of g (its definition d, without its specializations) reads
+// `name` through any chain of Funcs: an rfactored specialization reads its producers through
+// the intermediate computed inside the branch, so they must be computed there too.
+bool branch_reaches(const Environment &env, const FunctionContents &g, const Definition &d, const std::string &name) {
+    std::vector<std::string> todo = definition_calls(g, d);
+    std::set<std::string> seen;
+    while (!todo.empty()) {
+        std::string n = todo.back();
+        todo.pop_back();
+        if (n == name) return true;
+        auto it = env.find(n);
+        if (it == env.end() || !seen.insert(n).second) continue;
+        for (auto &c : direct_calls(*it->second)) todo.push_back(c);
+    }
+    return false;
+}
+
+// ... of any branch: d or its specializations, at any depth.
+bool any_branch_reaches(const Environment &env, const FunctionContents &g, const Definition &d, const std::string &name) {
+    if (branch_reaches(env, g, d, name)) return true;
+    return std::any_of(d.specializations.begin(), d.specializations.end(), [&](const Specialization &sp) {
+        return any_branch_reaches(env, g, *sp.definition, name);
+    });
+}
+
+// The first specialization of def (described by its condition) that reaches `used` but whose
 // loops do not include var, or "" if all of them have it. A specialize_fail branch has no
 // loops and needs none.
-std::string specialization_without_loop(const Environment &env, const Definition &def, const std::string &var,
-                                        const std::string &used) {
+std::string specialization_without_loop(const Environment &env, const FunctionContents &g, const Definition &def,
+                                        const std::string &var, const std::string &used) {
     for (const Specialization &sp : def.specializations) {
         const Definition &d = *sp.definition;
         bool has = std::any_of(d.schedule.dims.begin(), d.schedule.dims.end(),
                                [&](const Dim &x) { return x.var == var; });
         std::ostringstream cond;
         cond << "specialize(" << sp.condition << ")";
-        if (!has && !d.fails_unspecialized && branch_uses(env, d, used)) return cond.str();
-        std::string nested = specialization_without_loop(env, d, var, used);
+        if (!has && !d.fails_unspecialized && branch_reaches(env, g, d, used)) return cond.str();
+        std::string nested = specialization_without_loop(env, g, d, var, used);
         if (!nested.empty()) return cond.str() + "." + nested;
     }
     return "";
@@ -674,9 +699,9 @@ std::string resolve_loop(const Environment &env, const FunctionContents &f, cons
     // With specialize_fail the stage's own schedule never runs: only its specializations'
     // loops count. Nor do its loops when only specializations use f (rfactored ones).
     bool own_schedule_runs = !(def.fails_unspecialized && !def.specializations.empty());
-    bool only_specializations_use = !branch_uses(env, def, f.name) && stage_uses(env, def, f.name);
+    bool only_specializations_use = !branch_reaches(env, g, def, f.name) && any_branch_reaches(env, g, def, f.name);
     if (in_own_loops || !own_schedule_runs || only_specializations_use) {
-        std::string missing = specialization_without_loop(env, def, l.var, f.name);
+        std::string missing = specialization_without_loop(env, g, def, l.var, f.name);
         user_assert(missing.empty())
             << "Func '" << f.name << "' is scheduled " << directive << "(" << g.name << ", " << l.var
             << "), but the specialization " << missing << " of " << g.name << "'s " << stage_description(stage)

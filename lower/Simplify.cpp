@@ -492,7 +492,8 @@ public:
         if (is_one(b)) return a;
         if (is_zero(a)) return a;
         if (is_zero(b)) return b;
-        // a && a, and a && (a || c) (the conditions of nested specializations repeat)
+        // a && a, and a && (a || c) (the conditions of nested specializations repeat); as in
+        // Halide, a print() in a repeated a then runs once
         if (equal(a, b) || or_has_operand(b, a)) return a;
         if (or_has_operand(a, b)) return b;
         return a.same_as(op->a) && b.same_as(op->b) ? self(op) : And::make(a, b);

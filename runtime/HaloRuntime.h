@@ -25,7 +25,8 @@ typedef struct halo_dimension_t {
 // entry and return an error code (after reporting through the error handler) unless: the
 // buffer and its host pointer are non-NULL, the type and dimension count are the expected
 // ones, dim points to `dimensions` entries, every extent is >= 0 (with min + extent - 1 in
-// 32 bits), dimension 0 has stride 1, and the buffer covers what the pipeline reads or writes.
+// 32 bits), dimension 0 has stride 1 (unless the pipeline was compiled with dim(0).set_stride),
+// and the buffer covers what the pipeline reads or writes.
 typedef struct halo_buffer_t {
     uint8_t *host;
     uint8_t type_code;   // a halo_type_code_t

@@ -112,6 +112,9 @@ TEST_CASE("constraints a pipeline can never meet, or that name loop variables, a
     std::string msg = compile_error_of([&] { pair.compile_jit(); });
     CHECK(contains(msg, "pair.output_buffer().dim(0).set_stride(2): the output has 2 values (a Tuple), and Halo "
                         "writes a Tuple output's buffers with stride 1 in dimension 0"));
+    pair.output_buffer().dim(0).set_stride(Expr());
+    msg = compile_error_of([&] { pair.compile_jit(); });
+    CHECK(contains(msg, "pair.output_buffer().dim(0).set_stride(): the output has 2 values (a Tuple)"));
     msg = compile_error_of([&] { in.dim(1).set_min(x); });
     CHECK(contains(msg, "in.dim(1).set_min(x) uses 'x', a Var or RVar; a constraint may use only constants, Params and buffer fields"));
     msg = compile_error_of([&] { in.dim(1).set_extent(1.5f); });
@@ -225,6 +228,8 @@ TEST_CASE("an output's dimension 0 may have another stride once output_buffer().
         }
         if (variant == 1) f.output_buffer().dim(0).set_stride(4);
         else f.output_buffer().dim(0).set_stride(Expr());
+        // stride() of dimension 0 is then the buffer's (a constant where one was given).
+        CHECK(contains(to_string(f.output_buffer().dim(0).stride()), variant == 1 ? "4" : "f.stride.0"));
         f.realize(out);
         int bad = 0;
         for (int yy = 0; yy < H; yy++)

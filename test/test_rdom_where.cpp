@@ -196,3 +196,28 @@ TEST_CASE("comparisons in predicates bound the regions an update writes and read
     std::string msg = halo_test::runtime_error_of([&] { f.realize(out); });
     CHECK(contains(msg, "output 'bounded_by_where' would be computed at x in [10, 79], but the buffer covers [10, 69]"));
 }
+
+// Narrowing keeps each end inside the RVar's range: a limit past the RDom (no iteration runs)
+// must not make a scaled read's box wider than the whole RDom's.
+TEST_CASE("a predicate whose limit lies past the RDom narrows nothing beyond it") {
+    Var x("x");
+    Param<int> from("from"), scale("scale");
+    ImageParam in(Int(32), 1, "in");
+    Buffer<int> input = halo_test::random_image<int>({100}, 6, -9, 9);
+    in.set(input);
+    RDom r(0, 100, "r");
+    r.where(r.x >= from);
+    Func f("past_the_rdom");
+    f(x) = x;
+    f(0) += in(r.x * scale);
+    scale.set(1);
+    for (int start : {150, 90}) {
+        from.set(start);
+        Buffer<int> out(4);
+        f.realize(out);
+        int want = 0;
+        for (int i = start; i < 100; i++) want += input(i);
+        CHECK(out(0) == want);
+        check_against_reference(f, out);
+    }
+}

@@ -291,6 +291,22 @@ TEST_CASE("rfactor of a specialization: that branch reduces through the intermed
         out.set_min({1, -2});
         halo_test::check_against_reference(at_y, out);
     }
+    // A producer computed at a loop the rfactored branch split away: that branch reads it
+    // through its intermediate, so the missing loop is an error naming the specialization.
+    {
+        Func prod("spec_prod"), sum2("spec_sum2");
+        prod(x, y) = in(x, y) * 3;
+        sum2(x) = 0;
+        RDom s(0, 31, 0, 17, "s");
+        sum2(x) += prod(s.x, s.y) + x;
+        Stage sp = sum2.update().specialize(q > 1);
+        sp.rfactor(s.y, u);
+        Var xo("xo"), xi("xi");
+        sp.split(x, xo, xi, 4);
+        prod.compute_at(sum2, x);
+        std::string msg = compile_error_of([&] { sum2.realize({5}); });
+        CHECK(contains(msg, "but the specialization specialize((q > 1)) of spec_sum2's update 0 has no loop 'x'"));
+    }
     // The unspecialized update still refuses rfactor once it has specializations.
     std::string msg = compile_error_of([&] { hist.update().rfactor(r.x, u); });
     CHECK(contains(msg, "is specialized; rfactor it before specializing it"));

@@ -195,6 +195,20 @@ TEST_CASE("undef() in an update's left side: the update runs only where the sele
     }
 }
 
+// undef() in the true arm: the update runs where the condition fails, and that negated
+// comparison bounds the RVar too (the output need only hold [0, 59]).
+TEST_CASE("undef() in the true arm of an update's left side") {
+    Var x("x");
+    RDom r(0, 100, "r");
+    Func f("undef_true_arm");
+    f(x) = x;
+    f(select(r.x >= 60, undef<int>(), r.x)) += 1000;
+    Buffer<int> out(60);
+    check(f, {60}, {0});
+    f.realize(out);
+    for (int i = 0; i < 60; i++) CHECK(out(i) == i + 1000);
+}
+
 TEST_CASE("an update's left side that is undef() everywhere is refused, saying why") {
     Var x("x");
     RDom r(0, 10, "r");

@@ -27,6 +27,17 @@ inline uint32_t hash32(uint32_t a) {
     return a;
 }
 
+// The message of what fn throws, or "" if it does not throw.
+template <typename F>
+std::string thrown_message(F fn) {
+    try {
+        fn();
+    } catch (const std::exception &e) {
+        return e.what();
+    }
+    return "";
+}
+
 template <typename T>
 bool same_value(T a, T b) {
     if constexpr (std::is_floating_point_v<T>) return a == b || (std::isnan(a) && std::isnan(b));

@@ -1131,13 +1131,7 @@ TEST_CASE("rfactor: a scattering update with a computed left side") {
 }
 
 // Follows Halide's rfactor.cpp (simple_rfactor_with_specialize_test): rfactor of a specialization
-// of the update only, checked on both sides of the condition.
-// DISAGREEMENT: Halo refuses rfactor on a specialized Stage. Reduced:
-//   Func g; Var u; RDom r(0, 10); Param<int> p; g() = 0; g() += r.x;
-//   g.update(0).specialize(p >= 10).rfactor(r.x, u);
-// throws "Func 'g' update 0 specialize((p >= 10)): rfactor applies to an update definition
-// (f.update(i).rfactor(...))". Halide factors the update inside that specialization only and its
-// test checks the values for p = 0 and p = 20.
+// of the update only, checked on both sides of the condition (p = 0 and p = 20).
 TEST_CASE("rfactor: rfactor inside a specialization of the update") {
     Func f("f"), g("g");
     Var x("x"), y("y"), u("u");

@@ -14,23 +14,14 @@
 
 #include "CompatUtil.h"
 #include "dsl/Halo.h"
+
 namespace Halide = halo;
 
 using namespace Halide;
 using halo_compat::mismatches;
+using halo_compat::thrown_message;
 
 namespace {
-
-// The message of what fn throws, or "" if it does not throw.
-template <typename F>
-std::string thrown_message(F fn) {
-    try {
-        fn();
-    } catch (const std::exception &e) {
-        return e.what();
-    }
-    return "";
-}
 
 uint32_t mix(uint32_t v) { return halo_compat::hash32(v * 2654435761u + 12345u); }
 
