@@ -110,7 +110,6 @@ Stmt add_buffer_constraints(const Stmt &s, const std::vector<std::shared_ptr<Par
                     // field (and its stores and loads use it).
                     continue;
                 }
-
                 Expr have = Variable::make(Int(32), c.buffer + "." + field + "." + std::to_string(d));
                 Expr msg = Call::make(Int(32), "halo_error_buffer_constraint",
                                       {StringImm::make(c.buffer), StringImm::make(field), Expr(int(d)),
