@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <llvm/ADT/SmallString.h>
+#include <llvm/Bitcode/BitcodeWriter.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/LLVMContext.h>
@@ -147,8 +148,19 @@ void add_wrapper(llvm::Module &m, const LoweredPipeline &p, const std::vector<AO
         for (size_t j = 0; j < inputs.size(); j++) {
             if (inputs[j].name == param->name) found = int(j);
         }
-        user_assert(found >= 0) << "The pipeline reads '" << param->name
-                                << "', which is not one of the generator's inputs; declare it as an Input";
+        user_assert(found >= 0) << "The pipeline reads '" << param->name << "', which is not one of the function's "
+                                << "arguments: declare it as an Input of the generator, or add it to the argument "
+                                << "list of compile_to_static_library (or the other compile_to_* forms)";
+        const Argument &a = inputs[size_t(found)];
+        const char *kind = param->is_buffer ? "an image (ImageParam)" : "a scalar (Param)";
+        user_assert(a.is_buffer == param->is_buffer && a.type == param->type &&
+                    (!a.is_buffer || a.dimensions == param->dimensions))
+            << "Argument '" << a.name << "' does not match what the pipeline reads under that name: "
+            << kind << " of type " << param->type.to_string()
+            << (param->is_buffer ? " with " + std::to_string(param->dimensions) + " dimensions" : std::string())
+            << ", but the argument is " << (a.is_buffer ? "an image" : "a scalar") << " of type " << a.type.to_string()
+            << (a.is_buffer ? " with " + std::to_string(a.dimensions) + " dimensions" : std::string())
+            << " (two parameters with one name?)";
         llvm::Value *v = fn->getArg(first_input + unsigned(found));
         if (param->is_buffer) {
             set_arg(int(i) + first_param, v);
@@ -214,10 +226,11 @@ void compile_to_files_on_this_stack(const std::vector<Func> &outputs, const std:
     }
     LoweredPipeline p = lower(funcs, function_name + ".pipeline");
     std::string base = dir + "/" + function_name;
+    auto path = [&](const std::string &given, const std::string &usual) { return given.empty() ? usual : given; };
     if (emit.stmt) {
         std::ostringstream s;
         s << p.body;
-        write_file(base + ".stmt", s.str());
+        write_file(path(emit.stmt_path, base + ".stmt"), s.str());
     }
     auto tm = make_target_machine(target);
     PassTimer timer(function_name);
@@ -236,7 +249,13 @@ void compile_to_files_on_this_stack(const std::vector<Func> &outputs, const std:
         std::string ir;
         llvm::raw_string_ostream os(ir);
         m->print(os, nullptr);
-        write_file(base + ".ll", os.str());
+        write_file(path(emit.llvm_ir_path, base + ".ll"), os.str());
+    }
+    if (emit.bitcode) {
+        std::string bc;
+        llvm::raw_string_ostream os(bc);
+        llvm::WriteBitcodeToFile(*m, os);
+        write_file(path(emit.bitcode_path, base + ".bc"), os.str());
     }
     auto emit_file = [&](llvm::CodeGenFileType type) {
         auto copy = llvm::CloneModule(*m);
@@ -247,22 +266,22 @@ void compile_to_files_on_this_stack(const std::vector<Func> &outputs, const std:
         pm.run(*copy);
         return std::string(out.str());
     };
-    if (emit.assembly) write_file(base + ".s", emit_file(llvm::CodeGenFileType::AssemblyFile));
+    if (emit.assembly) write_file(path(emit.assembly_path, base + ".s"), emit_file(llvm::CodeGenFileType::AssemblyFile));
     std::string object;
     if (emit.object || emit.static_library) object = emit_file(llvm::CodeGenFileType::ObjectFile);
     timer.lap("llvm_machine_code");
-    if (emit.object) write_file(base + ".o", object);
+    if (emit.object) write_file(path(emit.object_path, base + ".o"), object);
     if (emit.static_library) {
         auto buffer = llvm::MemoryBuffer::getMemBuffer(object, function_name + ".o", false);
         std::vector<llvm::NewArchiveMember> members;
         members.emplace_back(buffer->getMemBufferRef());
-        llvm::Error e = llvm::writeArchive(dir + "/lib" + function_name + ".a", members,
+        llvm::Error e = llvm::writeArchive(path(emit.static_library_path, dir + "/lib" + function_name + ".a"), members,
                                            llvm::SymtabWritingMode::NormalSymtab, llvm::object::Archive::K_GNU,
                                            true, false);
         user_assert(!e) << "Cannot write the static library for '" << function_name << "': "
                         << llvm::toString(std::move(e));
     }
-    if (emit.header) write_file(base + ".h", header_text(inputs, p.outputs, function_name));
+    if (emit.header) write_file(path(emit.header_path, base + ".h"), header_text(inputs, p.outputs, function_name));
 }
 
 }  // namespace

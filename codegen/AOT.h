@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "Target.h"
+#include "dsl/Argument.h"
 #include "dsl/Type.h"
 
 namespace halo {
@@ -14,12 +15,7 @@ namespace halo {
 class Func;
 
 // One argument of the generated function, in the order the function takes them.
-struct AOTArgument {
-    std::string name;
-    bool is_buffer = false;
-    Type type;
-    int dimensions = 0;
-};
+using AOTArgument = Argument;
 
 struct AOTEmit {
     bool static_library = true;  // <dir>/lib<function>.a
@@ -28,6 +24,10 @@ struct AOTEmit {
     bool stmt = false;           // <dir>/<function>.stmt (the lowered loop nest)
     bool llvm_ir = false;        // <dir>/<function>.ll
     bool assembly = false;       // <dir>/<function>.s
+    bool bitcode = false;        // <dir>/<function>.bc
+    // Paths that replace the ones above where set (Func::compile_to_static_library and the
+    // other Halide forms name each file).
+    std::string static_library_path, header_path, object_path, stmt_path, llvm_ir_path, assembly_path, bitcode_path;
 };
 
 // Compiles `output` into `int32_t function_name(<inputs...>, halo_buffer_t *output)` and

@@ -614,6 +614,8 @@ private:
     }
     void visit(const Call *op) override;
     Value *print(const Call *op);
+    std::pair<Value *, Value *> print_arrays(const std::vector<Expr> &args, const std::vector<Value *> &vals, Value *lane);
+    Value *require(const Call *op);
     void visit(const Let *op) override {
         Value *v = codegen(op->value);
         with_symbol(symbols_, op->name, v, [&] { value_ = codegen(op->body); });
@@ -754,13 +756,33 @@ Value *CodeGen::print(const Call *op) {
         builder_.CreateCondBr(codegen(op->args[0]), then_bb, after);
         builder_.SetInsertPoint(then_bb);
     }
+    std::vector<Value *> vals{result};
+    for (size_t i = 1; i < count; i++) vals.push_back(codegen(op->args[first + i]));
+    auto [kinds, values] = print_arrays(std::vector<Expr>(op->args.begin() + long(first), op->args.end()), vals, nullptr);
+    llvm::Type *i32 = builder_.getInt32Ty();
+    auto fn = runtime("halo_print", builder_.getVoidTy(), {builder_.getPtrTy(), i32, builder_.getPtrTy(), builder_.getPtrTy()});
+    builder_.CreateCall(fn, {null_ctx(), llvm::ConstantInt::get(i32, count), kinds, values});
+    if (when) {
+        builder_.CreateBr(after);
+        builder_.SetInsertPoint(after);
+    }
+    return result;
+}
+
+// The arguments of a print() or of a require()'s message, for the runtime: each one's bits
+// (as an int64) and kind (halo_print_*) in two arrays on the stack. Of a vector argument, the
+// lane `lane` (lane 0 where lane is null).
+std::pair<Value *, Value *> CodeGen::print_arrays(const std::vector<Expr> &args, const std::vector<Value *> &vals,
+                                                  Value *lane) {
+    size_t count = args.size();
     llvm::Type *i64 = builder_.getInt64Ty(), *i32 = builder_.getInt32Ty();
     llvm::IRBuilder<> entry(&function_->getEntryBlock(), function_->getEntryBlock().begin());
     llvm::Type *values_t = llvm::ArrayType::get(i64, count), *kinds_t = llvm::ArrayType::get(i32, count);
     Value *values = entry.CreateAlloca(values_t), *kinds = entry.CreateAlloca(kinds_t);
     for (size_t i = 0; i < count; i++) {
-        const Expr &a = op->args[first + i];
-        Value *v = i == 0 ? result : codegen(a);
+        const Expr &a = args[i];
+        Value *v = vals[i];
+        if (v->getType()->isVectorTy()) v = builder_.CreateExtractElement(v, lane ? lane : builder_.getInt32(0));
         int kind;
         Value *bits;
         if (a.as<StringImm>()) {
@@ -779,13 +801,35 @@ Value *CodeGen::print(const Call *op) {
         builder_.CreateStore(bits, builder_.CreateConstInBoundsGEP2_32(values_t, values, 0, unsigned(i)));
         builder_.CreateStore(llvm::ConstantInt::get(i32, kind), builder_.CreateConstInBoundsGEP2_32(kinds_t, kinds, 0, unsigned(i)));
     }
-    auto fn = runtime("halo_print", builder_.getVoidTy(), {builder_.getPtrTy(), i32, builder_.getPtrTy(), builder_.getPtrTy()});
-    builder_.CreateCall(fn, {null_ctx(), llvm::ConstantInt::get(i32, count), kinds, values});
-    if (when) {
-        builder_.CreateBr(after);
-        builder_.SetInsertPoint(after);
-    }
-    return result;
+    return {kinds, values};
+}
+
+// require(condition, value, condition_text, func_name, message...): value, after returning
+// halo_error_code_requirement_failed (through halo_error_requirement_failed, which reports
+// the message) where the condition fails. Of a vector, every lane must hold; the message
+// shows the first lane that fails.
+Value *CodeGen::require(const Call *op) {
+    Value *ok = codegen(op->args[0]);
+    Value *all = ok->getType()->isVectorTy() ? builder_.CreateAndReduce(ok) : ok;
+    check_or_return(all, [&]() -> Value * {
+        Value *lane = nullptr;
+        if (auto *vt = llvm::dyn_cast<llvm::FixedVectorType>(ok->getType())) {
+            llvm::Type *bits = builder_.getIntNTy(vt->getNumElements());
+            Value *failing = builder_.CreateBitCast(builder_.CreateNot(ok), bits);
+            lane = builder_.CreateIntrinsic(llvm::Intrinsic::cttz, {bits}, {failing, builder_.getTrue()});
+            lane = builder_.CreateZExtOrTrunc(lane, builder_.getInt32Ty());
+        }
+        std::vector<Expr> message(op->args.begin() + 4, op->args.end());
+        std::vector<Value *> vals;
+        for (auto &m : message) vals.push_back(codegen(m));
+        llvm::Type *i32 = builder_.getInt32Ty(), *ptr = builder_.getPtrTy();
+        Value *kinds = llvm::ConstantPointerNull::get(builder_.getPtrTy()), *values = kinds;
+        if (!message.empty()) std::tie(kinds, values) = print_arrays(message, vals, lane);
+        auto fn = runtime("halo_error_requirement_failed", i32, {ptr, ptr, ptr, i32, ptr, ptr});
+        return builder_.CreateCall(fn, {null_ctx(), codegen(op->args[3]), codegen(op->args[2]),
+                                        builder_.getInt32(int(message.size())), kinds, values});
+    });
+    return codegen(op->args[1]);
 }
 
 void CodeGen::visit(const Call *op) {
@@ -804,10 +848,19 @@ void CodeGen::visit(const Call *op) {
     internal_assert(op->call_type == Call::Intrinsic) << "codegen: call to " << op->name
                                                       << " was not lowered to a load";
     const std::string &n = op->name;
-    if (is_value_hint(*op)) {
+    if (n == Call::strict_float) {
+        // No contraction into fused multiply-adds inside it (an fmul and fadd fuse only when
+        // both allow it).
+        llvm::FastMathFlags saved = builder_.getFastMathFlags();
+        builder_.clearFastMathFlags();
+        value_ = arg(0);
+        builder_.setFastMathFlags(saved);
+    } else if (is_value_hint(*op)) {
         value_ = arg(0);
     } else if (n == Call::print || n == Call::print_when) {
         value_ = print(op);
+    } else if (n == Call::require) {
+        value_ = require(op);
     } else if (n == Call::bitwise_and) {
         value_ = builder_.CreateAnd(arg(0), arg(1));
     } else if (n == Call::bitwise_or) {

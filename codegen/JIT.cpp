@@ -149,6 +149,7 @@ JITModule::JITModule(const LoweredPipeline &p, const Target &target) : impl_(std
     add("halo_error_split_factor", &halo_error_split_factor);
     add("halo_error_align_modulus", &halo_error_align_modulus);
     add("halo_print", &halo_print);
+    add("halo_error_requirement_failed", &halo_error_requirement_failed);
     add("halo_error_specialize_fail", &halo_error_specialize_fail);
     add("halo_error_param_range_i64", &halo_error_param_range_i64);
     add("halo_error_param_range_f64", &halo_error_param_range_f64);

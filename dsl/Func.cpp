@@ -1,6 +1,10 @@
 // Func definitions and the checks that turn user mistakes into clear errors.
 #include "Func.h"
 
+#include "Random.h"
+#include "Require.h"
+
+#include "FreeNames.h"
 #include "ImplicitVars.h"
 
 #include <algorithm>
@@ -22,49 +26,7 @@ namespace halo {
 
 namespace {
 
-// The names of the pure Vars, RVars and Funcs an Expr refers to.
-struct FreeNames : IRVisitor {
-    std::vector<std::string> vars;
-    std::vector<const Variable *> rvars;
-    std::vector<const Call *> func_calls;
-    void visit(const Variable *op) override {
-        if (op->param) return;
-        if (op->rdom) {
-            rvars.push_back(op);
-            // A definition over an RDom also reads what the RDom's predicates read.
-            if (std::find(domains_.begin(), domains_.end(), op->rdom.get()) == domains_.end()) {
-                domains_.push_back(op->rdom.get());
-                const ReductionDomainContents *outer = in_predicates_of_;
-                in_predicates_of_ = op->rdom.get();
-                for (auto &p : op->rdom->predicates) p.accept(this);
-                in_predicates_of_ = outer;
-            }
-        } else if (in_predicates_of_ && is_rvar_of(*in_predicates_of_, op->name)) {
-            // The RDom's own RVars in its predicates (stored without the RDom: see RDom::where).
-        } else if (std::find(vars.begin(), vars.end(), op->name) == vars.end()) {
-            vars.push_back(op->name);
-        }
-    }
-    void visit(const Call *op) override {
-        if (op->call_type == Call::Halo) func_calls.push_back(op);
-        IRVisitor::visit(op);
-    }
-    void visit(const Let *op) override {
-        op->value.accept(this);
-        op->body.accept(this);
-        vars.erase(std::remove(vars.begin(), vars.end(), op->name), vars.end());
-    }
-
-private:
-    std::vector<const ReductionDomainContents *> domains_;
-    const ReductionDomainContents *in_predicates_of_ = nullptr;
-    static bool is_rvar_of(const ReductionDomainContents &d, const std::string &name) {
-        for (auto &rv : d.vars) {
-            if (rv.name == name) return true;
-        }
-        return false;
-    }
-};
+using internal::FreeNames;
 
 std::string join(const std::vector<std::string> &v) {
     std::string s;
@@ -655,6 +617,25 @@ Stage FuncRef::define(std::vector<Expr> values) {
     // (names.vars, not values: the values may be graphs whose trees are exponential)
     if (!f_->has_pure_definition) expand_left_placeholder(names.vars);
     for (auto &a : args_) a = weaken.mutate(checked_definition(f_->name, a, "left side"));
+    // The definition's require() calls name the Func, and its random numbers become hashes of
+    // the point: the Vars of the left side and the RVars the definition iterates over.
+    FreeNames point;
+    for (auto &a : args_) a.accept(&point);
+    std::vector<Expr> coordinates;
+    for (auto &v : point.vars) coordinates.push_back(Variable::make(Int(32), v));
+    std::set<std::string> rvars_seen;
+    for (auto *rvars : {&point.rvars, &names.rvars}) {
+        for (const Variable *rv : *rvars) {
+            if (rvars_seen.insert(rv->name).second) coordinates.push_back(Variable::make(rv->type, rv->name, nullptr, rv->rdom));
+        }
+    }
+    int definition = f_->has_pure_definition ? int(f_->updates.size()) + 1 : 0;
+    auto lower_calls = [&](const Expr &e) {
+        return internal::lower_random(internal::name_requirements(e, f_->name), coordinates, f_->name, definition);
+    };
+    for (Expr &value : values) value = lower_calls(value);
+    for (Expr &a : args_) a = lower_calls(a);
+    if (runs_where.defined()) runs_where = lower_calls(runs_where);
     f_->changed();
     if (!f_->has_pure_definition) {
         std::vector<std::string> arg_names;
@@ -810,10 +791,10 @@ Expr self_call(const std::shared_ptr<FunctionContents> &f, const std::vector<Exp
 // An update of a Func without a pure definition gets one first, as in Halide: the identity
 // of the operator everywhere, over the update's own Vars where its arguments are distinct Vars
 // (f(x) += e defines f(x) = 0) and implicit Vars elsewhere (f(r % 3) += 1 defines f(_0) = 0).
-void FuncRef::define_identity_if_undefined(const Expr &identity) {
+void FuncRef::define_identity_if_undefined(const std::vector<Expr> &identity) {
     if (f_->has_pure_definition) return;
     if (placeholder_ >= 0) {  // f(x, _) += e: the placeholder expands as in a pure definition
-        *this = identity;
+        define(identity);
         return;
     }
     std::vector<Expr> pure;
@@ -823,72 +804,61 @@ void FuncRef::define_identity_if_undefined(const Expr &identity) {
         bool pure_var = v && !v->param && !v->rdom && !is_implicit_var_name(v->name) && seen.insert(v->name).second;
         pure.push_back(pure_var ? args_[i] : Expr(Var::implicit(int(i))));
     }
-    FuncRef(f_, pure) = identity;
+    FuncRef(f_, pure).define(identity);
 }
 
+// f(x) += {a, b} and the other Tuple updates (Halide's): each value combined with its own
+// element, cast back to the value's type; an undefined f gets the identity of each first.
+Stage FuncRef::update_each(const Tuple &t, bool identity_is_one, const char *op, Expr (*combine)(Expr, Expr)) {
+    std::vector<Expr> identity;
+    for (auto &e : t.as_vector()) {
+        user_assert(e.defined()) << "Func '" << f_->name << "': " << op << " with an undefined Tuple element";
+        identity.push_back(identity_is_one ? make_one(e.type()) : make_zero(e.type()));
+    }
+    define_identity_if_undefined(identity);
+    user_assert(f_->outputs() == int(t.size()))
+        << "Func '" << f_->name << "' has " << f_->outputs() << " value" << (f_->outputs() == 1 ? "" : "s") << " but "
+        << op << " gives a Tuple of " << t.size() << "; give one element per value";
+    std::vector<Expr> values;
+    for (size_t i = 0; i < t.size(); i++) {
+        Type ti = f_->pure.values[i].type();
+        Expr self = Call::make(ti, f_->name, args_, Call::Halo, f_, nullptr, int(i));
+        values.push_back(cast(ti, combine(self, t[i])));
+    }
+    return define(values);
+}
+Stage FuncRef::operator+=(const Tuple &t) { return update_each(t, false, "+=", [](Expr a, Expr b) { return a + b; }); }
+Stage FuncRef::operator-=(const Tuple &t) { return update_each(t, false, "-=", [](Expr a, Expr b) { return a - b; }); }
+Stage FuncRef::operator*=(const Tuple &t) { return update_each(t, true, "*=", [](Expr a, Expr b) { return a * b; }); }
+Stage FuncRef::operator/=(const Tuple &t) { return update_each(t, true, "/=", [](Expr a, Expr b) { return a / b; }); }
+namespace {
+bool tuple_valued(const FuncRef &r) { return r.function()->has_pure_definition && r.function()->is_tuple(); }
+}  // namespace
+Stage FuncRef::operator+=(const FuncRef &e) { return tuple_valued(e) ? *this += Tuple(e) : *this += Expr(e); }
+Stage FuncRef::operator-=(const FuncRef &e) { return tuple_valued(e) ? *this -= Tuple(e) : *this -= Expr(e); }
+Stage FuncRef::operator*=(const FuncRef &e) { return tuple_valued(e) ? *this *= Tuple(e) : *this *= Expr(e); }
+Stage FuncRef::operator/=(const FuncRef &e) { return tuple_valued(e) ? *this /= Tuple(e) : *this /= Expr(e); }
+
 Stage FuncRef::operator+=(const Expr &e) {
-    define_identity_if_undefined(make_zero(e.type()));
+    define_identity_if_undefined({make_zero(e.type())});
     Expr self = self_call(f_, args_, "+=");
     return *this = cast(self.type(), self + e);
 }
 Stage FuncRef::operator-=(const Expr &e) {
-    define_identity_if_undefined(make_zero(e.type()));
+    define_identity_if_undefined({make_zero(e.type())});
     Expr self = self_call(f_, args_, "-=");
     return *this = cast(self.type(), self - e);
 }
 Stage FuncRef::operator*=(const Expr &e) {
-    define_identity_if_undefined(make_one(e.type()));
+    define_identity_if_undefined({make_one(e.type())});
     Expr self = self_call(f_, args_, "*=");
     return *this = cast(self.type(), self * e);
 }
 Stage FuncRef::operator/=(const Expr &e) {
-    define_identity_if_undefined(make_one(e.type()));
+    define_identity_if_undefined({make_one(e.type())});
     Expr self = self_call(f_, args_, "/=");
     return *this = cast(self.type(), self / e);
 }
-
-// ---------------------------------------------------------------- inline reductions
-
-namespace {
-
-Func inline_reduction(const Expr &e, const std::string &name, Expr init,
-                      Expr (*combine)(Expr acc, Expr value)) {
-    user_assert(e.defined()) << name << "() of an undefined Expr";
-    FreeNames names;
-    e.accept(&names);
-    user_assert(!names.rvars.empty())
-        << name << "(" << e << "): the expression uses no RVar, so there is nothing to reduce "
-        << "over. Use an RDom inside it, as in " << name << "(f(x + r.x))";
-    std::vector<Expr> args;
-    for (auto &v : names.vars) args.push_back(Var(v));
-    Func f(unique_name('r') + "_" + name);
-    f(args) = init;
-    f(args) = combine(f(args), e);
-    return f;
-}
-
-}  // namespace
-
-Expr sum(Expr e, const std::string &name) {
-    Func f = inline_reduction(e, name, e.defined() ? make_zero(e.type()) : Expr(),
-                              [](Expr a, Expr v) { return a + v; });
-    FreeNames n;
-    e.accept(&n);
-    std::vector<Expr> args;
-    for (auto &v : n.vars) args.push_back(Var(v));
-    return f(args);
-}
-
-namespace {
-Expr reduce_call(const Expr &e, const std::string &name, Expr init, Expr (*combine)(Expr, Expr)) {
-    Func f = inline_reduction(e, name, std::move(init), combine);
-    FreeNames n;
-    e.accept(&n);
-    std::vector<Expr> args;
-    for (auto &v : n.vars) args.push_back(Var(v));
-    return f(args);
-}
-}  // namespace
 
 Expr lowest(Type t) { return t.is_float() ? make_const(t, -INFINITY) : make_const(t, t.min_int()); }
 Expr highest(Type t) {
@@ -899,50 +869,6 @@ Expr highest(Type t) {
 
 Expr Type::max() const { return highest(*this); }
 Expr Type::min() const { return lowest(*this); }
-
-Expr product(Expr e, const std::string &name) {
-    user_assert(e.defined()) << name << "() of an undefined Expr";
-    return reduce_call(e, name, make_one(e.type()), [](Expr a, Expr v) { return a * v; });
-}
-Expr maximum(Expr e, const std::string &name) {
-    user_assert(e.defined()) << name << "() of an undefined Expr";
-    return reduce_call(e, name, lowest(e.type()), [](Expr a, Expr v) { return max(a, v); });
-}
-Expr minimum(Expr e, const std::string &name) {
-    user_assert(e.defined()) << name << "() of an undefined Expr";
-    return reduce_call(e, name, highest(e.type()), [](Expr a, Expr v) { return min(a, v); });
-}
-
-namespace {
-// The first point (in iteration order) where e reaches its extreme value `best`: its
-// coordinates, then the value (Halide's layout).
-Tuple arg_extreme(const Expr &e, const std::string &name, bool is_max) {
-    user_assert(e.defined()) << name << "() of an undefined Expr";
-    Expr best = is_max ? maximum(e, name + "_value") : minimum(e, name + "_value");
-    FreeNames n;
-    e.accept(&n);
-    auto dom = n.rvars[0]->rdom;
-    // Linearise the RDom position in iteration order (dimension 0 fastest).
-    Expr linear = 0, stride = 1;
-    for (auto &rv : dom->vars) {
-        Expr r = Variable::make(Int(32), rv.name, nullptr, dom);
-        linear = linear + (r - rv.min) * stride;
-        stride = stride * rv.extent;
-    }
-    Expr first = minimum(select(e == best, linear, Int(32).max_int()), name + "_index");
-    std::vector<Expr> coords;
-    stride = 1;
-    for (auto &rv : dom->vars) {
-        coords.push_back(rv.min + (first / stride) % rv.extent);
-        stride = stride * rv.extent;
-    }
-    coords.push_back(best);
-    return Tuple(coords);
-}
-}  // namespace
-
-Tuple argmax(Expr e, const std::string &name) { return arg_extreme(e, name, true); }
-Tuple argmin(Expr e, const std::string &name) { return arg_extreme(e, name, false); }
 
 // ---------------------------------------------------------------- RDom and ImageParam
 

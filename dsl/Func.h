@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "Argument.h"
 #include "Buffer.h"
 #include "Dimension.h"
 #include "Error.h"
@@ -14,10 +15,14 @@
 #include "ParamMap.h"
 #include "Tuple.h"
 #include "Var.h"
+#include "codegen/Target.h"
 
 namespace halo {
 
 class Func;
+
+// compile_to_lowered_stmt's formats (Halide's): the loop nest as text, or as an HTML page.
+enum StmtOutputFormat { Text, HTML };
 
 // A loop variable name in a schedule: a pure Var or an RVar.
 struct VarOrRVar {
@@ -134,6 +139,16 @@ public:
     Stage operator-=(const Expr &e);
     Stage operator*=(const Expr &e);
     Stage operator/=(const Expr &e);
+    // A Tuple-valued Func: f(x) += {a, b} updates each value with its element (Halide's).
+    Stage operator+=(const Tuple &t);
+    Stage operator-=(const Tuple &t);
+    Stage operator*=(const Tuple &t);
+    Stage operator/=(const Tuple &t);
+    // f(x) += g(x): every value of a Tuple-valued g, else g's one value.
+    Stage operator+=(const FuncRef &e);
+    Stage operator-=(const FuncRef &e);
+    Stage operator*=(const FuncRef &e);
+    Stage operator/=(const FuncRef &e);
     operator Expr() const;
     // Value i of a Tuple-valued Func at this point: f(x)[1], to read or to update alone.
     FuncTupleElementRef operator[](int i) const;
@@ -144,7 +159,8 @@ public:
 
 private:
     Stage define(std::vector<Expr> values);
-    void define_identity_if_undefined(const Expr &identity);
+    void define_identity_if_undefined(const std::vector<Expr> &identity);
+    Stage update_each(const Tuple &t, bool identity_is_one, const char *op, Expr (*combine)(Expr, Expr));
     void expand_left_placeholder(const std::vector<std::string> &free_vars);
     std::shared_ptr<FunctionContents> f_;
     std::vector<Expr> args_;
@@ -316,6 +332,38 @@ public:
     // print_loop_nest): printed to stdout, or returned.
     void print_loop_nest() const;
     std::string loop_nest() const;
+    // Ahead-of-time compilation, as Halide's Func::compile_to_*: a C-callable function taking
+    // `args` (the ImageParams and Params the pipeline reads, in order) and then the output
+    // buffer(s), as codegen/AOT.h describes; fn_name "" is the Func's name. The files need only
+    // libhalo_runtime.a to link. <prefix>.a and <prefix>.h:
+    void compile_to_static_library(const std::string &filename_prefix, const std::vector<Argument> &args,
+                                   const std::string &fn_name = "",
+                                   const Target &target = get_target_from_environment());
+    // <prefix>.o and <prefix>.h:
+    void compile_to_file(const std::string &filename_prefix, const std::vector<Argument> &args,
+                         const std::string &fn_name = "", const Target &target = get_target_from_environment());
+    // One file each:
+    void compile_to_object(const std::string &filename, const std::vector<Argument> &args,
+                           const std::string &fn_name, const Target &target = get_target_from_environment());
+    void compile_to_object(const std::string &filename, const std::vector<Argument> &args,
+                           const Target &target = get_target_from_environment());
+    void compile_to_header(const std::string &filename, const std::vector<Argument> &args,
+                           const std::string &fn_name = "", const Target &target = get_target_from_environment());
+    void compile_to_assembly(const std::string &filename, const std::vector<Argument> &args,
+                             const std::string &fn_name, const Target &target = get_target_from_environment());
+    void compile_to_assembly(const std::string &filename, const std::vector<Argument> &args,
+                             const Target &target = get_target_from_environment());
+    void compile_to_llvm_assembly(const std::string &filename, const std::vector<Argument> &args,
+                                  const std::string &fn_name, const Target &target = get_target_from_environment());
+    void compile_to_llvm_assembly(const std::string &filename, const std::vector<Argument> &args,
+                                  const Target &target = get_target_from_environment());
+    void compile_to_bitcode(const std::string &filename, const std::vector<Argument> &args,
+                            const std::string &fn_name, const Target &target = get_target_from_environment());
+    void compile_to_bitcode(const std::string &filename, const std::vector<Argument> &args,
+                            const Target &target = get_target_from_environment());
+    // The lowered loop nest, as text or as an HTML page of that text.
+    void compile_to_lowered_stmt(const std::string &filename, const std::vector<Argument> &args,
+                                 StmtOutputFormat format = Text, const Target &target = get_target_from_environment());
     // The optimised LLVM IR of the compiled pipeline.
     std::string llvm_ir();
     // The compiled machine code as assembly text (to check what vectorize produced).
@@ -363,14 +411,6 @@ Expr undef() {
 Expr lowest(Type t);
 Expr highest(Type t);
 
-// Inline reductions over the RDom(s) in e (Halide's names).
-Expr sum(Expr e, const std::string &name = "sum");
-Expr product(Expr e, const std::string &name = "product");
-Expr maximum(Expr e, const std::string &name = "maximum");
-Expr minimum(Expr e, const std::string &name = "minimum");
-// The first maximum / minimum of e over its RDom, as Halide's: a Tuple of the point's coordinates
-// (in RDom dimension order; the first in iteration order, dimension 0 fastest) and then the value.
-Tuple argmax(Expr e, const std::string &name = "argmax");
-Tuple argmin(Expr e, const std::string &name = "argmin");
-
 }  // namespace halo
+
+#include "InlineReductions.h"

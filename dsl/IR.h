@@ -336,6 +336,18 @@ struct Call : ExprNode<Call, IRNodeType::Call> {
     // promise_clamped(value, lo, hi): value, which lowering knows lies in [lo, hi]. Bounds
     // inference uses the interval; the promise is removed before code generation.
     static constexpr const char *promise_clamped = "promise_clamped";
+    // unsafe_promise_clamped(value, lo, hi): the user's promise (Halide's), used by bounds
+    // inference as promise_clamped is and removed with it. Nothing checks it: a false promise
+    // is undefined behaviour, as in Halide.
+    static constexpr const char *unsafe_promise_clamped = "unsafe_promise_clamped";
+    // strict_float(x): x, whose float arithmetic is not contracted into fused multiply-adds.
+    static constexpr const char *strict_float = "strict_float";
+    // require(condition, value, condition_text, func_name, message...): value where condition
+    // holds; elsewhere the pipeline stops with a run-time error that prints the message.
+    static constexpr const char *require = "require";
+    // random(seed, call_id): a placeholder for random_float/int/uint until the Func that uses it
+    // is defined, which replaces it by a hash of the definition's coordinates (dsl/Random.h).
+    static constexpr const char *random = "random";
     // print(a, ...): prints its arguments (numbers and strings) on one line each time it is
     // evaluated and is the value of a. print_when(c, a, ...): the same, printing only when c.
     static constexpr const char *print = "print";

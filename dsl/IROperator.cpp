@@ -420,7 +420,9 @@ bool is_store_guard(const Expr &e) {
     const Call *c = e.as<Call>();
     return c && c->is_intrinsic(Call::store_guard);
 }
-bool is_value_hint(const Call &c) { return c.is_intrinsic(Call::likely) || c.is_intrinsic(Call::store_guard); }
+bool is_value_hint(const Call &c) {
+    return c.is_intrinsic(Call::likely) || c.is_intrinsic(Call::store_guard) || c.is_intrinsic(Call::strict_float);
+}
 
 Expr call_argument(Expr a, const std::string &callee, size_t index) {
     user_assert(a.defined()) << callee << " called with an undefined Expr as argument " << index;

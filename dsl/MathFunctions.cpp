@@ -214,6 +214,34 @@ Expr lerp(Expr zero_val, Expr one_val, Expr weight) {
     return cast(t, r);
 }
 
+Expr fast_sin(Expr x) { return sin(std::move(x)); }
+Expr fast_cos(Expr x) { return cos(std::move(x)); }
+
+namespace {
+// Halide's fast_integer_divide and _modulo take an integer numerator of up to 32 bits and a
+// uint8 denominator; the result has the numerator's type.
+void check_fast_integer_args(const Expr &a, const Expr &b, const char *fn) {
+    user_assert(a.defined() && b.defined()) << fn << "() of an undefined Expr";
+    user_assert((a.type().is_int() || a.type().is_uint()) && a.type().bits <= 32)
+        << fn << "(" << a << ", " << b << "): the numerator has type " << a.type().to_string()
+        << "; give an integer of 8, 16 or 32 bits";
+    user_assert(b.type().element_of() == UInt(8))
+        << fn << "(" << a << ", " << b << "): the denominator has type " << b.type().to_string()
+        << "; give a uint8 (cast<uint8_t>(...)), as Halide requires";
+}
+}  // namespace
+
+Expr fast_integer_divide(Expr numerator, Expr denominator) {
+    check_fast_integer_args(numerator, denominator, "fast_integer_divide");
+    Type t = numerator.type().with_lanes(denominator.type().lanes);
+    return numerator / cast(t, denominator);
+}
+Expr fast_integer_modulo(Expr numerator, Expr denominator) {
+    check_fast_integer_args(numerator, denominator, "fast_integer_modulo");
+    Type t = numerator.type().with_lanes(denominator.type().lanes);
+    return numerator % cast(t, denominator);
+}
+
 Expr fast_log(Expr x) { return log(std::move(x)); }
 Expr fast_exp(Expr x) { return exp(std::move(x)); }
 Expr fast_pow(Expr x, Expr y) { return pow(std::move(x), std::move(y)); }

@@ -63,6 +63,14 @@ Expr reinterpret(Expr x) {
 Expr div_round_to_zero(Expr a, Expr b);
 Expr mod_round_to_zero(Expr a, Expr b);
 
+Expr fast_sin(Expr x);
+Expr fast_cos(Expr x);
+// numerator / denominator and numerator % denominator (Euclidean, as / and %), for an integer
+// numerator of up to 32 bits and a uint8 denominator, in the numerator's type (Halide's
+// fast_integer_divide and fast_integer_modulo, which LLVM already makes multiplies and shifts
+// for a constant denominator). A zero denominator gives 0, as /.
+Expr fast_integer_divide(Expr numerator, Expr denominator);
+Expr fast_integer_modulo(Expr numerator, Expr denominator);
 Expr fast_log(Expr x);
 Expr fast_exp(Expr x);
 Expr fast_pow(Expr x, Expr y);

@@ -393,7 +393,8 @@ private:
             void visit(const Variable *v) override { found |= scope.count(v->name) > 0; }
             void visit(const Load *) override { found = true; }
             void visit(const Call *c) override {
-                found |= c->call_type != Call::Intrinsic || c->name == Call::print || c->name == Call::print_when;
+                found |= c->call_type != Call::Intrinsic || c->name == Call::print || c->name == Call::print_when ||
+                         c->name == Call::require;
                 IRVisitor::visit(c);
             }
         } finder(scope);
@@ -412,11 +413,11 @@ private:
             op->args[0].accept(this);
             return;
         }
-        if (op->is_intrinsic(Call::print_when)) {
+        if (op->is_intrinsic(Call::print_when) || op->is_intrinsic(Call::require)) {
             op->args[1].accept(this);
             return;
         }
-        if (op->is_intrinsic(Call::promise_clamped)) {
+        if (op->is_intrinsic(Call::promise_clamped) || op->is_intrinsic(Call::unsafe_promise_clamped)) {
             Interval v = get(op->args[0]), lo = get(op->args[1]), hi = get(op->args[2]);
             Expr mn = !lo.min.defined() ? v.min : !v.min.defined() ? lo.min : Max::make(v.min, lo.min);
             Expr mx = !hi.max.defined() ? v.max : !v.max.defined() ? hi.max : Min::make(v.max, hi.max);
@@ -753,7 +754,8 @@ private:
             }
             void visit(const Call *c) override {
                 // (print() has an effect: copied into a check's guard, it would print more.)
-                varies |= c->call_type != Call::Intrinsic || c->name == Call::print || c->name == Call::print_when;
+                varies |= c->call_type != Call::Intrinsic || c->name == Call::print || c->name == Call::print_when ||
+                          c->name == Call::require;
                 IRVisitor::visit(c);
             }
         } finder(*this);

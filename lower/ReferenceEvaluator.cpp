@@ -9,7 +9,9 @@
 #include "EuclideanDivision.h"
 
 #include <cmath>
+#include <cstdio>
 #include <cstring>
+#include <sstream>
 #include <map>
 
 #include "dsl/Arithmetic.h"
@@ -138,6 +140,7 @@ private:
     int64_t checked(Type t, IntArith op, int64_t a, int64_t b) const;
     Value binary(IRNodeType op, Type t, Value a, Value b);
     Value call(const Call *op, Frame &frame);
+    std::string requirement_failed_message(const Call *op, Frame &frame);
     Value param_value(const Variable *op);
 };
 
@@ -217,6 +220,29 @@ Value Evaluator::binary(IRNodeType op, Type t, Value a, Value b) {
     return r;
 }
 
+// The message of a failed require(), as the runtime's halo_error_requirement_failed makes it.
+std::string Evaluator::requirement_failed_message(const Call *op, Frame &frame) {
+    std::ostringstream msg;
+    msg << "Requirement Failed: (" << op->args[2].as<StringImm>()->value << ")";
+    for (size_t i = 4; i < op->args.size(); i++) {
+        const Expr &a = op->args[i];
+        msg << " ";
+        if (auto s = a.as<StringImm>()) {
+            msg << s->value;
+            continue;
+        }
+        Value v = eval(a, frame);
+        char num[64];
+        if (a.type().is_float()) std::snprintf(num, sizeof num, "%f", v.f);
+        else if (a.type().is_uint()) std::snprintf(num, sizeof num, "%llu", static_cast<unsigned long long>(v.i));
+        else std::snprintf(num, sizeof num, "%lld", static_cast<long long>(v.i));
+        msg << num;
+    }
+    const std::string &func = op->args[3].as<StringImm>()->value;
+    if (!func.empty()) msg << " (a require() in Func '" << func << "')";
+    return msg.str();
+}
+
 Value Evaluator::call(const Call *op, Frame &frame) {
     Type t = op->type;
     auto arg = [&](int i) { return eval(op->args[i], frame); };
@@ -224,6 +250,10 @@ Value Evaluator::call(const Call *op, Frame &frame) {
     // prints nothing).
     if (op->is_intrinsic(Call::print)) return arg(0);
     if (op->is_intrinsic(Call::print_when)) return arg(1);
+    if (op->is_intrinsic(Call::require)) {
+        if (!arg(0).i) throw RuntimeError(-13, requirement_failed_message(op, frame));
+        return arg(1);
+    }
     if (op->call_type == Call::Halo) {
         Point p;
         for (auto &a : op->args) p.push_back(int(eval(a, frame).i));
@@ -244,7 +274,7 @@ Value Evaluator::call(const Call *op, Frame &frame) {
     }
     const std::string &n = op->name;
     Value r;
-    if (is_value_hint(*op)) return arg(0);
+    if (is_value_hint(*op) || n == Call::unsafe_promise_clamped) return arg(0);
     if (n == Call::bitwise_and) r.i = arg(0).i & arg(1).i;
     else if (n == Call::bitwise_or) r.i = arg(0).i | arg(1).i;
     else if (n == Call::bitwise_xor) r.i = arg(0).i ^ arg(1).i;

@@ -9,7 +9,9 @@ public:
     using IRMutator::mutate;
     using IRMutator::visit;
     Expr visit(const Call *op) override {
-        if (op->is_intrinsic(Call::promise_clamped)) return mutate(op->args[0]);
+        if (op->is_intrinsic(Call::promise_clamped) || op->is_intrinsic(Call::unsafe_promise_clamped)) {
+            return mutate(op->args[0]);
+        }
         return IRMutator::visit(op);
     }
 };

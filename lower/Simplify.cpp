@@ -439,6 +439,8 @@ public:
     Expr visit(const Call *op) override {
         Expr e = IRMutator::visit(op);
         const Call *c = e.as<Call>();
+        // A requirement that holds at compile time checks nothing.
+        if (c && c->is_intrinsic(Call::require) && is_one(c->args[0])) return c->args[1];
         if (!c || c->call_type != Call::Intrinsic || !c->type.is_scalar() || c->type.is_float()) return e;
         // A guard decided at compile time is no longer a hint to partition loops by.
         if (is_value_hint(*c) && c->args.size() == 1 && is_const(c->args[0])) return c->args[0];

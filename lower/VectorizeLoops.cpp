@@ -184,7 +184,10 @@ private:
             l = std::max(l, int(args.back().type().lanes));
         }
         if (!changed) return self(op);
-        for (auto &a : args) a = widen(a, l);
+        // (A string, as in a require()'s message, stays one.)
+        for (auto &a : args) {
+            if (!a.as<StringImm>()) a = widen(a, l);
+        }
         return Call::make(op->type.with_lanes(l), op->name, args, op->call_type, op->func, op->param);
     }
     // A let (expression or statement) whose value may have widened. A Ramp or Broadcast is

@@ -139,19 +139,8 @@ const char *type_name(int code, int bits, char *out, size_t n) {
 // Ranges arrive as 64-bit values, exact even where their 32-bit computation wrapped.
 long long LL(int64_t v) { return static_cast<long long>(v); }
 
-}  // namespace
-
-extern "C" {
-
-halo_error_handler_t halo_set_error_handler(halo_error_handler_t handler) {
-    return error_handler.exchange(handler ? handler : &default_error_handler);
-}
-
-halo_print_handler_t halo_set_print_handler(halo_print_handler_t handler) {
-    return print_handler.exchange(handler ? handler : &default_print_handler);
-}
-
-void halo_print(void *user_context, int32_t count, const int32_t *kinds, const int64_t *values) {
+// The arguments of print() (or of a require()'s message), separated by spaces.
+std::string print_line(int32_t count, const int32_t *kinds, const int64_t *values) {
     std::string line;
     char num[64];
     for (int32_t i = 0; i < count; i++) {
@@ -176,8 +165,34 @@ void halo_print(void *user_context, int32_t count, const int32_t *kinds, const i
         }
         }
     }
-    line += '\n';
+    return line;
+}
+
+}  // namespace
+
+extern "C" {
+
+halo_error_handler_t halo_set_error_handler(halo_error_handler_t handler) {
+    return error_handler.exchange(handler ? handler : &default_error_handler);
+}
+
+halo_print_handler_t halo_set_print_handler(halo_print_handler_t handler) {
+    return print_handler.exchange(handler ? handler : &default_print_handler);
+}
+
+
+void halo_print(void *user_context, int32_t count, const int32_t *kinds, const int64_t *values) {
+    std::string line = print_line(count, kinds, values) + '\n';
     print_handler.load()(user_context, line.c_str());
+}
+
+int32_t halo_error_requirement_failed(void *user_context, const char *func_name, const char *condition,
+                                      int32_t count, const int32_t *kinds, const int64_t *values) {
+    std::string msg = std::string("Requirement Failed: (") + condition + ")";
+    if (count > 0) msg += " " + print_line(count, kinds, values);
+    if (func_name && *func_name) msg += std::string(" (a require() in Func '") + func_name + "')";
+    halo_error(user_context, msg.c_str());
+    return halo_error_code_requirement_failed;
 }
 
 void halo_error(void *user_context, const char *message) {

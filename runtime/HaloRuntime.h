@@ -51,6 +51,7 @@ enum {
     halo_error_code_constraint_violated = -10,
     halo_error_code_specialize_fail = -11,
     halo_error_code_param_out_of_range = -12,
+    halo_error_code_requirement_failed = -13,
 };
 
 // Memory that pipelines reuse across calls: a freed buffer goes back to the arena and the
@@ -104,6 +105,11 @@ void halo_error(void *user_context, const char *message);
 // (its pointer) as kinds[i] says.
 enum { halo_print_int = 0, halo_print_uint = 1, halo_print_float = 2, halo_print_string = 3 };
 void halo_print(void *user_context, int32_t count, const int32_t *kinds, const int64_t *values);
+// A require() whose condition failed: reports "Requirement Failed: (condition) message" (the
+// message printed from values as halo_print prints them), naming the Func, and returns
+// halo_error_code_requirement_failed.
+int32_t halo_error_requirement_failed(void *user_context, const char *func_name, const char *condition,
+                                      int32_t count, const int32_t *kinds, const int64_t *values);
 int32_t halo_error_null_buffer(void *user_context, const char *buffer_name);
 int32_t halo_error_bad_type(void *user_context, const char *buffer_name, int32_t got_code,
                             int32_t got_bits, int32_t want_code, int32_t want_bits);

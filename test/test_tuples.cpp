@@ -202,3 +202,28 @@ TEST_CASE("errors: realizing a Tuple into the wrong buffers") {
     msg = compile_error_of([&] { Buffer<int> b = f.realize({4}); });
     CHECK(contains(msg, "a Realization of 2 buffers converted to one Buffer"));
 }
+
+TEST_CASE("Tuple updates: f(x) += {a, b} and the other operators, on defined and undefined Funcs") {
+    Var x("x");
+    RDom r(0, 5, "r");
+    Func f("f"), g("g"), h("h");
+    f(x) = Tuple(x, cast<float>(x));
+    f(x) += Tuple(r, 0.5f);           // each value with its element, over r
+    f(x) *= Tuple(2, 2.0f);
+    g(x) += Tuple(x + r, cast<float>(r));  // undefined: starts from zeros
+    h(x) = Tuple(x, 1.0f);
+    h(x) -= g(x);  // a Tuple-valued Func on the right
+    Realization fr = f.realize({6}), gr = g.realize({6}), hr = h.realize({6});
+    Buffer<int> f0 = fr[0], g0 = gr[0], h0 = hr[0];
+    Buffer<float> f1 = fr[1], g1 = gr[1], h1 = hr[1];
+    for (int k = 0; k < 6; k++) {
+        CHECK(f0(k) == (k + 10) * 2);
+        CHECK(f1(k) == (float(k) + 2.5f) * 2.0f);
+        CHECK(g0(k) == 5 * k + 10);
+        CHECK(g1(k) == 10.0f);
+        CHECK(h0(k) == k - (5 * k + 10));
+        CHECK(h1(k) == 1.0f - 10.0f);
+    }
+    std::string msg = halo_test::compile_error_of([&] { f(x) += Tuple(x, x, x); });
+    CHECK(halo_test::contains(msg, "Func 'f' has 2 values but += gives a Tuple of 3"));
+}

@@ -1,0 +1,94 @@
+// Inline reductions over a named RDom (Halide's sum(r, e) and the others): RVars of other
+// RDoms stay free for an outer reduction; saturating_sum; and the error for an expression over
+// several RDoms without saying which.
+#include <algorithm>
+#include <climits>
+
+#include "TestUtil.h"
+
+using namespace halo;
+using halo_test::check_all;
+using halo_test::compile_error_of;
+using halo_test::contains;
+
+TEST_CASE("nested inline reductions over named RDoms: the outer one reduces over the free RVar") {
+    Var x("x"), y("y");
+    RDom r1(0, 10, "r1"), r2(0, 10, "r2"), r3(0, 10, "r3");
+    Func f("f");
+    // (Halide's ambiguous_inline_reductions: a product over r3 of two sums.)
+    f(x, y) = product(sum(r1, r1 + r3) + sum(r2, r2 * 2 + r3)) % 1000003 + x + y;
+    Buffer<int> out = f.realize({3, 2});
+    long long p = 1;
+    for (int c = 0; c < 10; c++) {
+        int s1 = 0, s2 = 0;
+        for (int a = 0; a < 10; a++) s1 += a + c;
+        for (int b = 0; b < 10; b++) s2 += b * 2 + c;
+        p = int32_t(uint32_t(p) * uint32_t(s1 + s2));  // int32 wraps as the product does
+    }
+    int want = int((p % 1000003 + 1000003) % 1000003);
+    check_all<int>(out, [&](const std::vector<int> &c) { return want + c[0] + c[1]; });
+}
+
+TEST_CASE("an inline reduction over RVars of two RDoms says which to choose") {
+    Var x("x");
+    RDom r1(0, 10, "r1"), r2(0, 10, "r2");
+    Func f("f");
+    std::string msg = compile_error_of([&] { f(x) = sum(r1 + r2 + x); });
+    CHECK(contains(msg, "refers to RVars of several RDoms (r1, r2): say which one it reduces over, as in sum(r1, ...)"));
+    msg = compile_error_of([&] { f(x) = sum(r1, x * 2); });
+    CHECK(contains(msg, "sum(r1, (x * 2)): the expression uses no RVar of RDom 'r1'"));
+}
+
+TEST_CASE("maximum, minimum and argmax over a named RDom with another RDom free") {
+    Var x("x");
+    RDom r(0, 6, "r"), s(1, 4, "s");
+    Func f("f"), g("g"), h("h");
+    Expr e = (r - 2 * s) * (r - 2 * s) + x;
+    f(x) = sum(maximum(r, e));  // sum over s of the maximum over r
+    g(x) = minimum(s, minimum(r, e));
+    Tuple am = argmax(r, -(r - s) * (r - s));  // peaks at r == s: s stays free
+    h(x) = sum(am[0] * 10 - s + x * 0);       // sum over s of (10 s - s)
+    Buffer<int> fo = f.realize({4}), go = g.realize({4}), ho = h.realize({2});
+    for (int k = 0; k < 4; k++) {
+        int sum_max = 0, min_all = INT_MAX;
+        for (int b = 1; b < 5; b++) {
+            int mx = INT_MIN;
+            for (int a = 0; a < 6; a++) {
+                int v = (a - 2 * b) * (a - 2 * b) + k;
+                mx = std::max(mx, v);
+                min_all = std::min(min_all, v);
+            }
+            sum_max += mx;
+        }
+        CHECK(fo(k) == sum_max);
+        CHECK(go(k) == min_all);
+    }
+    CHECK(ho(0) == 9 * (1 + 2 + 3 + 4));
+}
+
+TEST_CASE("saturating_sum clamps at each step in every integer type") {
+    Var x("x");
+    RDom r(0, 8, "r");
+    Func a("a"), b("b"), c("c"), d("d"), e("e");
+    a(x) = saturating_sum(cast<uint8_t>(x * 20 + r));                // uint8: up to 255
+    b(x) = saturating_sum(cast<int8_t>(select(x == 0, 100, -100) + r * 0));  // int8 both ways
+    c(x) = saturating_sum(select(x == 0, Expr(int64_t(INT64_MAX / 4)), Expr(int64_t(INT64_MIN / 4))) + cast<int64_t>(r * 0));
+    d(x) = saturating_sum(Expr(uint64_t(UINT64_MAX / 5)) + cast<uint64_t>(x + r * 0));
+    e(x) = saturating_sum(cast<float>(r) * 0.5f + cast<float>(x));
+    Buffer<uint8_t> ao = a.realize({3});
+    Buffer<int8_t> bo = b.realize({2});
+    Buffer<int64_t> co = c.realize({2});
+    Buffer<uint64_t> dout = d.realize({2});
+    Buffer<float> eo = e.realize({2});
+    for (int k = 0; k < 3; k++) {
+        int s = 0;
+        for (int i = 0; i < 8; i++) s = std::min(255, s + k * 20 + i);
+        CHECK(ao(k) == s);
+    }
+    CHECK(bo(0) == 127);
+    CHECK(bo(1) == -128);
+    CHECK(co(0) == INT64_MAX);
+    CHECK(co(1) == INT64_MIN);
+    CHECK(dout(0) == UINT64_MAX);
+    CHECK(eo(1) == 14.0f + 8.0f);
+}

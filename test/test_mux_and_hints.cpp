@@ -1,0 +1,137 @@
+// mux() and the value-preserving hints (likely_if_innermost, strict_float,
+// unsafe_promise_clamped), fast_integer_divide / _modulo, as Halide defines them.
+#include <cmath>
+
+#include "TestUtil.h"
+
+using namespace halo;
+using halo_test::check_all;
+using halo_test::compile_error_of;
+using halo_test::contains;
+
+TEST_CASE("mux picks the value of the index, and the last one out of range") {
+    Var x("x"), c("c");
+    Func f("f");
+    f(x, c) = mux(c, {x, x * 10, x * 100});
+    f.vectorize(x, 8);
+    Buffer<int> out(13, 6);
+    out.set_min(-3, -2);  // c from -2 to 3: -2, -1 and 3 are out of range
+    f.realize(out);
+    check_all<int>(out, [](const std::vector<int> &p) {
+        int x = p[0], c = p[1];
+        return c == 0 ? x : c == 1 ? x * 10 : x * 100;
+    });
+    Buffer<> ref(Int(32), {13, 6});
+    ref.set_min({-3, -2});
+    reference_realize(f, ref);
+    CHECK(halo_test::compare(out, ref).empty());
+}
+
+TEST_CASE("mux of a uint8 index and of Tuples") {
+    Var x("x");
+    Func f("f"), g("g");
+    Expr i = cast<uint8_t>(x % 4);
+    f(x) = mux(i, {1.5f, 2.5f, 3.5f});
+    g(x) = mux(cast<int>(x % 3), std::vector<Tuple>{Tuple(x, 1.0f), Tuple(x * 2, 2.0f), Tuple(x * 3, 3.0f)});
+    Buffer<float> fo = f.realize({9});
+    for (int k = 0; k < 9; k++) CHECK(fo(k) == (k % 4 == 0 ? 1.5f : k % 4 == 1 ? 2.5f : 3.5f));
+    Realization r = g.realize({7});
+    Buffer<int> a = r[0];
+    Buffer<float> b = r[1];
+    for (int k = 0; k < 7; k++) {
+        CHECK(a(k) == k * (k % 3 + 1));
+        CHECK(b(k) == float(k % 3 + 1));
+    }
+}
+
+TEST_CASE("mux errors name the mismatch") {
+    Var x("x");
+    std::string msg = compile_error_of([&] { mux(x, {x, 1.5f}); });
+    CHECK(contains(msg, "value 1 (1.5f) has type float32 but value 0 (x) has type int32"));
+    msg = compile_error_of([&] { mux(x, std::vector<Expr>{}); });
+    CHECK(contains(msg, "give at least one value"));
+    msg = compile_error_of([&] { mux(cast<float>(x), {x, x}); });
+    CHECK(contains(msg, "give an integer index"));
+    msg = compile_error_of([&] { mux(x, std::vector<Tuple>{Tuple(x, x), Tuple(x, x, x)}); });
+    CHECK(contains(msg, "Tuple 1 has 3 elements but Tuple 0 has 2"));
+}
+
+TEST_CASE("likely_if_innermost and strict_float leave values as they are") {
+    Var x("x");
+    Func f("f"), g("g");
+    f(x) = select(likely_if_innermost(x > 2), x, -x);
+    Expr a = cast<float>(x) * 0.1f;
+    g(x) = strict_float(a * a + 1e-3f);
+    g.vectorize(x, 16);
+    Buffer<int> fo = f.realize({10});
+    for (int k = 0; k < 10; k++) CHECK(fo(k) == (k > 2 ? k : -k));
+    Buffer<float> go = g.realize({100});
+    for (int k = 0; k < 100; k++) {
+        volatile float v = float(k) * 0.1f;
+        volatile float sq = v * v;  // rounded before the add: no fused multiply-add
+        CHECK(go(k) == sq + 1e-3f);
+    }
+}
+
+TEST_CASE("strict_float is not contracted into a fused multiply-add in the generated code") {
+    Var x("x");
+    ImageParam in(Float(32), 1, "in");
+    Func g("g");
+    g(x) = strict_float(in(x) * in(x + 1) + in(x + 2));
+    g.vectorize(x, 16);
+    std::string ll = g.llvm_ir();
+    CHECK(!contains(ll, "fmul contract"));
+    CHECK(!contains(ll, "@llvm.fma"));
+    CHECK(contains(ll, "fmul <16 x float>"));
+}
+
+TEST_CASE("unsafe_promise_clamped bounds a data-dependent read") {
+    Var x("x");
+    ImageParam idx(Int(32), 1, "idx"), lut(Float(32), 1, "lut");
+    Func f("f");
+    f(x) = lut(unsafe_promise_clamped(idx(x), 0, 15));
+    Buffer<int> ib(50);
+    for (int k = 0; k < 50; k++) ib(k) = (k * 7) % 16;
+    Buffer<float> lb(16);
+    for (int k = 0; k < 16; k++) lb(k) = float(k) * 0.5f;
+    idx.set(ib);
+    lut.set(lb);
+    Buffer<float> out = f.realize({50});
+    for (int k = 0; k < 50; k++) CHECK(out(k) == float((k * 7) % 16) * 0.5f);
+    // Without the promise the lookup table's region cannot be bounded.
+    Func g("g");
+    g(x) = lut(idx(x));
+    std::string msg = compile_error_of([&] { g.realize({50}); });
+    CHECK(contains(msg, "lut"));
+}
+
+TEST_CASE("unsafe_promise_clamped bounds of another type are cast when they fit") {
+    Var x("x");
+    Func f("f");
+    f(x) = unsafe_promise_clamped(cast<uint8_t>(x), 0, 200);
+    Buffer<uint8_t> out = f.realize({10});
+    for (int k = 0; k < 10; k++) CHECK(out(k) == k);
+    std::string msg = compile_error_of([&] { unsafe_promise_clamped(cast<uint8_t>(x), -1, 200); });
+    CHECK(contains(msg, "the min -1 (of type int32) is not a value of the promised Expr's type uint8"));
+}
+
+TEST_CASE("fast_integer_divide and fast_integer_modulo are / and % of a uint8 denominator") {
+    Var x("x"), y("y");
+    Func f("f"), g("g");
+    Expr den = cast<uint8_t>(y + 1);
+    f(x, y) = fast_integer_divide(cast<int16_t>(x - 50), den);
+    g(x, y) = fast_integer_modulo(cast<uint32_t>(x * 977), den);
+    f.vectorize(x, 16);
+    Buffer<int16_t> fo = f.realize({100, 7});
+    Buffer<uint32_t> go = g.realize({100, 7});
+    for (int d = 1; d <= 7; d++) {
+        for (int k = 0; k < 100; k++) {
+            int n = k - 50;
+            int q = n / d - ((n % d) < 0 ? 1 : 0);  // floor, as Halo's /
+            CHECK(fo(k, d - 1) == q);
+            CHECK(go(k, d - 1) == uint32_t(k * 977) % uint32_t(d));
+        }
+    }
+    std::string msg = compile_error_of([&] { fast_integer_divide(x, y); });
+    CHECK(contains(msg, "the denominator has type int32; give a uint8"));
+}
