@@ -791,18 +791,30 @@ Expr self_call(const std::shared_ptr<FunctionContents> &f, const std::vector<Exp
 // An update of a Func without a pure definition gets one first, as in Halide: the identity
 // of the operator everywhere, over the update's own Vars where its arguments are distinct Vars
 // (f(x) += e defines f(x) = 0) and implicit Vars elsewhere (f(r % 3) += 1 defines f(_0) = 0).
-void FuncRef::define_identity_if_undefined(const std::vector<Expr> &identity) {
+void FuncRef::define_identity_if_undefined(const std::vector<Expr> &identity, const std::vector<Expr> &update) {
     if (f_->has_pure_definition) return;
-    if (placeholder_ >= 0) {  // f(x, _) += e: the placeholder expands as in a pure definition
-        define(identity);
-        return;
+    if (placeholder_ >= 0) {
+        // f(x, _) += h(_): the placeholder stands for the implicit Vars the update's right side
+        // uses, in the update and in the pure definition made for it (Halide's f(x, _0, _1)).
+        FreeNames used;
+        for (auto &e : update) {
+            if (e.defined()) e.accept(&used);
+        }
+        expand_left_placeholder(used.vars);
     }
-    std::vector<Expr> pure;
+    std::vector<Expr> pure(args_.size());
     std::set<std::string> seen;
     for (size_t i = 0; i < args_.size(); i++) {
         auto v = args_[i].as<Variable>();
-        bool pure_var = v && !v->param && !v->rdom && !is_implicit_var_name(v->name) && seen.insert(v->name).second;
-        pure.push_back(pure_var ? args_[i] : Expr(Var::implicit(int(i))));
+        if (v && !v->param && !v->rdom && seen.insert(v->name).second) pure[i] = args_[i];
+    }
+    // Other arguments get implicit Vars that no argument already is.
+    for (size_t i = 0; i < args_.size(); i++) {
+        if (pure[i].defined()) continue;
+        int k = int(i);
+        while (seen.count("_" + std::to_string(k))) k++;
+        seen.insert("_" + std::to_string(k));
+        pure[i] = Var::implicit(k);
     }
     FuncRef(f_, pure).define(identity);
 }
@@ -815,7 +827,7 @@ Stage FuncRef::update_each(const Tuple &t, bool identity_is_one, const char *op,
         user_assert(e.defined()) << "Func '" << f_->name << "': " << op << " with an undefined Tuple element";
         identity.push_back(identity_is_one ? make_one(e.type()) : make_zero(e.type()));
     }
-    define_identity_if_undefined(identity);
+    define_identity_if_undefined(identity, t.as_vector());
     user_assert(f_->outputs() == int(t.size()))
         << "Func '" << f_->name << "' has " << f_->outputs() << " value" << (f_->outputs() == 1 ? "" : "s") << " but "
         << op << " gives a Tuple of " << t.size() << "; give one element per value";
@@ -840,22 +852,22 @@ Stage FuncRef::operator*=(const FuncRef &e) { return tuple_valued(e) ? *this *= 
 Stage FuncRef::operator/=(const FuncRef &e) { return tuple_valued(e) ? *this /= Tuple(e) : *this /= Expr(e); }
 
 Stage FuncRef::operator+=(const Expr &e) {
-    define_identity_if_undefined({make_zero(e.type())});
+    define_identity_if_undefined({make_zero(e.type())}, {e});
     Expr self = self_call(f_, args_, "+=");
     return *this = cast(self.type(), self + e);
 }
 Stage FuncRef::operator-=(const Expr &e) {
-    define_identity_if_undefined({make_zero(e.type())});
+    define_identity_if_undefined({make_zero(e.type())}, {e});
     Expr self = self_call(f_, args_, "-=");
     return *this = cast(self.type(), self - e);
 }
 Stage FuncRef::operator*=(const Expr &e) {
-    define_identity_if_undefined({make_one(e.type())});
+    define_identity_if_undefined({make_one(e.type())}, {e});
     Expr self = self_call(f_, args_, "*=");
     return *this = cast(self.type(), self * e);
 }
 Stage FuncRef::operator/=(const Expr &e) {
-    define_identity_if_undefined({make_one(e.type())});
+    define_identity_if_undefined({make_one(e.type())}, {e});
     Expr self = self_call(f_, args_, "/=");
     return *this = cast(self.type(), self / e);
 }

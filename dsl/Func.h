@@ -159,7 +159,7 @@ public:
 
 private:
     Stage define(std::vector<Expr> values);
-    void define_identity_if_undefined(const std::vector<Expr> &identity);
+    void define_identity_if_undefined(const std::vector<Expr> &identity, const std::vector<Expr> &update);
     Stage update_each(const Tuple &t, bool identity_is_one, const char *op, Expr (*combine)(Expr, Expr));
     void expand_left_placeholder(const std::vector<std::string> &free_vars);
     std::shared_ptr<FunctionContents> f_;

@@ -8,6 +8,7 @@
 #include "IROperator.h"
 #include "MathFunctions.h"
 #include "IRPrinter.h"
+#include "lower/CSE.h"
 #include "lower/Substitute.h"
 
 namespace halo {
@@ -28,6 +29,9 @@ std::string rdom_names(const std::vector<const ReductionDomainContents *> &domai
 Expr reduce(const RDom *over, Expr e, const std::string &name, Expr init, Expr (*combine)(Expr, Expr)) {
     user_assert(e.defined()) << name << "() of an undefined Expr";
     user_assert(!over || over->defined()) << name << "() over an undefined RDom";
+    // Shared subexpressions become lets first: a graph whose tree is exponential (e = e * e + r,
+    // repeated) is walked in linear time.
+    e = common_subexpression_elimination(e);
     FreeNames names;
     e.accept(&names);
     std::vector<Expr> args, call_args;

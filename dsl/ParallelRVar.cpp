@@ -114,6 +114,9 @@ public:
     // Whether a write of iteration A and an access of iteration B are never at one point.
     bool never_meet(const Access &write, const Access &other) const {
         if (write.args.size() != other.args.size()) return true;  // (a call of another arity is an error later)
+        for (size_t d = 0; d < write.args.size(); d++) {
+            if (constant_outside_writes(write.args[d], other.args[d])) return true;
+        }
         std::vector<LinearForm> dims;
         for (size_t d = 0; d < write.args.size(); d++) {
             Expr diff = simplify(renamed(write.args[d], "$A") - renamed(other.args[d], "$B"));
@@ -144,6 +147,38 @@ public:
     }
 
 private:
+    // Whether the other access is a constant position that the write never reaches in this
+    // dimension: the write is affine in RVars of constant bounds, so its positions over the
+    // whole RDom lie in one interval (f(r) = f(0) + 1 over r in [1, 10] writes [1, 10]).
+    bool constant_outside_writes(const Expr &write, const Expr &other) const {
+        Expr o = simplify(other);
+        const int64_t *c = as_const_int(o);
+        if (!c) return false;
+        std::optional<LinearForm> form = linear_form(simplify(write));
+        if (!form) return false;
+        int64_t lo = form->c, hi = form->c;
+        for (auto &[name, k] : form->k) {
+            std::optional<std::pair<int64_t, int64_t>> range = rvar_range(name);
+            if (!range) return false;
+            lo += k > 0 ? k * range->first : k * range->second;
+            hi += k > 0 ? k * range->second : k * range->first;
+        }
+        return *c < lo || *c > hi;
+    }
+
+    // The smallest and largest values of an RVar of the update whose bounds are constants.
+    std::optional<std::pair<int64_t, int64_t>> rvar_range(const std::string &v) const {
+        if (!def_.rdom) return std::nullopt;
+        for (auto &rv : def_.rdom->vars) {
+            if (rv.name != v) continue;
+            Expr mn = simplify(rv.min), extent = simplify(rv.extent);
+            const int64_t *m = as_const_int(mn), *e = as_const_int(extent);
+            if (!m || !e || *e <= 0 || *m < -(int64_t(1) << 31) || *m + *e > (int64_t(1) << 31)) return std::nullopt;
+            return std::pair<int64_t, int64_t>{*m, *m + *e - 1};
+        }
+        return std::nullopt;
+    }
+
     // e with every loop variable of the update renamed for one copy (A or B).
     Expr renamed(const Expr &e, const std::string &copy) const {
         std::map<std::string, Expr> names;

@@ -112,6 +112,20 @@ bool settle_regions(std::map<std::string, InputRegion> &regions, const Stmt &bod
             for (size_t d = 0; d < it->second.size() && d < r.min.size(); d++) {
                 auto [lo, hi] = it->second[d];
                 int64_t extent = std::max<int64_t>(hi - lo + 1, 1);
+                // The input's own constraints win, as in Halide's bounds query: a buffer of the
+                // region read would fail in.dim(d).set_min(...) / set_extent(...) when run.
+                if (d < r.param->constraints.size()) {
+                    const BufferDimConstraint &k = r.param->constraints[d];
+                    auto value = [&](const Expr &e) {
+                        return evaluate_int(float_params.empty() ? e : substitute(float_params, e), c.env).value;
+                    };
+                    if (k.min.defined()) {
+                        if (auto v = value(k.min)) lo = *v;
+                    }
+                    if (k.extent.defined()) {
+                        if (auto v = value(k.extent)) extent = *v;
+                    }
+                }
                 if (lo != r.min[d] || extent != r.extent[d]) unsettled.insert(name);
                 r.min[d] = lo;
                 r.extent[d] = extent;

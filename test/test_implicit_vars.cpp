@@ -87,3 +87,16 @@ TEST_CASE("misuse of the placeholder is an error that says what to write") {
     CHECK(contains(compile_error_of([&] { (void)ip(x, x, x, _); }),
                    "ImageParam 'ip2' has 2 dimensions but is called with 3 arguments besides the placeholder _"));
 }
+
+TEST_CASE("the first f(x, _) += of an undefined Func takes the implicit Vars of its right side") {
+    Var x("x"), y("y");
+    Func f("f"), g("g"), h("h");
+    h(x, y) = x + y;
+    f(x, _) += h(_) + 2;  // f(x, _0, _1) = 0; f(x, _0, _1) += h(_0, _1) + 2
+    g(_) *= h(_);         // g(_0, _1) = 1; g(_0, _1) *= h(_0, _1)
+    REQUIRE(f.dimensions() == 3);
+    Buffer<int> out = f.realize({3, 4, 5});
+    out.for_each_element([&](const std::vector<int> &c) { CHECK(out(c[0], c[1], c[2]) == c[1] + c[2] + 2); });
+    Buffer<int> go = g.realize({4, 5});
+    CHECK(go(3, 4) == 7);
+}

@@ -120,3 +120,18 @@ TEST_CASE("an input region that depends on the input's own size settles or is re
                       doctest::Contains("the region read from input 'growing' does not settle (it depends on the "
                                         "input's own size"));
 }
+
+TEST_CASE("infer_input_bounds gives an input the bounds its constraints fix") {
+    ImageParam in(Int(32), 1, "in");
+    Func f("f");
+    Var x("x");
+    f(x) = in(x);
+    in.dim(0).set_bounds(-3, 20);
+    f.infer_input_bounds({5});
+    Buffer<> b = in.get();
+    REQUIRE(b.defined());
+    CHECK(b.dim(0).min() == -3);
+    CHECK(b.dim(0).extent() == 20);
+    Buffer<int> out = f.realize({5});  // meets the constraint
+    CHECK(out(4) == 0);
+}

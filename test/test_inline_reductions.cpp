@@ -92,3 +92,24 @@ TEST_CASE("saturating_sum clamps at each step in every integer type") {
     CHECK(dout(0) == UINT64_MAX);
     CHECK(eo(1) == 14.0f + 8.0f);
 }
+
+TEST_CASE("an inline reduction of an expression graph whose tree is exponential is quick") {
+    Var y("y");
+    RDom r(0, 3, "r");
+    Expr yu = cast<uint32_t>(y), ru = cast<uint32_t>(r);
+    Expr e = yu;
+    for (int i = 1; i < 40; i++) e = e * e + yu + ru;  // a tree of 2^40 nodes, a graph of 120
+    Func f("f");
+    f(y) = sum(e);
+    Buffer<uint32_t> out = f.realize({2});
+    // (uint32 wraps, as here.)
+    for (int yv = 0; yv < 2; yv++) {
+        uint32_t total = 0;
+        for (int rv = 0; rv < 3; rv++) {
+            uint32_t v = uint32_t(yv);
+            for (int i = 1; i < 40; i++) v = v * v + uint32_t(yv) + uint32_t(rv);
+            total += v;
+        }
+        CHECK(uint32_t(out(yv)) == total);
+    }
+}

@@ -120,3 +120,19 @@ TEST_CASE("RVar loops whose iterations may meet are still refused, naming the st
         refused(refusal([&] { f.update().fuse(r, y, Var("t")).parallel(Var("t")); }), "fused_var");
     }
 }
+
+TEST_CASE("parallel over an RVar whose update reads a point the RDom never writes") {
+    Var x("x");
+    Func f("f"), g("g");
+    RDom r(1, 10, "r");
+    f(x) = 1;
+    f(r) = f(0) + f(-1) + f(11) + 1;  // 0, -1 and 11 lie outside [1, 10]
+    f.update().parallel(r);
+    Buffer<int> out = f.realize({14});
+    for (int k = 0; k < 14; k++) CHECK(out(k) == (k >= 1 && k <= 10 ? 4 : 1));
+    // A point inside what the RDom writes is a race, and still refused.
+    g(x) = 1;
+    g(r) = g(5) + 1;
+    std::string msg = halo_test::compile_error_of([&] { g.update().parallel(r); });
+    CHECK(halo_test::contains(msg, "cannot run in"));
+}
