@@ -181,6 +181,13 @@ void RandomPipeline::add_pointwise_or_stencil(PipelineStage &st, int a, int b) {
         break;
     }
     case 0:
+        if (where_rand(4) == 0) {
+            // A random number of the point (the same in every schedule) and a mux.
+            f(x, y) = read(a, x, y) * 3 + cast<int>(random_uint() % 17) + mux(read(b, x, y) % 3, {x, y, read(b, x, y)});
+            log_ << F << "(x, y) = " << A << "(x, y) * 3 + random_uint() % 17 + mux(" << B << " % 3, {x, y, " << B
+                 << "})\n";
+            break;
+        }
         f(x, y) = read(a, x, y) * 3 + read(b, x, y);
         log_ << F << "(x, y) = " << A << "(x, y) * 3 + " << B << "(x, y)\n";
         break;
