@@ -861,6 +861,10 @@ void CodeGen::visit(const Call *op) {
         value_ = print(op);
     } else if (n == Call::require) {
         value_ = require(op);
+    } else if (n == Call::random) {
+        user_error << "random_float(), random_uint() or random_int() is used outside a Func's definition and an "
+                   << "RDom's where() (in a bound, an RDom's range, a Param's range...), where it has no point to "
+                   << "depend on; compute it in a Func and read that";
     } else if (n == Call::bitwise_and) {
         value_ = builder_.CreateAnd(arg(0), arg(1));
     } else if (n == Call::bitwise_or) {

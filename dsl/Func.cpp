@@ -939,6 +939,10 @@ RDom &RDom::where(Expr predicate) {
         << "; it must be a boolean condition such as r.x < r.y";
     user_assert(!dom_->used) << "RDom '" << dom_->name << "'.where(" << predicate << ") after the RDom was used in "
                              << "a definition; add predicates before using the RDom";
+    // Random numbers in a predicate are hashes of the RDom's point.
+    std::vector<Expr> point;
+    for (auto &rv : dom_->vars) point.push_back(Variable::make(Int(32), rv.name, nullptr, dom_));
+    predicate = internal::lower_random(predicate, point, "RDom " + dom_->name, int(dom_->predicates.size()));
     dom_->predicates.push_back(predicate_of(dom_.get(), predicate));
     return *this;
 }

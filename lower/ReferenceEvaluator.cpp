@@ -250,6 +250,9 @@ Value Evaluator::call(const Call *op, Frame &frame) {
     // prints nothing).
     if (op->is_intrinsic(Call::print)) return arg(0);
     if (op->is_intrinsic(Call::print_when)) return arg(1);
+    user_assert(!op->is_intrinsic(Call::random))
+        << "random_float(), random_uint() or random_int() is used outside a Func's definition and an RDom's "
+        << "where(), where it has no point to depend on; compute it in a Func and read that";
     if (op->is_intrinsic(Call::require)) {
         if (!arg(0).i) throw RuntimeError(-13, requirement_failed_message(op, frame));
         return arg(1);

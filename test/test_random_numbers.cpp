@@ -101,3 +101,30 @@ TEST_CASE("random numbers depend on the seed, the definition and the RVars of an
         CHECK(go(k) <= 3);
     }
 }
+
+TEST_CASE("random numbers in an RDom's where() depend on the RDom's point") {
+    Var x("x");
+    RDom r(0, 200, "r");
+    Expr keep = random_float() < 0.5f;
+    r.where(keep);
+    Func f("f");
+    f(x) = 0;
+    f(r) = 1;
+    Buffer<int> a = f.realize({200});
+    Buffer<> ref(Int(32), {200});
+    reference_realize(f, ref);
+    CHECK(compare(a, ref).empty());
+    int ones = 0;
+    for (int k = 0; k < 200; k++) ones += a(k);
+    CHECK(ones > 70);
+    CHECK(ones < 130);
+}
+
+TEST_CASE("random numbers outside a definition are an error that says where they may be") {
+    Var x("x");
+    Func f("f");
+    f(x) = x;
+    f.bound(x, 0, cast<int>(random_uint() % 4) + 10);
+    std::string msg = halo_test::compile_error_of([&] { f.realize({10}); });
+    CHECK(halo_test::contains(msg, "is used outside a Func's definition and an RDom's where()"));
+}
