@@ -931,6 +931,12 @@ RDom::RDom() {
     }
 }
 
+RDom::RDom(const ImageParam &p) {
+    std::vector<std::pair<Expr, Expr>> ranges;
+    for (int d = 0; d < p.dimensions(); d++) ranges.push_back({p.dim(d).min(), p.dim(d).extent()});
+    *this = RDom(ranges);
+}
+
 RDom &RDom::where(Expr predicate) {
     user_assert(dom_) << "where() on an RDom with no dimensions";
     user_assert(predicate.defined()) << "RDom '" << dom_->name << "'.where() with an undefined Expr";

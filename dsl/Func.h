@@ -67,6 +67,10 @@ public:
     Stage &parallel(const VarOrRVar &v);
     Stage &parallel(const VarOrRVar &v, Expr task_size, TailStrategy tail = TailStrategy::Auto);
     Stage &serial(const VarOrRVar &v);
+    // Lets the parallel() and vectorize() directives that follow apply to RVars whose
+    // iterations Halo cannot prove independent (Halide's allow_race_conditions): the user
+    // answers for the result, which where iterations do touch one point depends on timing.
+    Stage &allow_race_conditions();
 
     // A version of this stage's schedule for when `condition` holds at run time (Halide's
     // specialize): the returned Stage starts as a copy of this one's schedule and is scheduled

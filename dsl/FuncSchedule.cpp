@@ -336,7 +336,7 @@ Stage &Stage::tile(const std::vector<VarOrRVar> &vars, const std::vector<VarOrRV
 void Stage::set_for_type(const VarOrRVar &v, ForType t, const char *directive) {
     f_->changed();
     Dim &d = find_dim(v.name, directive);
-    user_assert(!d.is_rvar || t == ForType::Serial || t == ForType::Unrolled ||
+    user_assert(!d.is_rvar || t == ForType::Serial || t == ForType::Unrolled || def().schedule.allow_race_conditions ||
                 rvar_loop_is_race_free(*f_, def(), v.name))
         << describe() << ": " << directive << "(" << v.name << ") over an RVar: the iterations of "
         << "a reduction may touch the same points of " << f_->name << ", so they cannot run in "
@@ -345,8 +345,15 @@ void Stage::set_for_type(const VarOrRVar &v, ForType t, const char *directive) {
         << f_->name << " read only at that argument or at points no iteration writes "
         << "(as " << f_->name << "(r) = " << f_->name << "(r) * 2, or " << f_->name << "(2 * r + 1) = "
         << f_->name << "(2 * r)). Otherwise apply " << directive
-        << " to a pure Var of the update, or rfactor the reduction";
+        << " to a pure Var of the update, or rfactor the reduction (or, if the races are intended, call "
+        << "allow_race_conditions() on the stage first)";
     d.for_type = t;
+}
+
+Stage &Stage::allow_race_conditions() {
+    f_->changed();
+    def().schedule.allow_race_conditions = true;
+    return *this;
 }
 
 Stage &Stage::vectorize(const VarOrRVar &v) {

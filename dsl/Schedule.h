@@ -46,6 +46,8 @@ struct Dim {
 struct StageSchedule {
     std::vector<Split> splits;
     std::vector<Dim> dims;
+    // Stage::allow_race_conditions: parallel() and vectorize() of RVars need no proof.
+    bool allow_race_conditions = false;
 };
 
 class Func;

@@ -18,6 +18,8 @@ public:
     explicit Tuple(std::vector<Expr> exprs) : exprs_(std::move(exprs)) {
         user_assert(!exprs_.empty()) << "a Tuple needs at least one Expr";
     }
+    // A Tuple of one element (Halide's Tuple(e)).
+    explicit Tuple(const Expr &e) : exprs_{e} {}
     template <typename... Args>
     Tuple(const Expr &a, const Expr &b, Args &&...rest) : exprs_{a, b, Expr(std::forward<Args>(rest))...} {}
     // Every value of a Tuple-valued Func at a point: Tuple t = f(x); t[0], t[1], ...

@@ -87,6 +87,8 @@ public:
     // Iterates over the whole of a buffer.
     template <typename T>
     explicit RDom(const class Buffer<T> &b) : RDom(ranges_of(b.contents)) {}
+    // Iterates over the whole of an input image, whatever its size when the pipeline runs.
+    explicit RDom(const class ImageParam &p);
 
     int dimensions() const { return dom_ ? int(dom_->vars.size()) : 0; }
     // Restricts the domain to the points where predicate holds (Halide's RDom::where), e.g. a

@@ -227,3 +227,23 @@ TEST_CASE("Tuple updates: f(x) += {a, b} and the other operators, on defined and
     std::string msg = halo_test::compile_error_of([&] { f(x) += Tuple(x, x, x); });
     CHECK(halo_test::contains(msg, "Func 'f' has 2 values but += gives a Tuple of 3"));
 }
+
+TEST_CASE("a Tuple of one element, and an RDom over an ImageParam") {
+    Var x("x");
+    Func f("f");
+    f(x) = Tuple(x * 2);
+    Buffer<int> out = f.realize({5});
+    CHECK(out(4) == 8);
+    ImageParam in(Int(32), 2, "in");
+    Func total("total");
+    RDom r(in);
+    total() = 0;
+    total() += in(r.x, r.y);
+    Buffer<int> b(7, 3);
+    b.set_min({-2, 5});
+    int want = 0;
+    b.for_each_element([&](const std::vector<int> &c) { b(c[0], c[1]) = c[0] * 10 + c[1]; want += c[0] * 10 + c[1]; });
+    in.set(b);
+    Buffer<int> t = total.realize(std::vector<int>{});
+    CHECK(t() == want);
+}
