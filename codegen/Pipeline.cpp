@@ -21,10 +21,16 @@ namespace halo {
 namespace {
 
 // Run-time errors of a JIT-compiled pipeline go to its call's context (whose user pointer is
-// the call's message) and are rethrown as RuntimeError.
+// the call's CallError) and are rethrown as RuntimeError. Several tasks of a parallel loop may
+// fail at once (a require() failing in many rows): the first message is kept, under a lock.
+struct CallError {
+    std::mutex mutex;
+    std::string message;
+};
 void capture_error(void *user_context, const char *msg) {
-    auto *ctx = static_cast<halo_context_t *>(user_context);
-    *static_cast<std::string *>(ctx->user) = msg;
+    auto *error = static_cast<CallError *>(static_cast<halo_context_t *>(user_context)->user);
+    std::lock_guard<std::mutex> lock(error->mutex);
+    if (error->message.empty()) error->message = msg;
 }
 
 // Creating a Func's pipeline on first use.
@@ -191,7 +197,7 @@ void Pipeline::realize(Realization &dst, const ParamMap &param_map) {
         params = lowered_.params;
     }
     // This call's own context: errors reach only it, so calls need no lock around the run.
-    std::string error;
+    CallError error;
     halo_context_t context{arena_.get(), &error, &capture_error};
     // The inputs as they are now (or as the map gives them), in descriptors of this call's own:
     // another thread may set a parameter or realize with the same buffers meanwhile.
@@ -211,10 +217,13 @@ void Pipeline::realize(Realization &dst, const ParamMap &param_map) {
         const ParamMap::ParamMapping *mapped = param_map.find(p.get());
         if (p->is_buffer) {
             std::shared_ptr<BufferContents> b = mapped ? mapped->buffer.contents : p->bound_buffer();
-            user_assert(b != nullptr)
-                << "ImageParam '" << p->name << "' is used by Func '" << out_name
-                << "' but no Buffer is bound to it; call " << p->name
-                << ".set(buffer) before realize, or give it in the ParamMap of the call";
+            // A run-time error, as Halide's "Buffer argument ... is nullptr" (a RuntimeError).
+            if (!b) {
+                throw RuntimeError(halo_error_code_null_buffer,
+                                   "ImageParam '" + p->name + "' is used by Func '" + out_name +
+                                       "' but no Buffer is bound to it; call " + p->name +
+                                       ".set(buffer) before realize, or give it in the ParamMap of the call");
+            }
             descriptors.push_back(b->descriptor());
             args.push_back(&descriptors.back());
             inputs_alive.push_back(std::move(b));
@@ -227,7 +236,10 @@ void Pipeline::realize(Realization &dst, const ParamMap &param_map) {
     }
     int32_t rc = jit->entry()(args.data());
     halo_arena_end_call(arena_.get(), arena_keep_calls);
-    if (rc != 0) throw RuntimeError(rc, error.empty() ? "pipeline failed with code " + std::to_string(rc) : error);
+    if (rc != 0) {
+        std::string message = error.message.empty() ? "pipeline failed with code " + std::to_string(rc) : error.message;
+        throw RuntimeError(rc, message);
+    }
 }
 
 // realize(sizes) computes the outputs over [0, sizes) as Halide's does: where the schedule

@@ -17,8 +17,8 @@ Expr strict_float(Expr x);
 // value, which the user promises lies in [min, max] (an undefined bound: no promise on that
 // side). Bounds inference uses the promise, so reads through a data-dependent index need no
 // clamp. As in Halide nothing checks it: a false promise reads or writes outside the buffers'
-// regions. Use clamp() unless the promise is certain. min and max are cast to value's type
-// (an error if they have other values there).
+// regions. Use clamp() unless the promise is certain. A bound of another type counts only
+// where it converts to value's type without loss (a constant it holds), as in Halide.
 Expr unsafe_promise_clamped(const Expr &value, const Expr &min, const Expr &max);
 
 }  // namespace halo

@@ -111,7 +111,7 @@ Tuple arg_extreme(const RDom *over, const Expr &e, const std::string &name, bool
         dom = over->domain();
     } else {
         FreeNames n;
-        e.accept(&n);
+        common_subexpression_elimination(e).accept(&n);  // (linear in a graph)
         dom = n.rvars[0]->rdom;
     }
     // Linearise the RDom position in iteration order (dimension 0 fastest).

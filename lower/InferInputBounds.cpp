@@ -114,17 +114,22 @@ bool settle_regions(std::map<std::string, InputRegion> &regions, const Stmt &bod
                 int64_t extent = std::max<int64_t>(hi - lo + 1, 1);
                 // The input's own constraints win, as in Halide's bounds query: a buffer of the
                 // region read would fail in.dim(d).set_min(...) / set_extent(...) when run.
+                // A min alone moves the start: the extent still reaches the last point read.
                 if (d < r.param->constraints.size()) {
                     const BufferDimConstraint &k = r.param->constraints[d];
-                    auto value = [&](const Expr &e) {
-                        return evaluate_int(float_params.empty() ? e : substitute(float_params, e), c.env).value;
+                    auto value = [&](const Expr &e, const char *what) {
+                        IntEvaluation v = evaluate_int(float_params.empty() ? e : substitute(float_params, e), c.env);
+                        user_assert(v.value) << "infer_input_bounds: the " << what << " constraint of input '" << name
+                                             << "' dimension " << d << " (" << e << ") depends on '"
+                                             << v.unknown_variable << "', which is not known before running; bind "
+                                             << "that input or Param first, or bind '" << name << "' yourself";
+                        return *v.value;
                     };
                     if (k.min.defined()) {
-                        if (auto v = value(k.min)) lo = *v;
+                        lo = value(k.min, "min");
+                        extent = std::max<int64_t>(hi - lo + 1, 1);
                     }
-                    if (k.extent.defined()) {
-                        if (auto v = value(k.extent)) extent = *v;
-                    }
+                    if (k.extent.defined()) extent = value(k.extent, "extent");
                 }
                 if (lo != r.min[d] || extent != r.extent[d]) unsettled.insert(name);
                 r.min[d] = lo;

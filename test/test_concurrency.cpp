@@ -356,3 +356,19 @@ TEST_CASE("parallel iterations of a ShiftInwards split do not store the points t
         CHECK(wrong_points_in_parallel_runs(f, 4000, 11, sum_of_shifts) == 0);
     }
 }
+
+TEST_CASE("a require() failing in every row of a parallel loop gives one whole message") {
+    Var x("x"), y("y");
+    Param<int> p("p");
+    Func f("f");
+    f(x, y) = require(p > 0, x + y, "p must be positive, got", p);
+    f.parallel(y);
+    p.set(0);
+    for (int round = 0; round < 20; round++) {
+        std::string msg = halo_test::runtime_error_of([&] { f.realize({64, 256}); });
+        CHECK(msg == "Requirement Failed: (p > 0) p must be positive, got 0 (a require() in Func 'f')");
+    }
+    p.set(2);
+    Buffer<int> out = f.realize({64, 256});
+    CHECK(out(63, 255) == 63 + 255);
+}

@@ -135,3 +135,18 @@ TEST_CASE("infer_input_bounds gives an input the bounds its constraints fix") {
     Buffer<int> out = f.realize({5});  // meets the constraint
     CHECK(out(4) == 0);
 }
+
+TEST_CASE("infer_input_bounds with only a min constrained still covers the last point read") {
+    ImageParam in(Int(32), 1, "in");
+    Func f("f");
+    Var x("x");
+    f(x) = in(x + 5);
+    in.dim(0).set_min(0);
+    f.infer_input_bounds({10});
+    Buffer<> b = in.get();
+    REQUIRE(b.defined());
+    CHECK(b.dim(0).min() == 0);
+    CHECK(b.dim(0).extent() == 15);
+    Buffer<int> out = f.realize({10});
+    CHECK(out(9) == 0);
+}
