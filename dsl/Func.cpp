@@ -635,7 +635,6 @@ Stage FuncRef::define(std::vector<Expr> values) {
     };
     for (Expr &value : values) value = lower_calls(value);
     for (Expr &a : args_) a = lower_calls(a);
-    if (runs_where.defined()) runs_where = lower_calls(runs_where);
     f_->changed();
     if (!f_->has_pure_definition) {
         std::vector<std::string> arg_names;
@@ -696,7 +695,7 @@ Stage FuncRef::define(std::vector<Expr> values) {
     FreeNames lhs;
     for (auto &a : args_) a.accept(&lhs);
     if (runs_where.defined()) {
-        runs_where = weaken.mutate(checked_definition(f_->name, runs_where, "left side"));
+        runs_where = lower_calls(weaken.mutate(checked_definition(f_->name, runs_where, "left side")));
         runs_where.accept(&lhs);
     }
     check_calls(*f_, lhs, what.c_str());
@@ -798,7 +797,7 @@ void FuncRef::define_identity_if_undefined(const std::vector<Expr> &identity, co
         // uses, in the update and in the pure definition made for it (Halide's f(x, _0, _1)).
         FreeNames used;
         for (auto &e : update) {
-            if (e.defined()) e.accept(&used);
+            if (e.defined()) common_subexpression_elimination(e).accept(&used);  // (linear in a graph)
         }
         expand_left_placeholder(used.vars);
     }
@@ -820,7 +819,8 @@ void FuncRef::define_identity_if_undefined(const std::vector<Expr> &identity, co
 }
 
 // f(x) += {a, b} and the other Tuple updates (Halide's): each value combined with its own
-// element, cast back to the value's type; an undefined f gets the identity of each first.
+// element (of the value's type after coercion, as in Halide: f(x) += 1.5f on an int Func is
+// an error); an undefined f gets the identity of each first.
 Stage FuncRef::update_each(const Tuple &t, bool identity_is_one, const char *op, Expr (*combine)(Expr, Expr)) {
     std::vector<Expr> identity;
     for (auto &e : t.as_vector()) {
@@ -835,7 +835,7 @@ Stage FuncRef::update_each(const Tuple &t, bool identity_is_one, const char *op,
     for (size_t i = 0; i < t.size(); i++) {
         Type ti = f_->pure.values[i].type();
         Expr self = Call::make(ti, f_->name, args_, Call::Halo, f_, nullptr, int(i));
-        values.push_back(cast(ti, combine(self, t[i])));
+        values.push_back(combine(self, t[i]));
     }
     return define(values);
 }
@@ -854,22 +854,22 @@ Stage FuncRef::operator/=(const FuncRef &e) { return tuple_valued(e) ? *this /= 
 Stage FuncRef::operator+=(const Expr &e) {
     define_identity_if_undefined({make_zero(e.type())}, {e});
     Expr self = self_call(f_, args_, "+=");
-    return *this = cast(self.type(), self + e);
+    return *this = self + e;
 }
 Stage FuncRef::operator-=(const Expr &e) {
     define_identity_if_undefined({make_zero(e.type())}, {e});
     Expr self = self_call(f_, args_, "-=");
-    return *this = cast(self.type(), self - e);
+    return *this = self - e;
 }
 Stage FuncRef::operator*=(const Expr &e) {
     define_identity_if_undefined({make_one(e.type())}, {e});
     Expr self = self_call(f_, args_, "*=");
-    return *this = cast(self.type(), self * e);
+    return *this = self * e;
 }
 Stage FuncRef::operator/=(const Expr &e) {
     define_identity_if_undefined({make_one(e.type())}, {e});
     Expr self = self_call(f_, args_, "/=");
-    return *this = cast(self.type(), self / e);
+    return *this = self / e;
 }
 
 Expr lowest(Type t) { return t.is_float() ? make_const(t, -INFINITY) : make_const(t, t.min_int()); }

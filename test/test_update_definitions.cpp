@@ -282,3 +282,21 @@ TEST_CASE("an output's pure definition of undef() leaves its buffer as it was: i
     Buffer<int> o2 = out2.realize({8});
     for (int i = 5; i < 8; i++) CHECK(o2(i) == i + 1);
 }
+
+TEST_CASE("f(x) += e whose sum has another type is refused, as in Halide 14") {
+    Var x("x");
+    Func f("f"), g("g"), h("h");
+    f(x) = x + 3;
+    std::string msg = halo_test::compile_error_of([&] { f(x) += 1.3f; });
+    CHECK(halo_test::contains(msg, "has type float32, but its pure definition has type int32"));
+    g(x) = cast<uint8_t>(x);
+    msg = halo_test::compile_error_of([&] { g(x) += 250; });  // uint8 + an int32 Expr is int32
+    CHECK(halo_test::contains(msg, "has type int32, but its pure definition has type uint8"));
+    g(x) += cast<uint8_t>(250);
+    h(x) = cast<float>(x);
+    h(x) += x;  // float + int is float
+    Buffer<uint8_t> out = g.realize({10});
+    for (int k = 0; k < 10; k++) CHECK(out(k) == uint8_t(k + 250));
+    Buffer<float> ho = h.realize({4});
+    CHECK(ho(3) == 6.0f);
+}
