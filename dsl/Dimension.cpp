@@ -96,6 +96,21 @@ void Dimension::constrain(Expr BufferDimConstraint::*member, const char *name, E
             << "only constants, Params and buffer fields such as other.dim(0).extent()";
         if (value.type() != Int(32)) value = cast(Int(32), value);
     }
+    if (param_ && value.defined()) {
+        // The buffer's own fields (in.dim(0).set_min(in.dim(1).min() - 5)) are kept by name
+        // only: a field holding its ImageParam would make the ImageParam hold itself (a cycle of
+        // shared pointers, never freed). Lowering knows the owner without the pointer.
+        struct ForgetOwner : IRMutator {
+            const ParameterContents *owner;
+            explicit ForgetOwner(const ParameterContents *o) : owner(o) {}
+            using IRMutator::visit;
+            Expr visit(const Variable *op) override {
+                if (op->param.get() != owner) return IRMutator::visit(op);
+                return Variable::make(op->type, op->name);
+            }
+        } forget(param_.get());
+        value = forget.mutate(value);
+    }
     if (param_) {
         std::lock_guard<std::mutex> lock(param_->mutex);
         param_->constraints.resize(size_t(param_->dimensions));

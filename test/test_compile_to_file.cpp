@@ -75,7 +75,8 @@ int main() {
 }
 )";
     std::string cmd = "c++ -std=c++17 -I'" + dir + "' -I'" + HALO_SOURCE_DIR + "' -I'" + HALO_SOURCE_DIR + "/runtime' '" + dir + "/lesson_10_main.cpp' '" +
-                      prefix + ".a' '" + HALO_RUNTIME_LIB + "' -lpthread -o '" + dir + "/lesson_10_main'";
+                      prefix + ".a' '" + HALO_RUNTIME_LIB + "' -lpthread " + HALO_PROGRAM_LINK_FLAGS + " -o '" + dir +
+                      "/lesson_10_main'";
     auto [rc, out] = run_command(cmd);
     REQUIRE_MESSAGE(rc == 0, out);
     auto [run_rc, run_out] = run_command("'" + dir + "/lesson_10_main'");
