@@ -228,6 +228,12 @@ void Pipeline::realize(Realization &dst, const ParamMap &param_map) {
             args.push_back(&descriptors.back());
             inputs_alive.push_back(std::move(b));
         } else {
+            if (!mapped && p->generating_without_value) {
+                throw CompileError("Func '" + out_name + "' reads the generator Input '" + p->name +
+                                   "', which has no value while generate() runs, so it cannot be realized there; "
+                                   "define the Func as part of the pipeline (e.g. compute_root()) instead of "
+                                   "realizing it in generate(), or give the Input a default value");
+            }
             scalars.emplace_back();
             if (mapped) std::memcpy(scalars.back().data(), mapped->scalar, 8);
             else p->copy_scalar(scalars.back().data());

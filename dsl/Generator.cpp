@@ -154,7 +154,26 @@ std::string type_list(const std::vector<Type> &types) {
 
 std::vector<Func> GeneratorBase::build_outputs() {
     if (built_) return outputs_;
-    generate();
+    {
+        // While generate() runs, a scalar Input without a value has none to give a realize() inside
+        // it (Halide refuses that too): mark those Inputs for the time of the call.
+        std::vector<std::shared_ptr<ParameterContents>> marked;
+        for (auto *io : ios_) {
+            if (io->io_is_output || io->io_is_buffer) continue;
+            std::shared_ptr<ParameterContents> p = io->input_parameter();
+            if (p && !p->scalar_set) {
+                p->generating_without_value = true;
+                marked.push_back(p);
+            }
+        }
+        struct Unmark {
+            std::vector<std::shared_ptr<ParameterContents>> &params;
+            ~Unmark() {
+                for (auto &p : params) p->generating_without_value = false;
+            }
+        } unmark{marked};
+        generate();
+    }
     schedule();
     for (auto *io : ios_) {
         if (!io->io_is_output) continue;

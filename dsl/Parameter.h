@@ -78,6 +78,9 @@ struct ParameterContents {
     // For scalars: the value, stored as the native C type's bytes.
     alignas(8) unsigned char scalar[8] = {};
     bool scalar_set = false;
+    // A generator's scalar Input with no value (no default, never set) while its generate()
+    // runs: it cannot have a value yet, so realizing a Func that reads it is refused.
+    bool generating_without_value = false;
     // For buffers: the buffer bound to it (set by ImageParam::set or fixed for a Buffer).
     std::shared_ptr<BufferContents> buffer;
     bool is_fixed_buffer = false;  // a Buffer used directly in the algorithm

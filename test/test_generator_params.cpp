@@ -154,3 +154,50 @@ TEST_CASE("GeneratorParams convert to Expr and to their number, as in Halide") {
     halo_test::check_against_reference(out, Buffer<float>(29, 11));
     CHECK(out.lowered_stmt().find("output.s0.xi_vi") == std::string::npos);  // vectorized: no lane loop
 }
+
+namespace {
+// A generator that realizes a lookup table inside generate() from a scalar Input: refused when
+// the Input has no value there (it cannot have one before the pipeline is called), allowed when
+// the Input has a default, which is then the value the table is made with.
+class TableInGenerate : public Generator<TableInGenerate> {
+public:
+    GeneratorParam<bool> with_default{"with_default", false};
+    Input<Buffer<uint8_t>> input{"input", 1};
+    Input<float> gain{"gain"};
+    Input<float> gain_with_default{"gain_with_default", 2.0f};
+    Output<Buffer<uint8_t>> output{"output", 1};
+    Var x{"x"};
+    void generate() {
+        Func lut("lut");
+        lut(x) = cast<uint8_t>(min(x * (with_default ? Expr(gain_with_default) : Expr(gain)), 255.0f));
+        Buffer<uint8_t> table = lut.realize({256});
+        output(x) = input(x) + table(input(x));
+    }
+};
+}  // namespace
+
+TEST_CASE("realizing inside generate a Func that reads a scalar Input without a value is refused") {
+    TableInGenerate g;
+    std::string msg = halo_test::compile_error_of([&] { g.build(); });
+    CHECK(contains(msg, "generator Input 'gain'"));
+    CHECK(contains(msg, "Func 'lut'"));
+    CHECK(contains(msg, "has no value while generate() runs"));
+    CHECK(contains(msg, "compute_root()"));
+    // Once generate() is over the Input is an ordinary Param again, set or not.
+    Func f("f");
+    Var x("x");
+    f(x) = x * g.gain;
+    Buffer<float> unset_result = f.realize({3});
+    CHECK(unset_result(2) == 0.0f);
+}
+
+TEST_CASE("realizing inside generate a Func that reads a scalar Input with a default uses the default") {
+    TableInGenerate g;
+    g.set_param("with_default", "true");
+    Func out = g.build();
+    Buffer<uint8_t> in(5);
+    for (int i = 0; i < 5; i++) in(i) = uint8_t(i * 50);
+    g.input.set(in);
+    Buffer<uint8_t> r = out.realize({5});
+    for (int i = 0; i < 5; i++) CHECK(int(r(i)) == int(uint8_t(i * 50 + std::min(i * 50 * 2, 255))));
+}
