@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "../apps/app_generators.h"
+#include "RunCommand.h"
 #include "TestUtil.h"
 #include "brighten_host.h"
 #include "brighten_x86_64_avx2.h"
@@ -26,18 +27,10 @@ using namespace halo;
 
 namespace {
 
+using halo_test::run_command;
+
 std::string last_error;
 void capture(void *, const char *msg) { last_error = msg; }
-
-std::pair<int, std::string> run_command(const std::string &cmd) {
-    std::string out;
-    FILE *p = popen((cmd + " 2>&1").c_str(), "r");
-    REQUIRE(p);
-    std::array<char, 512> buf;
-    while (fgets(buf.data(), int(buf.size()), p)) out += buf.data();
-    int rc = pclose(p);
-    return {rc, out};
-}
 
 struct Variant {
     const char *target;

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "RunCommand.h"
 #include "TestUtil.h"
 
 using namespace halo;
@@ -13,6 +14,8 @@ using halo_test::compile_error_of;
 using halo_test::contains;
 
 namespace {
+
+using halo_test::run_command;
 
 std::string tmp_dir() {
     std::string dir = std::string(HALO_TEST_TMP) + "/compile_to_file";
@@ -26,15 +29,6 @@ std::string read_file(const std::string &path) {
     std::stringstream s;
     s << f.rdbuf();
     return s.str();
-}
-
-std::pair<int, std::string> run_command(const std::string &cmd) {
-    std::string out;
-    FILE *p = popen((cmd + " 2>&1").c_str(), "r");
-    REQUIRE(p);
-    std::array<char, 512> buf;
-    while (fgets(buf.data(), int(buf.size()), p)) out += buf.data();
-    return {pclose(p), out};
 }
 
 // Halide's lesson 10 pipeline: brighten a uint8 image by a Param.
