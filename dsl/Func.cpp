@@ -445,6 +445,7 @@ std::shared_ptr<ReductionDomainContents> restricted_domain(const std::shared_ptr
 // keep it, for define()'s error.
 Expr take_undef_out_of_left_side(const std::string &func, std::vector<Expr> &args, std::vector<Expr> &values) {
     Expr runs_where;
+    int runs_where_arg = -1;
     for (size_t i = 0; i < args.size(); i++) {
         if (!args[i].defined() || !contains_undef(args[i])) continue;
         Expr hoisted = hoist_undef(args[i]);
@@ -455,7 +456,13 @@ Expr take_undef_out_of_left_side(const std::string &func, std::vector<Expr> &arg
         Expr resolved = resolve_undef_arms(hoisted, kept);
         if (const Select *s = resolved.as<Select>(); s && equal(s->true_value, s->false_value)) resolved = kept;
         Expr condition = stored_where(hoisted);
-        runs_where = runs_where.defined() ? (runs_where && condition) : condition;
+        // As in Halide, every argument with undef() arms must have them under one condition.
+        user_assert(!runs_where.defined() || equal(runs_where, condition))
+            << "Func '" << func << "': conditionally-undef arguments of the left side must have the same "
+            << "conditions (as in Halide): argument " << runs_where_arg << " is defined where " << runs_where
+            << ", argument " << i << " where " << condition << ". Give them one condition";
+        runs_where = condition;
+        runs_where_arg = int(i);
         for (Expr &v : values) {
             if (v.defined()) v = substitute_expr(args[i], resolved, v);
         }
@@ -570,8 +577,25 @@ Stage FuncRef::define(std::vector<Expr> values) {
         values[i] = hoist_undef(values[i]);
         undef_arms[i] = values[i].as<Select>() && has_hoistable_undef(values[i]);
     }
-    // A pure definition with undef(): where it stores (the same for every value of a Tuple;
-    // values that differ store zero where theirs is undef, as in an intermediate).
+    // As in Halide, the values of a Tuple that are not wholly undef() store under one condition:
+    // where none of them has undef() arms, or where all of them take their defined arms.
+    int conditional_value = -1;
+    for (size_t i = 0; i < values.size() && values.size() > 1; i++) {
+        if (undef_arms[i]) conditional_value = int(i);
+    }
+    if (conditional_value >= 0) {
+        Expr condition = stored_where(values[conditional_value]);
+        for (size_t i = 0; i < values.size(); i++) {
+            if (!values[i].defined() || is_undef(values[i])) continue;
+            Expr c = undef_arms[i] ? stored_where(values[i]) : Expr(true);
+            user_assert(equal(c, condition))
+                << "Func '" << f_->name << "': conditionally-undef values in a Tuple must have the same conditions "
+                << "(as in Halide): value " << conditional_value << " is defined where " << condition << ", value " << i
+                << (undef_arms[i] ? " where " + to_string(c) : std::string(" everywhere"))
+                << ". Give every value the same select(condition, ..., undef()), or make a whole value undef()";
+        }
+    }
+    // A pure definition with undef(): where it stores (the same for every value of a Tuple).
     Expr store_condition;
     if (!f_->has_pure_definition) {
         for (size_t i = 0; i < values.size(); i++) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -100,6 +101,9 @@ private:
     // base, or base2, base3, ... : the first name no loop or split of this stage uses.
     std::string fresh_loop_name(const std::string &base) const;
     void check_update_tail(const std::string &var, TailStrategy tail, bool is_rvar) const;
+    // The loops made inside an earlier split of this stage, directly or by splitting or fusing
+    // such a loop again.
+    std::set<std::string> loops_inside_earlier_splits() const;
     std::string describe() const;
     void set_for_type(const VarOrRVar &v, ForType t, const char *directive);
     std::shared_ptr<FunctionContents> f_;

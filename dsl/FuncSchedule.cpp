@@ -136,6 +136,21 @@ std::string Stage::fresh_loop_name(const std::string &base) const {
 // ShiftInwards in any update, RoundUp of a reduction's loop (past the RDom) or of a loop an
 // earlier split made (its extra iterations are points the next outer iteration covers too).
 // RoundUp of a whole pure dimension is fine: the realization grows to hold the extra points.
+std::set<std::string> Stage::loops_inside_earlier_splits() const {
+    std::set<std::string> inner_loops;
+    for (const Split &s : def().schedule.splits) {
+        if (s.kind == Split::SplitVar) {
+            if (inner_loops.count(s.old_var)) inner_loops.insert(s.outer);
+            inner_loops.insert(s.inner);
+        } else if (s.kind == Split::RenameVar) {
+            if (inner_loops.count(s.old_var)) inner_loops.insert(s.outer);
+        } else if (s.kind == Split::FuseVars && (inner_loops.count(s.inner) || inner_loops.count(s.outer))) {
+            inner_loops.insert(s.old_var);
+        }
+    }
+    return inner_loops;
+}
+
 void Stage::check_update_tail(const std::string &var, TailStrategy tail, bool is_rvar) const {
     if (index_ == 0 || (tail != TailStrategy::ShiftInwards && tail != TailStrategy::RoundUp)) return;
     const std::string what = describe() + ": split(" + var + ") with TailStrategy::";
@@ -144,16 +159,7 @@ void Stage::check_update_tail(const std::string &var, TailStrategy tail, bool is
         << "twice, applying the update to them twice. Use TailStrategy::GuardWithIf (the default for updates)";
     user_assert(!is_rvar) << what << "RoundUp would run the reduction past the end of its RDom. Use "
                           << "TailStrategy::GuardWithIf (the default for updates)";
-    std::set<std::string> inner_loops;  // loops made inside an earlier split of the same dimension
-    for (const Split &s : def().schedule.splits) {
-        if (s.kind == Split::SplitVar) {
-            if (inner_loops.count(s.old_var)) inner_loops.insert(s.outer);
-            inner_loops.insert(s.inner);
-        } else if (s.kind == Split::FuseVars && (inner_loops.count(s.inner) || inner_loops.count(s.outer))) {
-            inner_loops.insert(s.old_var);
-        }
-    }
-    user_assert(!inner_loops.count(var))
+    user_assert(!loops_inside_earlier_splits().count(var))
         << what << "RoundUp: " << var << " is the inner loop of an earlier split, and its rounded-up iterations "
         << "would apply the update again to points that the next iteration of the loop outside it covers. "
         << "Use TailStrategy::GuardWithIf";
@@ -171,6 +177,22 @@ Stage &Stage::split(const VarOrRVar &old, const VarOrRVar &outer, const VarOrRVa
                                 << ", which would change the meaning of the reduction (as in Halide); use "
                                 << "GuardWithIf or Predicate";
     }
+    // As in Halide: a PredicateLoads or PredicateStores split must stay the innermost split of its
+    // loop, and PredicateLoads cannot split a loop that an earlier split made inner.
+    for (const Split &s : def().schedule.splits) {
+        bool predicated = s.requested_tail == TailStrategy::PredicateLoads || s.requested_tail == TailStrategy::PredicateStores;
+        user_assert(!(predicated && s.kind == Split::SplitVar && s.inner == old.name))
+            << describe() << ": split(" << old.name << ") splits the inner loop of split(" << s.old_var << ", "
+            << s.outer << ", " << s.inner << ") with TailStrategy::"
+            << (s.requested_tail == TailStrategy::PredicateLoads ? "PredicateLoads" : "PredicateStores")
+            << ", which must stay the innermost split (as in Halide): use GuardWithIf for split(" << s.old_var
+            << ", ...) and the predicated tail only on the last split";
+    }
+    user_assert(tail != TailStrategy::PredicateLoads || !loops_inside_earlier_splits().count(old.name))
+        << describe() << ": split(" << old.name << ") with TailStrategy::PredicateLoads: " << old.name
+        << " stems from the inner loop of an earlier split, which PredicateLoads may not split (as in Halide). "
+        << "Use PredicateStores or GuardWithIf";
+    const TailStrategy requested_tail = tail;
     if (tail == TailStrategy::Predicate || tail == TailStrategy::PredicateLoads || tail == TailStrategy::PredicateStores) {
         tail = TailStrategy::GuardWithIf;  // the same values (see TailStrategy)
     }
@@ -216,6 +238,7 @@ Stage &Stage::split(const VarOrRVar &old, const VarOrRVar &outer, const VarOrRVa
     s.inner = inner.name;
     s.factor = factor;
     s.tail = tail;
+    s.requested_tail = requested_tail;
     def().schedule.splits.push_back(s);
     size_t pos = &d - dims.data();
     ForType ft = d.for_type;

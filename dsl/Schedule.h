@@ -28,6 +28,9 @@ struct Split {
     std::string old_var, outer, inner;  // FuseVars: inner and outer fuse into old_var
     Expr factor;
     TailStrategy tail = TailStrategy::Auto;
+    // The tail strategy the directive named, where it differs from tail (the Predicate*
+    // strategies are computed as GuardWithIf): what later directives are checked against.
+    TailStrategy requested_tail = TailStrategy::Auto;
 };
 
 // The directive that gives a loop this kind (vectorize for Vectorized, ...), for messages.

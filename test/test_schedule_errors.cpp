@@ -243,3 +243,43 @@ TEST_CASE("tails that would apply an update twice to a point are errors, RoundUp
         halo_test::check_against_reference(g, Buffer<int>(10));
     }
 }
+
+TEST_CASE("vectorize, parallel or unroll of a Func left inline is refused, naming the Func and the loop") {
+    for (int kind = 0; kind < 3; kind++) {
+        Chain p;
+        if (kind == 0) p.a.vectorize(p.x, 8);
+        if (kind == 1) p.a.parallel(p.y);
+        if (kind == 2) p.a.unroll(p.x, 2);
+        std::string msg = compile_error_of([&] { p.c.realize({8, 8}); });
+        CHECK(has(msg, "Func 'a' is computed inline"));
+        CHECK(has(msg, kind == 0 ? "its loop x_vi cannot be marked vectorize" :
+                       kind == 1 ? "its loop y cannot be marked parallel" : "its loop x_ui cannot be marked unroll"));
+        CHECK(has(msg, "compute_root()"));
+    }
+    // A split or a reorder of an inlined Func means nothing, as in Halide, and is not an error.
+    Chain p;
+    Var xo("xo"), xi("xi");
+    p.a.split(p.x, xo, xi, 4).reorder(p.y, xo);
+    Buffer<int> r = p.c.realize({8, 8});
+    CHECK(r(3, 2) == (p.in(3, 2) + 1) * 2 + p.in(4, 2) + 1 + (p.in(3, 3) + 1) * 2 + p.in(4, 3) + 1);
+}
+
+TEST_CASE("a PredicateStores split must stay innermost, and PredicateLoads cannot split an inner loop") {
+    Var x("x"), xo("xo"), xi("xi"), xio("xio"), xii("xii");
+    Func f("f");
+    f(x) = x;
+    std::string msg = compile_error_of([&] {
+        f.split(x, xo, xi, 8, TailStrategy::PredicateStores).split(xi, xio, xii, 2);
+    });
+    CHECK(has(msg, "Func 'f': split(xi) splits the inner loop of split(x, xo, xi) with TailStrategy::PredicateStores"));
+    Func g("g");
+    g(x) = x;
+    msg = compile_error_of([&] { g.split(x, xo, xi, 8).split(xi, xio, xii, 2, TailStrategy::PredicateLoads); });
+    CHECK(has(msg, "Func 'g': split(xi) with TailStrategy::PredicateLoads: xi stems from the inner loop"));
+    // The other way round is fine, and computes f(x) = x at a size 8 does not divide.
+    Func h("h");
+    h(x) = x;
+    h.split(x, xo, xi, 8).split(xi, xio, xii, 2, TailStrategy::PredicateStores);
+    Buffer<int> r = h.realize({13});
+    for (int i = 0; i < 13; i++) CHECK(r(i) == i);
+}

@@ -247,3 +247,31 @@ TEST_CASE("a Tuple of one element, and an RDom over an ImageParam") {
     Buffer<int> t = total.realize(std::vector<int>{});
     CHECK(t() == want);
 }
+
+TEST_CASE("conditionally-undef Tuple values need one condition, as in Halide") {
+    Var x("x");
+    Func f("f");
+    f(x) = {x, x * 2};
+    // One condition for both values: the update stores both where x is even.
+    f(x) = {select(x % 2 == 0, f(x)[0] + 100, undef<int>()), select(x % 2 == 0, f(x)[1] + 1, undef<int>())};
+    Realization r = f.realize({7});
+    Buffer<int> a = r[0], b = r[1];
+    for (int i = 0; i < 7; i++) {
+        CHECK(a(i) == (i % 2 == 0 ? i + 100 : i));
+        CHECK(b(i) == (i % 2 == 0 ? 2 * i + 1 : 2 * i));
+    }
+    // A wholly undef() value leaves that value as it is, whatever the others' condition.
+    Func g("g");
+    g(x) = {x, x};
+    g(x) = {undef<int>(), select(x < 3, g(x)[1] * 10, undef<int>())};
+    Realization rg = g.realize({5});
+    Buffer<int> g1 = rg[1];
+    for (int i = 0; i < 5; i++) CHECK(g1(i) == (i < 3 ? 10 * i : i));
+    // Different conditions are refused, naming the Func and both conditions.
+    Func h("h");
+    h(x) = {x, x};
+    std::string msg = halo_test::compile_error_of(
+        [&] { h(x) = {select(x < 3, h(x)[0] + 1, undef<int>()), select(x < 4, h(x)[1] + 1, undef<int>())}; });
+    CHECK(msg.find("Func 'h': conditionally-undef values in a Tuple must have the same conditions") != std::string::npos);
+    CHECK(msg.find("value 1 is defined where (x < 4), value 0 where (x < 3)") != std::string::npos);
+}
