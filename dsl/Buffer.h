@@ -117,9 +117,9 @@ public:
     }
 
     bool defined() const { return contents != nullptr; }
-    Type type() const { return contents->type; }
-    const std::string &name() const { return contents->name; }
-    int dimensions() const { return int(contents->dims.size()); }
+    Type type() const { return live("type")->type; }
+    const std::string &name() const { return live("name")->name; }
+    int dimensions() const { return int(live("dimensions")->dims.size()); }
     struct DimView {
         const halo_dimension_t &d;
         int min() const { return d.min; }
@@ -145,18 +145,19 @@ public:
     int channels() const { return dimensions() > 2 ? dim(2).extent() : 1; }
     int64_t number_of_elements() const {
         int64_t n = 1;
-        for (auto &d : contents->dims) n *= d.extent;
+        for (auto &d : live("number_of_elements")->dims) n *= d.extent;
         return n;
     }
     auto *data() const {
+        live("data");
         if constexpr (is_dynamic) return contents->host;
         else return reinterpret_cast<T *>(contents->host);
     }
-    halo_buffer_t *raw_buffer() const { return contents->raw_buffer(); }
+    halo_buffer_t *raw_buffer() const { return live("raw_buffer")->raw_buffer(); }
 
     // Moves the buffer's coordinate origin: dimension i then starts at mins[i].
     Buffer &set_min(const std::vector<int> &mins) {
-        for (size_t i = 0; i < mins.size() && i < contents->dims.size(); i++) contents->dims[i].min = mins[i];
+        for (size_t i = 0; i < mins.size() && i < live("set_min")->dims.size(); i++) contents->dims[i].min = mins[i];
         return *this;
     }
     template <typename... Ints>
@@ -302,6 +303,7 @@ public:
 
     // A deep copy with its own dense storage and the same mins.
     Buffer copy() const {
+        live("copy");
         std::vector<int> sizes;
         for (auto &d : contents->dims) sizes.push_back(d.extent);
         Buffer<T> out(Buffer<>(type(), sizes, name() + "_copy"));
@@ -363,6 +365,13 @@ private:
         view.contents->host = contents->host;
         return view;
     }
+    // The contents, or a CompileError naming the method if the Buffer has none (Halide fails
+    // too, where a default-constructed Buffer is used as if it held one).
+    BufferContents *live(const char *method) const {
+        user_assert(contents != nullptr) << "Buffer::" << method << "() of an undefined Buffer (default-constructed, "
+                                         << "with no storage); give it sizes, or assign it a Buffer, before using it";
+        return contents.get();
+    }
     static Type static_type() {
         if constexpr (is_dynamic) return Type();
         else return type_of<T>();
@@ -389,14 +398,15 @@ Expr buffer_call(const std::shared_ptr<BufferContents> &b, std::vector<Expr> arg
 
 template <typename T>
 double Buffer<T>::get_as_double(const std::vector<int> &c) const {
-    return buffer_get_as_double(*contents, c.data());
+    return buffer_get_as_double(*live("get_as_double"), c.data());
 }
 template <typename T>
 void Buffer<T>::set_value(const std::vector<int> &c, double v) const {
-    buffer_set_from_double(*contents, c.data(), v);
+    buffer_set_from_double(*live("set_value"), c.data(), v);
 }
 template <typename T>
 Expr Buffer<T>::operator()(std::vector<Expr> args) const {
+    live("operator()");
     return buffer_call(contents, std::move(args));
 }
 

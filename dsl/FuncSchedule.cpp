@@ -136,6 +136,20 @@ std::string Stage::fresh_loop_name(const std::string &base) const {
 // ShiftInwards in any update, RoundUp of a reduction's loop (past the RDom) or of a loop an
 // earlier split made (its extra iterations are points the next outer iteration covers too).
 // RoundUp of a whole pure dimension is fine: the realization grows to hold the extra points.
+namespace {
+// Whether the order of an update's RVar loops cannot change its result: it is an associative
+// and commutative reduction, or no two points of its RDom touch one point of the Func with one
+// of them writing it (f(r.x, r.y) = f(r.x, r.y) * 2 + 1), so its iterations are independent.
+bool rvar_order_is_free(const FunctionContents &f, const Definition &def) {
+    if (update_is_associative_and_commutative(f, def)) return true;
+    if (!def.rdom) return false;
+    for (auto &rv : def.rdom->vars) {
+        if (!rvar_loop_is_race_free(f, def, rv.name)) return false;
+    }
+    return true;
+}
+}  // namespace
+
 std::set<std::string> Stage::loops_inside_earlier_splits() const {
     std::set<std::string> inner_loops;
     for (const Split &s : def().schedule.splits) {
@@ -264,7 +278,7 @@ Stage &Stage::fuse(const VarOrRVar &inner, const VarOrRVar &outer, const VarOrRV
         if (i != po && dims[i].is_rvar) rv_after.push_back(dims[i].var);
         if (i == pi && dout.is_rvar) rv_after.push_back(dout.var);
     }
-    user_assert(rv_before == rv_after || update_is_associative_and_commutative(*f_, def()))
+    user_assert(rv_before == rv_after || rvar_order_is_free(*f_, def()))
         << describe() << ": fuse(" << inner.name << ", " << outer.name << ", " << fused.name
         << ") would change the order of its RVars (the fused loop runs " << outer.name << " just outside "
         << inner.name << "), which can change the result of the reduction (it is not of the form "
@@ -315,12 +329,13 @@ Stage &Stage::reorder(const std::vector<VarOrRVar> &vars) {
         if (dims[p].is_rvar) rv_before.push_back(dims[p].var);
     for (auto &d : chosen)
         if (d.is_rvar) rv_after.push_back(d.var);
-    user_assert(rv_before == rv_after || update_is_associative_and_commutative(*f_, def()))
+    user_assert(rv_before == rv_after || rvar_order_is_free(*f_, def()))
         << describe() << ": reorder would change the order of its RVars ("
         << (rv_before.empty() ? "" : rv_before[0]) << " ...), which can change the result of the "
         << "reduction (it is not of the form " << f_->name << "(...) = " << f_->name
-        << "(...) op e with op one of +, *, min, max). Keep RVars in their order (innermost first "
-        << "as in the RDom); reorder pure Vars around them instead";
+        << "(...) op e with op one of +, *, min, max, and different points of its RDom may touch one "
+        << "point of " << f_->name << "). Keep RVars in their order (innermost first as in the RDom); "
+        << "reorder pure Vars around them instead";
     for (size_t i = 0; i < sorted.size(); i++) dims[sorted[i]] = chosen[i];
     return *this;
 }

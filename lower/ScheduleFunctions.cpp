@@ -934,19 +934,24 @@ void check_loop_kinds_of_inlined(const FunctionContents &f) {
 
 void resolve_default_placements(const Environment &env, const std::vector<std::string> &order,
                                 const std::string &output) {
-    // Who calls whom, looking through inlined Funcs.
+    // Who calls whom, looking through inlined Funcs (each inlined Func once per caller: a
+    // graph of inlined Funcs can have exponentially many paths).
     std::map<std::string, std::set<std::string>> callers;
-    std::function<void(const std::string &, const std::string &)> add_calls =
-        [&](const std::string &caller, const std::string &callee_of) {
-            for (auto &c : direct_calls(*env.at(callee_of))) {
-                const auto &cf = *env.at(c);
-                if (will_be_inlined(cf, output)) add_calls(caller, c);
-                else callers[c].insert(caller);
-            }
-        };
     for (auto &name : order) {
-        const auto &f = *env.at(name);
-        if (!will_be_inlined(f, output)) add_calls(name, name);
+        if (will_be_inlined(*env.at(name), output)) continue;
+        std::vector<std::string> todo = direct_calls(*env.at(name));
+        std::set<std::string> seen;
+        while (!todo.empty()) {
+            std::string c = todo.back();
+            todo.pop_back();
+            if (!seen.insert(c).second) continue;
+            const auto &cf = *env.at(c);
+            if (!will_be_inlined(cf, output)) {
+                callers[c].insert(name);
+                continue;
+            }
+            for (auto &n : direct_calls(cf)) todo.push_back(n);
+        }
     }
     // Consumers first, so a chain of reductions each lands inside the next.
     for (auto it = order.rbegin(); it != order.rend(); ++it) {

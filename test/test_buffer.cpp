@@ -113,3 +113,25 @@ TEST_CASE("copy_from copies where the buffers overlap") {
     CHECK(a(5, 5) == 7);
     CHECK(a(2, 3) == 0);
 }
+
+TEST_CASE("an undefined Buffer used as if it held one is a CompileError naming the method, not a crash") {
+    const Buffer<> undefined_dynamic;
+    Buffer<float> undefined_typed;
+    CHECK(!undefined_dynamic.defined());
+    std::string msg = halo_test::compile_error_of([&] { (void)undefined_dynamic.raw_buffer(); });
+    CHECK(msg.find("Buffer::raw_buffer() of an undefined Buffer") != std::string::npos);
+    msg = halo_test::compile_error_of([&] { (void)undefined_typed.width(); });
+    CHECK(msg.find("Buffer::dimensions() of an undefined Buffer") != std::string::npos);
+    msg = halo_test::compile_error_of([&] { (void)undefined_typed(1, 2); });
+    CHECK(msg.find("of an undefined Buffer") != std::string::npos);
+    msg = halo_test::compile_error_of([&] { (void)undefined_typed.data(); });
+    CHECK(msg.find("Buffer::data() of an undefined Buffer") != std::string::npos);
+    msg = halo_test::compile_error_of([&] { (void)undefined_typed.copy(); });
+    CHECK(msg.find("Buffer::copy() of an undefined Buffer") != std::string::npos);
+    msg = halo_test::compile_error_of([&] {
+        Func f("f");
+        Var x("x");
+        f(x) = undefined_typed(x);
+    });
+    CHECK(msg.find("Buffer::operator()() of an undefined Buffer") != std::string::npos);
+}
