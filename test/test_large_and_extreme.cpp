@@ -278,3 +278,31 @@ TEST_CASE("a producer needed one past INT_MAX through a select arm is a clear er
         CHECK(contains(msg, "does not fit in 32 bits, or its 32-bit computation wraps around"));
     }
 }
+
+TEST_CASE("a clamped index whose product wraps in 32 bits is an error, not a read outside the region") {
+    // x * y * 65535 wraps in 32 bits at these coordinates, at run time too, so the clamped index
+    // can be anywhere in [-1000, 1000]. The exact (64-bit) bounds of the product clamp to
+    // [-1000, -1000], which p would then cover alone: a read outside p. The wrapped 32-bit
+    // bounds are no better. Halo refuses the bound, as it does an unclamped one.
+    Var x("x"), y("y"), i("i");
+    Func p("p"), f("f"), g("g");
+    p(i) = i * 3 + 1;
+    p.compute_root();
+    f(x, y) = p(clamp(x * y * 65535, -1000, 1000));
+    g(x, y) = p(x * y * 65535);
+    Buffer<int> out(3, 2);
+    out.set_min(-30000, 200);
+    for (Func *h : {&f, &g}) {
+        std::string msg = runtime_error_of([&] { h->realize(out); });
+        INFO(msg);
+        CHECK(contains(msg, "of this call"));
+        CHECK(contains(msg, "does not fit in 32 bits, or its 32-bit computation wraps around"));
+    }
+    // Where nothing wraps, the same pipeline runs.
+    Buffer<int> small(3, 2);
+    small.set_min(-3, 1);
+    f.realize(small);
+    for (int yy = 1; yy < 3; yy++) {
+        for (int xx = -3; xx < 0; xx++) CHECK(small(xx, yy) == std::max(xx * yy * 65535, -1000) * 3 + 1);
+    }
+}

@@ -564,13 +564,14 @@ TEST_CASE("fuzz_bounds: a producer computed per slice read at random expressions
 // generator), reduced. Its values (about 1.4e8) fit in int32 and the index is clamped to
 // [-1000, 1000], so the producer's region is within [-1000, 1000] whatever the bounds of the
 // unclamped product are.
-// FAILS (a valid program refused at run time): Halo throws "the bound p.s0.x.min of this call
-// (exactly 0) does not fit in 32 bits, or its 32-bit computation wraps around: ...". The
-// bounds it infers for the unclamped product (through the uint16 sum) evidently overflow
-// int32, and its 64-bit recheck of the bound lets (lower/BoundsOverflowChecks.cpp) refuses the
-// pipeline although the clamp brings the bound back into range. It needs c to span two values
-// (with extent 1 in c, or without the uint16 casts, Halo runs it). Halide 14 realizes it: both
-// points are p(1000) = 3001.
+// DISAGREEMENT (a deliberate, conservative refusal): Halo stops with "the bound p.s0.x.min of
+// this call (exactly 0) does not fit in 32 bits, or its 32-bit computation wraps around". The
+// bounds of the uint16 sum are [0, 65535] (its operands' bounds are symbolic, so the sum may
+// wrap), and the bounds of the product through it wrap in 32 bits. Halo cannot tell them from
+// an index that does wrap at run time: with x * y * 65535 clamped to [-1000, 1000] at
+// coordinates where it wraps, the exact 64-bit bounds would clamp to a single point and the
+// pipeline would read outside p (test_large_and_extreme has that case). Halide 14 computes
+// the bounds in wrapping 32-bit arithmetic and happens to cover both points here.
 TEST_CASE("fuzz_bounds: a clamped index whose unclamped bound overflows int32" * doctest::skip()) {
     Var a("a"), b("b"), c("c"), e("e"), x("x");
     Func p("p"), f("f");
