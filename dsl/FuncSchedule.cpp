@@ -323,11 +323,14 @@ Stage &Stage::reorder(const std::vector<VarOrRVar> &vars) {
     std::sort(sorted.begin(), sorted.end());
     // RVars keep their relative order, unless the update is associative and commutative (as
     // in Halide): reordering them could change the result of a reduction whose iterations
-    // depend on each other.
+    // depend on each other. (The order of all the RVar loops, named or not: a named RVar may
+    // move past one the directive does not name.)
+    std::vector<Dim> reordered = dims;
+    for (size_t i = 0; i < sorted.size(); i++) reordered[sorted[i]] = chosen[i];
     std::vector<std::string> rv_before, rv_after;
-    for (size_t p : sorted)
-        if (dims[p].is_rvar) rv_before.push_back(dims[p].var);
-    for (auto &d : chosen)
+    for (auto &d : dims)
+        if (d.is_rvar) rv_before.push_back(d.var);
+    for (auto &d : reordered)
         if (d.is_rvar) rv_after.push_back(d.var);
     user_assert(rv_before == rv_after || rvar_order_is_free(*f_, def()))
         << describe() << ": reorder would change the order of its RVars ("
@@ -336,7 +339,7 @@ Stage &Stage::reorder(const std::vector<VarOrRVar> &vars) {
         << "(...) op e with op one of +, *, min, max, and different points of its RDom may touch one "
         << "point of " << f_->name << "). Keep RVars in their order (innermost first as in the RDom); "
         << "reorder pure Vars around them instead";
-    for (size_t i = 0; i < sorted.size(); i++) dims[sorted[i]] = chosen[i];
+    dims = reordered;
     return *this;
 }
 

@@ -83,6 +83,11 @@ bool match_clamped_sum(const Expr &v, const FunctionContents &f, const std::vect
 }
 
 bool match_associative(const Expr &value, const FunctionContents &f, const std::vector<Expr> &args, AssociativeUpdate &out) {
+    // A left side that reads f (f(f(r)) += 1) writes where earlier iterations decide: no order
+    // of the iterations can be changed.
+    for (auto &a : args) {
+        if (calls_func(a, f)) return false;
+    }
     Expr v = value;
     if (const Cast *c = v.as<Cast>(); c && c->value.type() == c->type) v = c->value;
     auto try_pair = [&](AssociativeUpdate::Op op, const Expr &a, const Expr &b) {
@@ -142,7 +147,9 @@ RVarLoops rvar_loops(const Definition &def, const std::string &stage) {
             auto [inner_min, inner_extent] = loops.bounds.at(inner_id);
             auto [outer_min, outer_extent] = loops.bounds.at(outer_id);
             Expr t = Variable::make(Int(32), fused);
-            loops.bounds[fused] = {Expr(0), inner_extent * outer_extent};
+            // (An empty loop fuses into an empty loop: two negative extents must not make a
+            // positive product.)
+            loops.bounds[fused] = {Expr(0), max(inner_extent, 0) * max(outer_extent, 0)};
             loops.replace(inner_id, t % inner_extent + inner_min);
             loops.replace(outer_id, t / inner_extent + outer_min);
             loops.id_of.erase(in);
@@ -213,8 +220,8 @@ Func Stage::rfactor(const std::vector<std::pair<RVar, Var>> &preserved) {
     AssociativeUpdate assoc;
     user_assert(match_associative(def.values[0], *f_, def.args, assoc))
         << stage << ": rfactor needs an associative update of the form " << f_->name << "(...) = " << f_->name
-        << "(...) op e, with op one of +, *, min and max and e not reading " << f_->name << " (this one is "
-        << def.values[0] << ")";
+        << "(...) op e, with op one of +, *, min and max, and neither e nor the left side reading " << f_->name
+        << " (this one is " << def.values[0] << ")";
     user_assert(!predicate_reads(def, *f_))
         << stage << ": rfactor of an update whose RDom's where() reads " << f_->name
         << " itself: which iterations run depends on the values before them, so the reduction "

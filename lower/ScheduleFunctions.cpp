@@ -356,7 +356,9 @@ Stmt build_definition(const FunctionContents &f, int stage, const Definition &de
             std::string inner_sym = symbols.current(s.inner), outer_sym = symbols.current(s.outer);
             LoopBounds in = bounds.at(inner_sym), out = bounds.at(outer_sym);
             std::string fused_sym = symbols.define(s.old_var);
-            bounds[fused_sym] = {0, in.extent * out.extent};
+            // (An empty loop fuses into an empty loop: two negative extents, an empty RDom's,
+            // must not make a positive product.)
+            bounds[fused_sym] = {0, max(in.extent, 0) * max(out.extent, 0)};
             Expr fused = var(prefix + fused_sym);
             // Division by a symbolic extent defeats interval arithmetic: promise the ranges.
             // (Euclidean % keeps the inner one in range whatever the fused value; the outer

@@ -399,3 +399,60 @@ TEST_CASE("store_in chooses where a buffer lives, never what is computed") {
         check_against_reference(out, dst);
     }
 }
+
+TEST_CASE("reordering RVars: a left side that reads f, and an RVar moved past one reorder does not name") {
+    Var x("x"), y("y");
+    // f(f(r)) += 1: where each iteration writes depends on earlier ones, whatever the value's form.
+    Func hist("hist");
+    hist(x) = (x * 5 + 2) % 9;
+    RDom r(0, 3, 0, 3, "r");
+    hist(clamp(hist(r.x + 3 * r.y), 0, 8)) += 1;
+    std::string msg = compile_error_of([&] { hist.update(0).reorder(r.y, r.x); });
+    CHECK(contains(msg, "Func 'hist' update 0: reorder would change the order of its RVars"));
+    msg = compile_error_of([&] { hist.update(0).fuse(r.y, r.x, Var("ryx")); });
+    CHECK(contains(msg, "would change the order of its RVars"));
+    check_against_reference(hist, Buffer<int>(9));
+    // reorder(x, r.x) over loops (r.x, r.y, x) gives (x, r.y, r.x): r.x moves outside r.y although
+    // the directive names only one RVar. A recurrence in r.y must keep its order.
+    Func rec("rec");
+    rec(x, y) = x + y;
+    RDom s(0, 3, 1, 3, "s");
+    rec(x, s.y) = rec(x, s.y) * 2 + rec(x, s.y - 1) + s.x;
+    msg = compile_error_of([&] { rec.update(0).reorder(x, s.x); });
+    CHECK(contains(msg, "Func 'rec' update 0: reorder would change the order of its RVars"));
+    rec.update(0).reorder(s.x, x);  // moves only x (a pure Var) and keeps the RVars' order
+    check_against_reference(rec, Buffer<int>(2, 4));
+    // Where every RDom point is independent, any order is the same: allowed.
+    Func ind("ind");
+    ind(x, y) = x - y;
+    RDom q(0, 5, -2, 4, "q");
+    ind(q.x, q.y) = ind(q.x, q.y) * 3 + 1;
+    RVar qxo("qxo"), qxi("qxi"), qyo("qyo"), qyi("qyi");
+    ind.update(0).tile(q.x, q.y, qxo, qyo, qxi, qyi, 2, 3);
+    Buffer<int> o(6, 7);
+    o.set_min(-1, -3);
+    check_against_reference(ind, o);
+}
+
+TEST_CASE("fusing the RVars of an empty RDom with two negative extents runs nothing") {
+    Var x("x"), u("u");
+    Param<int> n("n");
+    for (int schedule = 0; schedule < 3; schedule++) {
+        Func f("f");
+        f(x) = x;
+        RDom r(0, n, 0, n, "r");
+        f(x) += r.x + r.y + 1;
+        RVar t("t");
+        if (schedule == 1) f.update(0).fuse(r.x, r.y, t);
+        if (schedule == 2) f.update(0).fuse(r.x, r.y, t).rfactor(t, u).compute_root();
+        for (int extent : {-2, 0, 3}) {
+            n.set(extent);
+            Buffer<int> b = f.realize({3});
+            int e = std::max(extent, 0), added = 0;
+            for (int i = 0; i < e; i++) {
+                for (int j = 0; j < e; j++) added += i + j + 1;
+            }
+            for (int i = 0; i < 3; i++) CHECK(b(i) == i + added);
+        }
+    }
+}
