@@ -941,19 +941,10 @@ void resolve_default_placements(const Environment &env, const std::vector<std::s
     std::map<std::string, std::set<std::string>> callers;
     for (auto &name : order) {
         if (will_be_inlined(*env.at(name), output)) continue;
-        std::vector<std::string> todo = direct_calls(*env.at(name));
-        std::set<std::string> seen;
-        while (!todo.empty()) {
-            std::string c = todo.back();
-            todo.pop_back();
-            if (!seen.insert(c).second) continue;
-            const auto &cf = *env.at(c);
-            if (!will_be_inlined(cf, output)) {
-                callers[c].insert(name);
-                continue;
-            }
-            for (auto &n : direct_calls(cf)) todo.push_back(n);
-        }
+        any_call_through_inlined(env, direct_calls(*env.at(name)), output, [&](const FunctionContents &c) {
+            if (!will_be_inlined(c, output)) callers[c.name].insert(name);
+            return false;  // (visit them all)
+        });
     }
     // Consumers first, so a chain of reductions each lands inside the next.
     for (auto it = order.rbegin(); it != order.rend(); ++it) {
