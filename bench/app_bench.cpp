@@ -160,6 +160,15 @@ Row halo_row(const std::string &name, Func out_func, Buffer<> out) {
     return r;
 }
 
+// The same, compiled without the prefetches of sliding windows (lower/PrefetchSlidingInputs.h),
+// to measure what they bring.
+Row halo_row_without_sliding_prefetch(const std::string &name, Func out_func, Buffer<> out) {
+    setenv("HALO_PREFETCH_SLIDING", "0", 1);
+    Row r = halo_row(name, out_func, out);
+    unsetenv("HALO_PREFETCH_SLIDING");
+    return r;
+}
+
 // auto_schedule's schedule of out_func for out's size (the row's name says how long choosing took).
 Row halo_auto_row(Func out_func, Buffer<> out) {
     std::vector<int> sizes;
@@ -228,17 +237,20 @@ int main(int argc, char **argv) {
         if (want("blur")) {
             const int W = quick ? 512 : 6400, H = quick ? 256 : 4800;
             Buffer<uint16_t> in = bench::blur_input(W, H);
-            apps::Blur tiled, strips, bf, sliding, automatic;
+            apps::Blur tiled, strips, bf, sliding, sliding_np, automatic;
             tiled.schedule_tiled(256, 32, 16);
             strips.schedule_tiled(W, 32, 16);  // the sweep's best: tiles as wide as the image
             bf.schedule_breadth_first(16);
             sliding.schedule_sliding(32, 16);
-            for (auto *a : {&tiled, &strips, &bf, &sliding, &automatic}) a->input.set(in);
-            Buffer<> o1(UInt(16), {W, H}), o2(UInt(16), {W, H}), o4(UInt(16), {W, H}), o5(UInt(16), {W, H}), o6(UInt(16), {W, H});
+            sliding_np.schedule_sliding(32, 16);
+            for (auto *a : {&tiled, &strips, &bf, &sliding, &sliding_np, &automatic}) a->input.set(in);
+            Buffer<> o1(UInt(16), {W, H}), o2(UInt(16), {W, H}), o4(UInt(16), {W, H}), o5(UInt(16), {W, H}), o6(UInt(16), {W, H}),
+                o7(UInt(16), {W, H});
             Buffer<uint16_t> o3(W, H);
             std::vector<Row> rows = {halo_row("halo: tiled 256x32", tiled.blur_y, o1),
                                      halo_row("halo: tiled " + std::to_string(W) + "x32 (sweep's best)", strips.blur_y, o4),
                                      halo_row("halo: sliding window (Halide's app)", sliding.blur_y, o5),
+                                     halo_row_without_sliding_prefetch("halo: sliding window, no prefetch", sliding_np.blur_y, o7),
                                      halo_row("halo: breadth-first", bf.blur_y, o2), halo_auto_row(automatic.blur_y, o6)};
             rows.push_back(plain_row([&] { apps::Blur::plain(in, o3); }, o3));
             std::string size = std::to_string(W) + " " + std::to_string(H);
@@ -251,17 +263,19 @@ int main(int argc, char **argv) {
         if (want("harris")) {
             const int W = quick ? 512 : 2560, H = quick ? 256 : 1920;
             Buffer<float> in = bench::harris_input(W, H);
-            apps::Harris tiled, bf, sliding, automatic, mullapudi;
+            apps::Harris tiled, bf, sliding, sliding_np, automatic, mullapudi;
             tiled.schedule_tiled(256, 32, 16);
             bf.schedule_breadth_first(16);
             sliding.schedule_sliding(32, 16);
+            sliding_np.schedule_sliding(32, 16);
             mullapudi.schedule_like_mullapudi2016();
-            for (auto *a : {&tiled, &bf, &sliding, &automatic, &mullapudi}) a->input.set(in);
+            for (auto *a : {&tiled, &bf, &sliding, &sliding_np, &automatic, &mullapudi}) a->input.set(in);
             Buffer<> o1(Float(32), {W, H}), o2(Float(32), {W, H}), o5(Float(32), {W, H}), o6(Float(32), {W, H}),
-                o7(Float(32), {W, H});
+                o7(Float(32), {W, H}), o8(Float(32), {W, H});
             Buffer<float> o3(W, H);
             std::vector<Row> rows = {halo_row("halo: tiled 256x32", tiled.output, o1),
                                      halo_row("halo: sliding window (Halide's app)", sliding.output, o5),
+                                     halo_row_without_sliding_prefetch("halo: sliding window, no prefetch", sliding_np.output, o8),
                                      halo_row("halo: breadth-first", bf.output, o2), halo_auto_row(automatic.output, o6),
                                      halo_row("halo: Mullapudi2016's schedule", mullapudi.output, o7)};
             rows.push_back(plain_row([&] { apps::Harris::plain(in, o3); }, o3));

@@ -857,6 +857,16 @@ void CodeGen::visit(const Call *op) {
         builder_.setFastMathFlags(saved);
     } else if (is_value_hint(*op)) {
         value_ = arg(0);
+    } else if (n == Call::prefetch) {
+        const Load *load = op->args[0].as<Load>();
+        internal_assert(load && load->type.lanes == 1) << "codegen: prefetch of something other than a scalar load";
+        // A plain (not inbounds) address: the row ahead may lie past the buffer, and a
+        // prefetch of any address is harmless.
+        Value *index = builder_.CreateSExt(codegen(load->index), builder_.getInt64Ty());
+        Value *ptr = builder_.CreateGEP(memory_type(load->type), buffer_pointer(load->name), index);
+        builder_.CreateIntrinsic(llvm::Intrinsic::prefetch, {builder_.getPtrTy()},
+                                 {ptr, builder_.getInt32(0), builder_.getInt32(3), builder_.getInt32(1)});
+        value_ = builder_.getInt32(0);
     } else if (n == Call::print || n == Call::print_when) {
         value_ = print(op);
     } else if (n == Call::require) {

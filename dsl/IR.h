@@ -342,6 +342,9 @@ struct Call : ExprNode<Call, IRNodeType::Call> {
     static constexpr const char *unsafe_promise_clamped = "unsafe_promise_clamped";
     // strict_float(x): x, whose float arithmetic is not contracted into fused multiply-adds.
     static constexpr const char *strict_float = "strict_float";
+    // prefetch(load): a hint that the element the Load names (its first lane's) is read soon;
+    // it reads nothing and never faults (PrefetchSlidingInputs.h makes these).
+    static constexpr const char *prefetch = "prefetch";
     // require(condition, value, condition_text, func_name, message...): value where condition
     // holds; elsewhere the pipeline stops with a run-time error that prints the message.
     static constexpr const char *require = "require";

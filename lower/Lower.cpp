@@ -20,6 +20,7 @@
 #include "PartitionLoops.h"
 #include "RemovePromises.h"
 #include "ScheduleFunctions.h"
+#include "PrefetchSlidingInputs.h"
 #include "SlidingWindow.h"
 #include "Simplify.h"
 #include "ParameterChecks.h"
@@ -148,7 +149,8 @@ LoweredPipeline lower_on_this_stack(const std::vector<std::shared_ptr<FunctionCo
     s = step("bounds_inference", bounds_inference(s, env, output->name, other_outputs));
     std::vector<std::string> notes;
     WarmupPlan warmup;
-    s = step("sliding_window", sliding_window(s, env, &notes, &warmup));
+    SlidingDims sliding;
+    s = step("sliding_window", sliding_window(s, env, &notes, &warmup, &sliding));
     s = step("warm_up_sliding_windows", warm_up_sliding_windows(s, warmup, notes));
     auto params = find_parameters(env, order);
     std::vector<const FunctionContents *> output_funcs{output.get()};
@@ -190,6 +192,7 @@ LoweredPipeline lower_on_this_stack(const std::vector<std::shared_ptr<FunctionCo
     // (After simplify: it folds the checks of inner loops' bounds that stand beside a guard.)
     s = step("hoist_store_guards", hoist_store_guards(s));
     s = step("define_tuple_output_fields", define_tuple_output_fields(s, output_funcs));
+    s = step("prefetch_sliding_inputs", prefetch_sliding_inputs(s, sliding));
     return result(s);
 }
 

@@ -817,8 +817,9 @@ class FindRealizations : public IRMutator {
 public:
     FindRealizations(Environment &env, std::vector<std::string> &report,
                      std::map<std::string, std::vector<FoldProposal>> &proposals, bool planning,
-                     const std::set<std::string> &unique_loops, WarmupPlan &warmup)
-        : env_(env), report_(report), proposals_(proposals), planning_(planning), unique_loops_(unique_loops), warmup_(warmup) {}
+                     const std::set<std::string> &unique_loops, WarmupPlan &warmup, SlidingDims *sliding)
+        : env_(env), report_(report), proposals_(proposals), planning_(planning), unique_loops_(unique_loops),
+          warmup_(warmup), sliding_(sliding) {}
     using IRMutator::mutate;
     using IRMutator::visit;
 
@@ -833,6 +834,9 @@ public:
         if (planning_) {
             proposals_[f.name].push_back(automatic_fold(slide));
             return Realize::make(op->name, op->types, op->bounds, op->body);
+        }
+        if (sliding_) {
+            for (const auto &slid : slide.slid) sliding_->insert({f.name, f.args[size_t(slid.dim)]});
         }
         std::vector<Range> bounds = op->bounds;
         std::vector<Stmt> checks = fold(f, slide, bounds);
@@ -888,17 +892,19 @@ private:
     bool planning_;
     const std::set<std::string> &unique_loops_;
     WarmupPlan &warmup_;
+    SlidingDims *sliding_;
 };
 
 }  // namespace
 
-Stmt sliding_window(const Stmt &s, Environment &env, std::vector<std::string> *report, WarmupPlan *plan) {
+Stmt sliding_window(const Stmt &s, Environment &env, std::vector<std::string> *report, WarmupPlan *plan,
+                    SlidingDims *sliding) {
     std::map<std::string, std::vector<FoldProposal>> proposals;
     std::vector<std::string> planning_lines, lines;
     std::set<std::string> unique_loops = loops_named_once(s);
     WarmupPlan planning_warmup, warmup;
-    FindRealizations(env, planning_lines, proposals, true, unique_loops, planning_warmup).mutate(s);
-    Stmt r = FindRealizations(env, lines, proposals, false, unique_loops, warmup).mutate(s);
+    FindRealizations(env, planning_lines, proposals, true, unique_loops, planning_warmup, nullptr).mutate(s);
+    Stmt r = FindRealizations(env, lines, proposals, false, unique_loops, warmup, sliding).mutate(s);
     if (report) *report = lines;
     if (plan) *plan = warmup;
     return r;

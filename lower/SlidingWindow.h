@@ -5,7 +5,9 @@
 // whose region does not move at all is computed in the first iteration only.
 #pragma once
 
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "Environment.h"
@@ -20,6 +22,9 @@ namespace halo {
 // The sliding Funcs that may warm up are planned in `plan`, for warm_up_sliding_windows
 // (SlidingWarmup.h), which must run next: their starts name the loops' warmup_min lets it
 // defines.
-Stmt sliding_window(const Stmt &s, Environment &env, std::vector<std::string> *report, WarmupPlan *plan);
+// `sliding` (if given) gets each Func that slides, with the dimension it slides along.
+using SlidingDims = std::set<std::pair<std::string, std::string>>;
+Stmt sliding_window(const Stmt &s, Environment &env, std::vector<std::string> *report, WarmupPlan *plan,
+                    SlidingDims *sliding = nullptr);
 
 }  // namespace halo
