@@ -34,21 +34,15 @@ private:
     }
 };
 
-bool contains_for(const Stmt &s) {
+// Whether ir (an Expr or a Stmt) contains a node of type Node.
+template <typename Node, typename IR>
+bool contains(const IR &ir) {
     struct Finds : IRVisitor {
         bool found = false;
-        void visit(const For *) override { found = true; }
+        using IRVisitor::visit;
+        void visit(const Node *) override { found = true; }
     } finds;
-    s.accept(&finds);
-    return finds.found;
-}
-
-bool contains_load(const Expr &e) {
-    struct Finds : IRVisitor {
-        bool found = false;
-        void visit(const Load *) override { found = true; }
-    } finds;
-    e.accept(&finds);
+    ir.accept(&finds);
     return finds.found;
 }
 
@@ -87,7 +81,7 @@ private:
     }
     void visit(const Load *op) override {
         IRVisitor::visit(op);
-        if (contains_load(op->index)) return;  // a gather: its rows are not known ahead
+        if (contains<Load>(op->index)) return;  // a gather: its rows are not known ahead
         Expr index = op->index;
         for (auto it = lets_.rbegin(); it != lets_.rend(); ++it) index = substitute(it->first, it->second, index);
         index = first_lane(simplify(index));
@@ -133,7 +127,7 @@ public:
         return body.same_as(op->body) ? self(op) : LetStmt::make(op->name, op->value, body);
     }
     Stmt visit(const For *op) override {
-        if (row_var_.empty() || contains_for(op->body)) return IRMutator::visit(op);
+        if (row_var_.empty() || contains<For>(op->body)) return IRMutator::visit(op);
         CollectLoads collect(lets_);
         op->body.accept(&collect);
         std::vector<Stmt> prefetches;
