@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <set>
 #include <vector>
 
 #include "IREquality.h"
@@ -106,10 +107,12 @@ public:
 
     Stmt visit(const ProducerConsumer *op) override {
         if (!op->is_producer || !row_var_.empty()) return IRMutator::visit(op);
-        for (auto &[func, dim] : sliding_) {
+        for (auto &[func_dim, direction] : sliding_) {
+            const auto &[func, dim] = func_dim;
             if (func != op->name) continue;
             row_var_ = func + ".s0." + dim;
             func_ = func;
+            direction_ = direction;
             Stmt body = mutate(op->body);
             row_var_.clear();
             lets_.clear();
@@ -132,7 +135,7 @@ public:
         op->body.accept(&collect);
         std::vector<Stmt> prefetches;
         std::vector<CollectLoads::Read> chosen;
-        Expr next_row = Variable::make(Int(32), row_var_) + 1;
+        Expr next_row = Variable::make(Int(32), row_var_) + direction_;
         for (const auto &read : collect.reads) {
             if (read.buffer == func_ || read.buffer.rfind(func_ + ".", 0) == 0 || local_.count(read.buffer)) continue;
             Expr ahead = simplify(substitute(row_var_, next_row, read.index));
@@ -159,6 +162,7 @@ private:
     const SlidingDims &sliding_;
     const std::set<std::string> &local_;
     std::string row_var_, func_;
+    int direction_ = 1;
     std::vector<std::pair<std::string, Expr>> lets_;
 };
 

@@ -4,7 +4,8 @@
 // cache misses (a 3x3 blur in strips ran 20-25% slower than the same reads without the
 // intermediate Func). So in the innermost loops of a sliding Func, each read of a buffer that
 // lives outside every loop (an input, or a Func computed at the root) also prefetches the
-// same place one row further along the sliding dimension: the row its next iteration reads.
+// same place one row further along the sliding dimension (one row back where the window moves
+// backwards): the row its next iteration reads.
 // Reads that the next row already covers (the other rows of a stencil) get no prefetch.
 // HALO_PREFETCH_SLIDING=0 turns it off (to measure it).
 #pragma once

@@ -213,6 +213,7 @@ public:
     struct Slid {
         int dim;
         Expr window;
+        bool backwards;  // towards lower coordinates
     };
     std::vector<Slid> slid;
     // How many places f's bounds lets are in (one per specialization branch it is computed in).
@@ -522,7 +523,7 @@ private:
             }
             if (check.defined()) rest = Block::make(check, rest);
         }
-        if (sliding >= 0) slid.push_back({d, window});
+        if (sliding >= 0) slid.push_back({d, window, backwards});
         reused_ = true;
         reused_dim_ = d;
         report_.push_back(f_.name + ": sliding window over " + c + " in dimension " + f_.args[d] +
@@ -836,7 +837,7 @@ public:
             return Realize::make(op->name, op->types, op->bounds, op->body);
         }
         if (sliding_) {
-            for (const auto &slid : slide.slid) sliding_->insert({f.name, f.args[size_t(slid.dim)]});
+            for (const auto &slid : slide.slid) (*sliding_)[{f.name, f.args[size_t(slid.dim)]}] = slid.backwards ? -1 : 1;
         }
         std::vector<Range> bounds = op->bounds;
         std::vector<Stmt> checks = fold(f, slide, bounds);

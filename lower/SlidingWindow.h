@@ -5,7 +5,7 @@
 // whose region does not move at all is computed in the first iteration only.
 #pragma once
 
-#include <set>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -22,8 +22,9 @@ namespace halo {
 // The sliding Funcs that may warm up are planned in `plan`, for warm_up_sliding_windows
 // (SlidingWarmup.h), which must run next: their starts name the loops' warmup_min lets it
 // defines.
-// `sliding` (if given) gets each Func that slides, with the dimension it slides along.
-using SlidingDims = std::set<std::pair<std::string, std::string>>;
+// `sliding` (if given) gets each Func that slides, with the dimension it slides along, and the
+// way its window moves: 1 towards higher coordinates, -1 (backwards) towards lower ones.
+using SlidingDims = std::map<std::pair<std::string, std::string>, int>;
 Stmt sliding_window(const Stmt &s, Environment &env, std::vector<std::string> *report, WarmupPlan *plan,
                     SlidingDims *sliding = nullptr);
 

@@ -119,3 +119,24 @@ TEST_CASE("no prefetch without a sliding window, nor with HALO_PREFETCH_SLIDING=
     CHECK(contains(stmt, "// bx: sliding window over by.s0.yi in dimension y"));
     CHECK(prefetches(stmt).empty());
 }
+
+TEST_CASE("a window sliding backwards prefetches the row below") {
+    // g reads f at rows 20 - y and 21 - y: as y grows, f's new row is the one below.
+    Var x("x"), y("y");
+    ImageParam input(Int(32), 2, "input");
+    Func f("f"), g("g");
+    f(x, y) = input(x, y) * 3 + input(x, y + 1);
+    g(x, y) = f(x, 20 - y) + f(x, 21 - y) * 2;
+    f.store_root().compute_at(g, y).vectorize(x, 4);
+    g.vectorize(x, 4);
+    std::string stmt = g.lowered_stmt();
+    REQUIRE(contains(stmt, "// f: sliding window over g.s0.y in dimension y, backwards"));
+    // Row y of f reads input rows y and y + 1; the next iteration's f row y - 1 reads y - 1.
+    std::vector<std::string> found = prefetches(stmt);
+    REQUIRE(!found.empty());
+    for (const std::string &p : found) CHECK(contains(p, "((int64(f.s0.y) - int64(input.min.1)) - (int64)1) * int64(input.stride.1)"));
+    Buffer<int> in = halo_test::int_buffer_at(40, 60, -10, -20);
+    halo_test::fill_random(in, -50, 50, 5);
+    input.set(in);
+    halo_test::check_against_reference(g, halo_test::int_buffer_at(9, 13, -3, -4));
+}
