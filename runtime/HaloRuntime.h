@@ -26,7 +26,9 @@ typedef struct halo_dimension_t {
 // buffer and its host pointer are non-NULL, the type and dimension count are the expected
 // ones, dim points to `dimensions` entries, every extent is >= 0 (with min + extent - 1 in
 // 32 bits), dimension 0 has stride 1 (unless the pipeline was compiled with dim(0).set_stride),
-// and the buffer covers what the pipeline reads or writes.
+// and the buffer covers what the pipeline reads or writes. Not checked: an output must not
+// share memory with an input (pipelines do not run in place, as in Halide; a split's shifted
+// last vector, for one, computes points again from an input it may already have overwritten).
 typedef struct halo_buffer_t {
     uint8_t *host;
     uint8_t type_code;   // a halo_type_code_t
