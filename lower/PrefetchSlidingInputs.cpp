@@ -115,7 +115,6 @@ public:
             direction_ = direction;
             Stmt body = mutate(op->body);
             row_var_.clear();
-            lets_.clear();
             return body.same_as(op->body) ? self(op) : ProducerConsumer::make(op->name, true, body);
         }
         return IRMutator::visit(op);
@@ -139,7 +138,7 @@ public:
         for (const auto &read : collect.reads) {
             if (read.buffer == func_ || read.buffer.rfind(func_ + ".", 0) == 0 || local_.count(read.buffer)) continue;
             Expr ahead = simplify(substitute(row_var_, next_row, read.index));
-            if (equal(ahead, simplify(read.index))) continue;  // does not move with the row
+            if (equal(ahead, read.index)) continue;  // does not move with the row (already simplified)
             // Not where this row already reads (the other rows of a stencil), nor where
             // another prefetch goes.
             auto near = [&](const CollectLoads::Read &other) {
