@@ -191,9 +191,8 @@ std::string header_text(const std::vector<AOTArgument> &inputs, const std::vecto
     h << "// Every buffer is checked before anything is read or written: non-NULL, with host memory\n"
          "// and a dim array, the type and dimensions below, extents >= 0, stride 1 in dimension 0\n"
          "// (but for a buffer whose dim(0).set_stride was given),\n"
-         "// and inputs large enough for the output (see halo_buffer_t in HaloRuntime.h).\n"
-         "// Not checked: an output must not share memory with an input (no in-place runs, as in\n"
-         "// Halide); one that does can get wrong values without an error.\n";
+         "// inputs large enough for the output, and no output sharing memory with an input or\n"
+         "// another output (no in-place runs; see halo_buffer_t in HaloRuntime.h).\n";
     std::ostringstream args;
     for (auto &a : inputs) {
         if (a.is_buffer) args << "halo_buffer_t *" << a.name << " /* " << a.type.to_string() << ", " << a.dimensions << "-D */, ";

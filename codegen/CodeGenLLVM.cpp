@@ -172,6 +172,8 @@ private:
     }
 
     void unpack_buffer(const std::string &name, Value *buf, Type type, int dims);
+    void check_outputs_disjoint(const std::vector<std::pair<std::string, Value *>> &outputs,
+                                const std::vector<std::pair<std::string, Value *>> &inputs);
     std::set<std::string> strided_buffers_;  // inputs and outputs whose dimension 0 need not be dense
 
     // ---- expressions
@@ -1195,6 +1197,28 @@ void CodeGen::unpack_buffer(const std::string &name, Value *buf, Type type, int 
     }
 }
 
+// Pipelines do not run in place: a value may be read after a store to the same memory (a
+// ShiftInwards tail computes its last vector again, a Func computed at root reads an input
+// the output has already overwritten). Every output is checked against every input and every
+// other output at entry.
+void CodeGen::check_outputs_disjoint(const std::vector<std::pair<std::string, Value *>> &outputs,
+                                     const std::vector<std::pair<std::string, Value *>> &inputs) {
+    auto check = runtime("halo_check_buffers_disjoint", builder_.getInt32Ty(),
+                          {builder_.getPtrTy(), builder_.getPtrTy(), builder_.getPtrTy(), builder_.getPtrTy(),
+                           builder_.getPtrTy(), builder_.getInt32Ty()});
+    auto check_pair = [&](const std::pair<std::string, Value *> &out, const std::pair<std::string, Value *> &other,
+                          bool other_is_output) {
+        Value *code = builder_.CreateCall(check, {null_ctx(), out.second, builder_.CreateGlobalStringPtr(out.first),
+                                                  other.second, builder_.CreateGlobalStringPtr(other.first),
+                                                  builder_.getInt32(other_is_output)});
+        check_or_return(builder_.CreateICmpEQ(code, builder_.getInt32(0)), [&] { return code; });
+    };
+    for (size_t i = 0; i < outputs.size(); i++) {
+        for (size_t j = i + 1; j < outputs.size(); j++) check_pair(outputs[i], outputs[j], true);
+        for (const auto &in : inputs) check_pair(outputs[i], in, false);
+    }
+}
+
 void CodeGen::compile(const LoweredPipeline &p) {
     auto *fn_t = llvm::FunctionType::get(builder_.getInt32Ty(), {builder_.getPtrTy()}, false);
     function_ = llvm::Function::Create(fn_t, llvm::Function::ExternalLinkage, p.name, module_);
@@ -1217,17 +1241,21 @@ void CodeGen::compile(const LoweredPipeline &p) {
     user_context_ = arg_ptr(0);
     strided_buffers_ = p.strided_buffers;
     const int first_param = 1 + int(p.outputs.size());
+    std::vector<std::pair<std::string, Value *>> outputs, inputs;
     for (size_t i = 0; i < p.outputs.size(); i++) {
-        unpack_buffer(p.outputs[i].name, arg_ptr(int(1 + i)), p.outputs[i].type, p.outputs[i].dimensions);
+        outputs.emplace_back(p.outputs[i].name, arg_ptr(int(1 + i)));
+        unpack_buffer(p.outputs[i].name, outputs.back().second, p.outputs[i].type, p.outputs[i].dimensions);
     }
     for (size_t i = 0; i < p.params.size(); i++) {
         auto &param = p.params[i];
         if (param->is_buffer) {
-            unpack_buffer(param->name, arg_ptr(int(i) + first_param), param->type, param->dimensions);
+            inputs.emplace_back(param->name, arg_ptr(int(i) + first_param));
+            unpack_buffer(param->name, inputs.back().second, param->type, param->dimensions);
         } else {
             symbols_[param->name] = builder_.CreateLoad(llvm_type(param->type), arg_ptr(int(i) + first_param), param->name);
         }
     }
+    check_outputs_disjoint(outputs, inputs);
     struct BufferNames : IRVisitor {
         std::set<std::string> &names;
         explicit BufferNames(std::set<std::string> &n) : names(n) {}

@@ -452,6 +452,133 @@ int32_t halo_error_bad_extent(void *user_context, const char *buffer_name, int32
     return halo_error_code_bad_extent;
 }
 
+namespace {
+
+// The bytes a buffer's elements span, [begin, end) as addresses; begin == end if it has none.
+// In 128 bits: extents and strides of 2^31 and 8-byte elements would overflow 64.
+struct ByteSpan {
+    __int128 begin = 0, end = 0;
+};
+
+int64_t element_bytes(const halo_buffer_t *b) { return b->type_bits <= 8 ? 1 : b->type_bits / 8; }
+
+ByteSpan byte_span(const halo_buffer_t *b) {
+    const __int128 host = static_cast<__int128>(reinterpret_cast<uintptr_t>(b->host));
+    const int64_t eb = element_bytes(b);
+    __int128 lo = 0, hi = 0;
+    for (int d = 0; d < b->dimensions; d++) {
+        const halo_dimension_t &dim = b->dim[d];
+        if (dim.extent <= 0) return {host, host};
+        const __int128 reach = static_cast<__int128>(dim.extent - 1) * dim.stride * eb;
+        (reach < 0 ? lo : hi) += reach;
+    }
+    return {host + lo, host + hi + eb};
+}
+
+int64_t gcd(int64_t a, int64_t b) {
+    a = a < 0 ? -a : a;
+    b = b < 0 ? -b : b;
+    while (b != 0) {
+        const int64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+__int128 address(const halo_buffer_t *b) { return static_cast<__int128>(reinterpret_cast<uintptr_t>(b->host)); }
+
+__int128 modulo(__int128 v, __int128 m) {
+    const __int128 r = v % m;
+    return r < 0 ? r + m : r;
+}
+
+// With equal element sizes eb, every element of a starts at host_a + eb*k and every element of
+// b at host_b + eb*m, where k and m are multiples of g, the common divisor of the strides of
+// both: two elements share a byte only if host_b - host_a lies within eb - 1 of a multiple of
+// eb*g. (Channels interleaved in one image pass this test.)
+bool meet_modulo_strides(const halo_buffer_t *a, const halo_buffer_t *b) {
+    const int64_t eb = element_bytes(a);
+    if (element_bytes(b) != eb) return true;
+    int64_t g = 0;
+    for (const halo_buffer_t *buf : {a, b}) {
+        for (int d = 0; d < buf->dimensions; d++) {
+            if (buf->dim[d].extent > 1) g = gcd(g, buf->dim[d].stride);
+        }
+    }
+    if (g == 0) return true;  // two single elements whose bytes overlap
+    const __int128 period = static_cast<__int128>(eb) * g;
+    const __int128 r = modulo(address(b) - address(a), period);
+    return r < eb || r > period - eb;
+}
+
+// The dimension of b, among those with more than one element, of the smallest stride; -1 if none.
+int inner_dimension(const halo_buffer_t *b) {
+    int inner = -1;
+    for (int d = 0; d < b->dimensions; d++) {
+        if (b->dim[d].extent > 1 &&
+            (inner < 0 || std::llabs(b->dim[d].stride) < std::llabs(b->dim[inner].stride))) {
+            inner = d;
+        }
+    }
+    return inner;
+}
+
+// Each buffer's bytes, taken modulo the common divisor P (in bytes) of the strides of all its
+// dimensions but the inner one and of the other buffer's likewise, lie in one interval: the
+// span of its inner dimension. Disjoint intervals modulo P mean disjoint buffers. (Rows
+// interleaved in one image, or tiles side by side in it, pass this test.)
+bool meet_modulo_rows(const halo_buffer_t *a, const halo_buffer_t *b) {
+    int64_t period = 0;
+    const halo_buffer_t *bufs[2] = {a, b};
+    int inner[2];
+    for (int i = 0; i < 2; i++) {
+        inner[i] = inner_dimension(bufs[i]);
+        for (int d = 0; d < bufs[i]->dimensions; d++) {
+            if (d != inner[i] && bufs[i]->dim[d].extent > 1) {
+                period = gcd(period, int64_t(bufs[i]->dim[d].stride) * element_bytes(bufs[i]));
+            }
+        }
+    }
+    if (period == 0) return true;
+    __int128 begin[2], length[2];
+    for (int i = 0; i < 2; i++) {
+        const int64_t eb = element_bytes(bufs[i]);
+        __int128 reach = 0;
+        if (inner[i] >= 0) {
+            const halo_dimension_t &dim = bufs[i]->dim[inner[i]];
+            reach = static_cast<__int128>(dim.extent - 1) * dim.stride * eb;
+        }
+        begin[i] = address(bufs[i]) + (reach < 0 ? reach : 0);
+        length[i] = (reach < 0 ? -reach : reach) + eb;
+        if (length[i] >= period) return true;
+    }
+    const __int128 d = modulo(begin[1] - begin[0], period);
+    return d < length[0] || d + length[1] > period;
+}
+
+}  // namespace
+
+int32_t halo_check_buffers_disjoint(void *user_context, const halo_buffer_t *a, const char *a_name,
+                                    const halo_buffer_t *b, const char *b_name, int32_t b_is_output) {
+    const ByteSpan sa = byte_span(a), sb = byte_span(b);
+    if (sa.begin == sa.end || sb.begin == sb.end) return 0;
+    if (sa.end <= sb.begin || sb.end <= sa.begin) return 0;
+    if (!meet_modulo_strides(a, b) || !meet_modulo_rows(a, b)) return 0;
+    char msg[640];
+    std::snprintf(msg, sizeof msg,
+                  "output '%s' shares memory with %s '%s' (the output spans bytes [%p, %p), '%s' spans [%p, %p)): "
+                  "pipelines do not run in place, since a point may be computed again from a value already "
+                  "overwritten; give '%s' a buffer of its own (copy it back afterwards if needed)",
+                  a_name, b_is_output ? "output" : "input", b_name,
+                  reinterpret_cast<void *>(static_cast<uintptr_t>(sa.begin)),
+                  reinterpret_cast<void *>(static_cast<uintptr_t>(sa.end)), b_name,
+                  reinterpret_cast<void *>(static_cast<uintptr_t>(sb.begin)),
+                  reinterpret_cast<void *>(static_cast<uintptr_t>(sb.end)), a_name);
+    halo_error(user_context, msg);
+    return halo_error_code_buffers_overlap;
+}
+
 int32_t halo_error_out_of_memory(void *user_context, const char *func_name, int64_t bytes) {
     char msg[256];
     if (bytes < 0) {

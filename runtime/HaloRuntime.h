@@ -26,9 +26,9 @@ typedef struct halo_dimension_t {
 // buffer and its host pointer are non-NULL, the type and dimension count are the expected
 // ones, dim points to `dimensions` entries, every extent is >= 0 (with min + extent - 1 in
 // 32 bits), dimension 0 has stride 1 (unless the pipeline was compiled with dim(0).set_stride),
-// and the buffer covers what the pipeline reads or writes. Not checked: an output must not
-// share memory with an input (pipelines do not run in place, as in Halide; a split's shifted
-// last vector, for one, computes points again from an input it may already have overwritten).
+// the buffer covers what the pipeline reads or writes, and no output shares memory with an
+// input or another output (pipelines do not run in place; a split's shifted last vector, for
+// one, computes points again from an input it may already have overwritten).
 typedef struct halo_buffer_t {
     uint8_t *host;
     uint8_t type_code;   // a halo_type_code_t
@@ -54,6 +54,7 @@ enum {
     halo_error_code_specialize_fail = -11,
     halo_error_code_param_out_of_range = -12,
     halo_error_code_requirement_failed = -13,
+    halo_error_code_buffers_overlap = -14,
 };
 
 // Memory that pipelines reuse across calls: a freed buffer goes back to the arena and the
@@ -171,6 +172,17 @@ int32_t halo_error_null_dim(void *user_context, const char *buffer_name, int32_t
 int32_t halo_error_bad_extent(void *user_context, const char *buffer_name, int32_t dim, int32_t min,
                               int32_t extent);
 int32_t halo_error_out_of_memory(void *user_context, const char *func_name, int64_t bytes);
+// Pipelines check at entry that no output shares memory with an input or another output:
+// returns 0 if the elements of buffers a and b (already checked: non-NULL host, dim array,
+// extents) touch no common byte, else reports an error naming both and returns
+// halo_error_code_buffers_overlap. Buffers whose byte spans overlap count as disjoint when one
+// of two tests proves their elements never meet: channels interleaved in one image (the offset
+// between the buffers is no multiple of their strides' common divisor), or rows interleaved,
+// or tiles side by side in one image (their rows fall in disjoint intervals modulo the common
+// divisor of the outer strides). Layouts that need a finer proof are refused.
+// Here a is an output; b is an input, or another output if b_is_output.
+int32_t halo_check_buffers_disjoint(void *user_context, const halo_buffer_t *a, const char *a_name,
+                                    const halo_buffer_t *b, const char *b_name, int32_t b_is_output);
 void *halo_malloc(void *user_context, int64_t bytes);
 void halo_free(void *user_context, void *ptr);
 

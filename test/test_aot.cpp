@@ -411,6 +411,31 @@ TEST_CASE("AOT: broken buffers with scalar arguments are reported too") {
     for (uint8_t v : out) CHECK(v == 99);
 }
 
+TEST_CASE("AOT: an output sharing memory with its input is refused, and nothing is written") {
+    // The call a review found computing wrong values with return code 0: brighten in place.
+    std::vector<uint8_t> mem(67 * 5);
+    for (size_t i = 0; i < mem.size(); i++) mem[i] = uint8_t(i % 50);
+    const std::vector<uint8_t> before = mem;
+    aot::BufferRef same_in(mem.data(), {67, 5}), same_out(mem.data(), {67, 5});
+    halo_error_handler_t previous = halo_set_error_handler(capture);
+    last_error.clear();
+    CHECK(brighten_host(same_in, 1.5f, 3, same_out) == halo_error_code_buffers_overlap);
+    CHECK_MESSAGE(reported("output 'output' shares memory with input 'input'"), last_error);
+    CHECK(mem == before);
+    // The output one row into the input overlaps it too.
+    aot::BufferRef top(mem.data(), {67, 4}), shifted(mem.data() + 67, {67, 4});
+    last_error.clear();
+    CHECK(brighten_host(top, 1.5f, 3, shifted) == halo_error_code_buffers_overlap);
+    CHECK_MESSAGE(reported("output 'output' shares memory with input 'input'"), last_error);
+    CHECK(mem == before);
+    // The next rows, disjoint from the input's, are fine.
+    aot::BufferRef rows_0_1(mem.data(), {67, 2}), rows_2_3(mem.data() + 2 * 67, {67, 2});
+    last_error.clear();
+    CHECK(brighten_host(rows_0_1, 1.5f, 3, rows_2_3) == 0);
+    CHECK(last_error.empty());
+    halo_set_error_handler(previous);
+}
+
 TEST_CASE("the generator driver's errors") {
     std::string exe = HALO_APP_GENERATORS;
     auto [rc1, out1] = run_command(exe + " -g no_such -o /tmp");
