@@ -22,6 +22,9 @@ public:
     // reads the last wrapper of the chain, which reads the one before it, and so on to f.
     Expr visit(const Call *op) override {
         Expr e = IRMutator::visit(op);
+        // A Func's reads of itself in its updates (f(x) += 1, a scan) stay reads of itself, as
+        // in Halide's wrap_func_calls: through its global wrapper they made a cycle.
+        if (const Call *c = e.as<Call>(); c && c->name == consumer_) return e;
         for (size_t hops = 0; hops <= env_.size(); hops++) {
             const Call *c = e.as<Call>();
             const WrapperSet *wrappers = wrappers_of(c);

@@ -172,3 +172,47 @@ TEST_CASE("a wrapper serves the condition of select(c, v, undef()) and RDom pred
     Buffer<int> counted = k.realize({6});
     for (int i = 0; i < 6; i++) CHECK(counted(i) == (3 * i + 3 > 6 ? 1 : 0));
 }
+
+TEST_CASE("the global wrapper of a Func whose updates read it: the updates still read the Func") {
+    // f's own reads in its updates are not redirected to f.in() (as in Halide): they made a
+    // cycle f -> f_global_wrapper -> f, refused as a CompileError.
+    Var x("x");
+    RDom r(1, 15, "r");
+    {
+        Func f("f"), g("g");
+        f(x) = x;
+        f(x) += 1;
+        g(x) = f(x) * 2;
+        f.compute_root();
+        f.in().compute_root();
+        Buffer<int> out(10);
+        out.set_min({-3});
+        halo_test::check_against_reference(g, out);
+        CHECK(out(-3) == -4);
+    }
+    {
+        Func scan("scan"), g("g");
+        scan(x) = x;
+        scan(r) = scan(r - 1) + scan(r);  // prefix sums
+        g(x) = scan(x) + 1;
+        scan.compute_root();
+        Func w = scan.in();
+        w.compute_at(g, x);
+        Buffer<int> out(16);
+        halo_test::check_against_reference(g, out);
+        CHECK(out(15) == 15 * 16 / 2 + 1);
+    }
+    {
+        Func hist("hist"), g("g");
+        hist(x) = 0;
+        hist(r % 3) += 1;
+        g(x) = hist(x) * 10;
+        hist.compute_root();
+        hist.in().compute_root().vectorize(x, 4);
+        Buffer<int> out(3);
+        halo_test::check_against_reference(g, out);
+        CHECK(out(0) == 50);
+        CHECK(out(1) == 50);
+        CHECK(out(2) == 50);
+    }
+}
