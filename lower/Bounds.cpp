@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <optional>
+#include <set>
 #include <unordered_set>
 
 #include "EuclideanDivision.h"
 #include "IREquality.h"
 #include "Simplify.h"
 #include "SlidingWarmup.h"
+#include "SolveForVariable.h"
 #include "Substitute.h"
 #include "dsl/Error.h"
 #include "dsl/IROperator.h"
@@ -188,6 +190,44 @@ private:
     // Arithmetic on a type that wraps: a single value stays exact (it is computed the same
     // way); otherwise the interval is computed exactly from constant bounds of the operands and
     // kept if it fits the type, which proves nothing wrapped. Else the type's whole range.
+    // a << c and a >> c by a constant c in [0, bits): a * 2^c and a / 2^c (which rounds down,
+    // as the arithmetic shift does), wrapping as those do in the types that wrap. As in
+    // Halide's bounds, f(x >> 1) and f(x << 12) are bounded.
+    bool shift_bounds(const Call *op) {
+        Type t = op->type;
+        if (!t.is_int() && !t.is_uint()) return false;
+        Expr amount = simplify(op->args[1]);
+        std::optional<Wide> c;
+        if (auto i = amount.as<IntImm>()) c = Wide(i->value);
+        if (auto u = amount.as<UIntImm>()) c = Wide(u->value);
+        // 2^c must be a value of the type: c < bits - 1 for a signed type.
+        if (!c || *c < 0 || *c >= Wide(t.bits - (t.is_int() ? 1 : 0)) || t.lanes > 1) return false;
+        if (t.is_uint() && t.bits == 64 && *c == 63) return false;  // make_const takes an int64
+        Expr factor = make_const(t, int64_t(1) << int(*c));
+        Expr equivalent = op->is_intrinsic(Call::shift_left) ? Mul::make(op->args[0], factor)
+                                                             : Div::make(op->args[0], factor);
+        result = get(equivalent);
+        return true;
+    }
+
+    // a | b of non-negative a and b with constant bounds: at least the larger minimum, and
+    // below the next power of two above both maxima (a | b sets no higher bit than they do).
+    bool bitwise_or_bounds(const Call *op) {
+        Type t = op->type;
+        if ((!t.is_int() && !t.is_uint()) || t.lanes > 1) return false;
+        Interval a = get(op->args[0]), b = get(op->args[1]);
+        auto amin = const_bound(a.min.defined() ? simplify(a.min) : a.min, false);
+        auto amax = const_bound(a.max.defined() ? simplify(a.max) : a.max, true);
+        auto bmin = const_bound(b.min.defined() ? simplify(b.min) : b.min, false);
+        auto bmax = const_bound(b.max.defined() ? simplify(b.max) : b.max, true);
+        if (!amin || !amax || !bmin || !bmax || *amin < 0 || *bmin < 0) return false;
+        Wide mask = 0;
+        while (mask < std::max(*amax, *bmax)) mask = mask * 2 + 1;
+        if (mask > Wide(INT64_MAX)) return false;
+        result = Interval(make_const(t, int64_t(std::max(*amin, *bmin))), make_const(t, int64_t(mask)));
+        return true;
+    }
+
     bool wrapping_arith(const BaseExprNode *op, const Interval &a, const Interval &b) {
         Type t = op->type;
         if (!wraps(t)) return false;
@@ -484,6 +524,8 @@ private:
             }
             (void)a;
         }
+        if ((op->is_intrinsic(Call::shift_left) || op->is_intrinsic(Call::shift_right)) && shift_bounds(op)) return;
+        if (op->is_intrinsic(Call::bitwise_or) && bitwise_or_bounds(op)) return;
         if (op->is_intrinsic(Call::popcount) || op->is_intrinsic(Call::count_leading_zeros) ||
             op->is_intrinsic(Call::count_trailing_zeros)) {
             // A count of bits: from 0 to the bit width (a lookup table of 9 entries serves a
@@ -842,15 +884,17 @@ private:
         if (!v || !scope.count(v->name)) {
             // e op v: the mirror image.
             v = rhs.as<Variable>();
-            if (!v || !scope.count(v->name)) return;
+            if (!v || !scope.count(v->name)) {
+                // Neither side is a variable alone: solve for each variable of either side.
+                narrow_by_solving(lhs, rhs, upper_gap, lower_gap, narrowed);
+                narrow_by_solving(rhs, lhs, lower_gap, upper_gap, narrowed);
+                return;
+            }
             std::swap(lhs, rhs);
             std::swap(upper_gap, lower_gap);
         }
         if (!v->type.is_int() || v->type.bits != 32 || expr_uses_var(rhs, v->name)) return;
-        Interval have = scope[v->name];
-        for (auto &[name, i] : narrowed) {
-            if (name == v->name) have = i;
-        }
+        Interval have = narrowed_range(v->name, narrowed);
         Interval other = bounds(rhs);
         Interval now = have;
         // Each end stays inside the old range: a condition that never holds would otherwise
@@ -865,6 +909,56 @@ private:
             now.min = simplify(min(max(have.min, lo), have.max), let_values_);
         }
         narrowed.push_back({v->name, now});
+    }
+
+    // The range of a variable of the scope, as narrowed so far.
+    Interval narrowed_range(const std::string &name, const std::vector<std::pair<std::string, Interval>> &narrowed) {
+        Interval have = scope[name];
+        for (auto &[n, i] : narrowed) {
+            if (n == name) have = i;
+        }
+        return have;
+    }
+
+    // lhs <= rhs - upper_gap (if upper_gap >= 0) and lhs >= rhs + lower_gap (if lower_gap >= 0),
+    // where lhs is linear in a variable of the scope that rhs does not name (r + 3 < 13,
+    // 2 * r < 20, -r > -10): the bounds solve_for_variable derives narrow that variable. They
+    // are int64 and exact; each end stays inside the old range, as in narrow_by.
+    void narrow_by_solving(const Expr &lhs, const Expr &rhs, int upper_gap, int lower_gap,
+                           std::vector<std::pair<std::string, Interval>> &narrowed) {
+        if (lhs.type() != Int(32) || rhs.type() != Int(32)) return;
+        std::set<std::string> names;
+        struct Names : IRVisitor {
+            std::set<std::string> &names;
+            explicit Names(std::set<std::string> &n) : names(n) {}
+            using IRVisitor::visit;
+            void visit(const Variable *op) override { names.insert(op->name); }
+        } collect(names);
+        lhs.accept(&collect);
+        Expr upper = upper_gap >= 0 ? Sub::make(rhs, make_const(Int(32), int64_t(upper_gap))) : Expr();
+        Expr lower = lower_gap >= 0 ? Add::make(rhs, make_const(Int(32), int64_t(lower_gap))) : Expr();
+        for (const std::string &name : names) {
+            if (!scope.count(name) || expr_uses_var(rhs, name)) continue;
+            VariableBounds solved;
+            if (!solve_for_variable(lhs, name, upper, lower, &solved)) continue;
+            Interval have = narrowed_range(name, narrowed);
+            if (!have.min.defined() || !have.max.defined() || have.min.type() != Int(32)) continue;
+            Expr have_min = Cast::make(Int(64), have.min), have_max = Cast::make(Int(64), have.max);
+            Interval now = have;
+            if (solved.upper.defined()) {
+                Interval u = bounds(solved.upper);
+                if (u.max.defined()) {
+                    now.max = simplify(Cast::make(Int(32), max(min(have_max, u.max), have_min)), let_values_);
+                }
+            }
+            if (solved.lower.defined()) {
+                Interval l = bounds(solved.lower);
+                if (l.min.defined()) {
+                    now.min = simplify(Cast::make(Int(32), min(max(have_min, l.min), have_max)), let_values_);
+                }
+            }
+            narrowed.push_back({name, now});
+        }
     }
 
     void visit_narrowed(const std::vector<std::pair<std::string, Interval>> &narrowed, size_t k, const Stmt &body) {

@@ -200,6 +200,11 @@ void RandomPipeline::add_pointwise_or_stencil(PipelineStage &st, int a, int b) {
         log_ << F << "(x, y) = " << A << "(2x, y) + " << A << "(2x+1, y) / 2\n";
         break;
     case 3:
+        if (where_rand(3) == 0) {  // the same as shifts, which bounds inference bounds too
+            f(x, y) = read(a, x >> 1, y) + read(b, (x << 1) - x, (y + 1) >> 1) % 7;
+            log_ << F << "(x, y) = " << A << "(x >> 1, y) + " << B << "((x << 1) - x, (y+1) >> 1) % 7\n";
+            break;
+        }
         f(x, y) = read(a, x / 2, y) + read(b, x, (y + 1) / 2) % 7;
         log_ << F << "(x, y) = " << A << "(x/2, y) + " << B << "(x, (y+1)/2) % 7\n";
         break;
@@ -253,7 +258,16 @@ void RandomPipeline::add_update_stage(PipelineStage &st, int a, int b) {
         Expr condition = (k.x + y) % 2 == 0;
         // Sometimes a bound on k too, which narrows the region the update reads.
         int k_max = where_rand(3) == 0 ? where_rand(3) - 1 : 2;
-        if (k_max < 2) condition = condition && k.x <= k_max;
+        // In one of four equivalent forms, which bounds inference solves for k.
+        const int form = k_max < 2 ? where_rand(4) : 0;
+        const char *forms[] = {"k <= K", "k + 2 <= K + 2", "2 * k < 2 * K + 2", "-k >= -K"};
+        if (k_max < 2) {
+            Expr bound = form == 0   ? k.x <= k_max
+                         : form == 1 ? k.x + 2 <= k_max + 2
+                         : form == 2 ? 2 * k.x < 2 * k_max + 2
+                                     : -k.x >= -k_max;
+            condition = condition && bound;
+        }
         if (reads_self) condition = condition && f(x, y) < 40;
         k.where(hinted ? likely(condition) : condition);
         Expr term = read(a, x + k.x, y);
@@ -269,7 +283,7 @@ void RandomPipeline::add_update_stage(PipelineStage &st, int a, int b) {
         f(x, y) += term * (k.x + 3);
         log_ << F << "(x, y) += " << A << "(x + k, y) * (k + 3), k in [-2, 2] where "
              << (hinted ? "likely(" : "(") << "(k + y) % 2 == 0"
-             << (k_max < 2 ? " && k <= " + std::to_string(k_max) : std::string())
+             << (k_max < 2 ? " && " + std::string(forms[form]) + ", K = " + std::to_string(k_max) : std::string())
              << (reads_self ? " && " + F + "(x, y) < 40" : "") << ")\n";
         st.update_has_x = {true};
         st.rfactored = !reads_self && maybe_rfactor(f, k);
