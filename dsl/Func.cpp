@@ -191,7 +191,37 @@ Func Func::in(const std::vector<Func> &consumers) {
         user_assert(c.function() != f_) << "Func '" << name() << "': in(" << name() << ") wraps a Func for "
                                         << "its own use; name a consumer (or call in() for all of them)";
     }
-    if (auto existing = f_->wrappers.for_consumer(consumers[0].function().get())) return Func(existing);
+    // As in Halide: the consumers either share one wrapper already, or none of them has one.
+    auto listed = [&](const FunctionContents *c) {
+        for (const Func &f : consumers) {
+            if (f.function().get() == c) return true;
+        }
+        return false;
+    };
+    const std::string first = consumers[0].name();
+    if (auto existing = f_->wrappers.for_consumer(consumers[0].function().get())) {
+        for (auto &e : f_->wrappers.for_consumers) {
+            auto c = e.consumer.lock();
+            if (!c || c.get() == consumers[0].function().get()) continue;
+            user_assert(!listed(c.get()) || e.wrapper == existing)
+                << "Func '" << name() << "': in() of a list naming '" << first << "' and '" << c->name
+                << "', which already read different wrappers of it ('" << existing->name << "' and '"
+                << e.wrapper->name << "'); a list's consumers must share one wrapper: make it for all of them "
+                << "in one in({...}) call";
+            user_assert(listed(c.get()) || e.wrapper != existing)
+                << "Func '" << name() << "': in() of a list naming '" << first << "' but not '" << c->name
+                << "', which shares its wrapper '" << existing->name
+                << "'; list every consumer of a shared wrapper, or give '" << first << "' a wrapper of its own";
+        }
+        return Func(existing);
+    }
+    for (const Func &c : consumers) {
+        auto other = f_->wrappers.for_consumer(c.function().get());
+        user_assert(!other) << "Func '" << name() << "': in() of a list naming '" << first << "' and '" << c.name()
+                            << "': '" << c.name() << "' already reads the wrapper '" << other->name << "' while '"
+                            << first << "' has none; a list's consumers must share one wrapper (name '" << c.name()
+                            << "' first to get its wrapper, or make the wrapper for all of them in one call)";
+    }
     std::string wname = name() + "_in";
     for (const Func &c : consumers) wname += "_" + c.name();
     auto w = make_wrapper(f_, wname);

@@ -69,7 +69,7 @@ TEST_CASE("one wrapper for several consumers, of a Func with an update") {
     h.compute_root();
     Func w = f.in({g, h});
     w.compute_root().vectorize(x, 8);
-    CHECK(f.in(h).function() == w.function());
+    CHECK(f.in({g, h}).function() == w.function());
     Buffer<int> o(21);
     o.set_min(-6);
     halo_test::check_against_reference(out, o);
@@ -214,5 +214,48 @@ TEST_CASE("the global wrapper of a Func whose updates read it: the updates still
         CHECK(out(0) == 50);
         CHECK(out(1) == 50);
         CHECK(out(2) == 50);
+    }
+}
+
+TEST_CASE("in() of a list: its consumers share one wrapper already, or none has one, as in Halide") {
+    Var x("x");
+    auto make = [&](Func &f, Func &g, Func &h) {
+        f(x) = x;
+        g(x) = f(x) + 1;
+        h(x) = f(x) * 2;
+    };
+    {
+        Func f("f"), g("g"), h("h");
+        make(f, g, h);
+        Func w = f.in({g, h});
+        std::string msg = compile_error_of([&] { f.in(h); });
+        CHECK_MESSAGE(contains(msg, "Func 'f': in() of a list naming 'h' but not 'g', which shares its wrapper 'f_in_g_h'"), msg);
+    }
+    {
+        Func f("f"), g("g"), h("h");
+        make(f, g, h);
+        f.in(h);
+        std::string msg = compile_error_of([&] { f.in({g, h}); });
+        CHECK_MESSAGE(contains(msg, "'h' already reads the wrapper 'f_in_h' while 'g' has none"), msg);
+    }
+    {
+        Func f("f"), g("g"), h("h");
+        make(f, g, h);
+        f.in(g);
+        f.in(h);
+        std::string msg = compile_error_of([&] { f.in({g, h}); });
+        CHECK_MESSAGE(contains(msg, "which already read different wrappers of it ('f_in_g' and 'f_in_h')"), msg);
+    }
+    {
+        // A consumer listed without a wrapper of its own is left alone (as in Halide): h still
+        // reads f, and the values are right.
+        Func f("f"), g("g"), h("h"), out("out");
+        make(f, g, h);
+        out(x) = g(x) + h(x);
+        Func w = f.in(g);
+        CHECK(f.in({g, h}).function() == w.function());
+        w.compute_root();
+        halo_test::check_against_reference(out, Buffer<int>(10));
+        CHECK(!contains(out.loop_nest(), "f_in_h"));
     }
 }
