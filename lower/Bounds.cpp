@@ -187,9 +187,6 @@ private:
             result = type_range(to);
         }
     }
-    // Arithmetic on a type that wraps: a single value stays exact (it is computed the same
-    // way); otherwise the interval is computed exactly from constant bounds of the operands and
-    // kept if it fits the type, which proves nothing wrapped. Else the type's whole range.
     // a << c and a >> c by a constant c in [0, bits): a * 2^c and a / 2^c (which rounds down,
     // as the arithmetic shift does), wrapping as those do in the types that wrap. As in
     // Halide's bounds, f(x >> 1) and f(x << 12) are bounded.
@@ -228,6 +225,9 @@ private:
         return true;
     }
 
+    // Arithmetic on a type that wraps: a single value stays exact (it is computed the same
+    // way); otherwise the interval is computed exactly from constant bounds of the operands and
+    // kept if it fits the type, which proves nothing wrapped. Else the type's whole range.
     bool wrapping_arith(const BaseExprNode *op, const Interval &a, const Interval &b) {
         Type t = op->type;
         if (!wraps(t)) return false;
@@ -935,8 +935,9 @@ private:
             void visit(const Variable *op) override { names.insert(op->name); }
         } collect(names);
         lhs.accept(&collect);
-        Expr upper = upper_gap >= 0 ? Sub::make(rhs, make_const(Int(32), int64_t(upper_gap))) : Expr();
-        Expr lower = lower_gap >= 0 ? Add::make(rhs, make_const(Int(32), int64_t(lower_gap))) : Expr();
+        Expr wide_rhs = Cast::make(Int(64), rhs);
+        Expr upper = upper_gap >= 0 ? Sub::make(wide_rhs, make_const(Int(64), int64_t(upper_gap))) : Expr();
+        Expr lower = lower_gap >= 0 ? Add::make(wide_rhs, make_const(Int(64), int64_t(lower_gap))) : Expr();
         for (const std::string &name : names) {
             if (!scope.count(name) || expr_uses_var(rhs, name)) continue;
             VariableBounds solved;

@@ -79,7 +79,8 @@ bool solve_for_variable(const Expr &e, const std::string &var, const Expr &upper
     CountUses uses(var);
     e.accept(&uses);
     if (uses.count != 1) return false;
-    if ((upper.defined() && !is_int32(upper)) || (lower.defined() && !is_int32(lower))) return false;
+    auto int32_or_64 = [](const Expr &b) { return !b.defined() || is_int32(b) || b.type() == Int(64); };
+    if (!int32_or_64(upper) || !int32_or_64(lower)) return false;
     return solve(e, var, upper.defined() ? wide(upper) : upper, lower.defined() ? wide(lower) : lower, result);
 }
 

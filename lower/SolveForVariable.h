@@ -17,9 +17,9 @@ struct VariableBounds {
     Expr upper, lower;
 };
 
-// e <= upper and e >= lower (either may be undefined). Returns false if var does not appear
-// exactly once in e, or appears under an operation other than +, - and * by a constant, or if
-// any part of e is not a scalar int32.
+// e <= upper and e >= lower (either may be undefined; each int32 or int64). Returns false if
+// var does not appear exactly once in e, or appears under an operation other than +, - and *
+// by a constant, or if any part of e is not a scalar int32.
 bool solve_for_variable(const Expr &e, const std::string &var, const Expr &upper, const Expr &lower,
                         VariableBounds *result);
 
