@@ -378,8 +378,12 @@ private:
         Value *a = codegen(op->a), *b = codegen(op->b);
         Type t = op->type;
         if (t.is_float()) {
+            // a - b * floor(a / b), each step rounded: no fused multiply-add here, whose exact
+            // product could give a remainder far from the reference's (1e10f % 7.0f: 256, not 0).
             Value *q = builder_.CreateFDiv(a, b);
             Value *fl = builder_.CreateUnaryIntrinsic(llvm::Intrinsic::floor, q);
+            llvm::IRBuilderBase::FastMathFlagGuard guard(builder_);
+            builder_.setFastMathFlags(llvm::FastMathFlags());
             value_ = builder_.CreateFSub(a, builder_.CreateFMul(b, fl));
             return;
         }

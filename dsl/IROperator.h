@@ -96,17 +96,19 @@ Expr max(Expr a, int b);
 Expr max(int a, Expr b);
 Expr max(Expr a, double b);
 Expr max(double a, Expr b);
-// min(a, b, c, ...): pairs in order, each C++ literal meeting an Expr (two leading literals
-// wait for the first Expr: min(1, 2, x) is min(1, min(2, x))).
+// min(a, b, c, ...) folds from the right, as in Halide: min(a, min(b, min(c, ...))), so the
+// types are matched from the last pair outwards (min(u8, 300, i32) is int32). Two C++ literals
+// at the end, which Halide cannot pair, each meet the Expr before them: min(x, 3, 4) is
+// min(min(x, 3), 4).
 template <typename A, typename B, typename C, typename... Rest>
 Expr min(A a, B b, C c, Rest... rest) {
-    if constexpr (std::is_arithmetic_v<A> && std::is_arithmetic_v<B>) return min(a, min(b, c, rest...));
-    else return min(min(a, b), c, rest...);
+    if constexpr (sizeof...(Rest) == 0 && std::is_arithmetic_v<B> && std::is_arithmetic_v<C>) return min(min(a, b), c);
+    else return min(a, min(b, c, rest...));
 }
 template <typename A, typename B, typename C, typename... Rest>
 Expr max(A a, B b, C c, Rest... rest) {
-    if constexpr (std::is_arithmetic_v<A> && std::is_arithmetic_v<B>) return max(a, max(b, c, rest...));
-    else return max(max(a, b), c, rest...);
+    if constexpr (sizeof...(Rest) == 0 && std::is_arithmetic_v<B> && std::is_arithmetic_v<C>) return max(max(a, b), c);
+    else return max(a, max(b, c, rest...));
 }
 // The bounds are cast to x's type; constant bounds must be representable in it.
 Expr clamp(Expr x, Expr lo, Expr hi);

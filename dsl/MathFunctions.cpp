@@ -50,7 +50,7 @@ Expr is_finite(Expr x) { return float_class("is_finite", std::move(x)); }
 
 Expr fract(Expr x) {
     x = to_float(std::move(x), "fract");
-    return x - floor(x);
+    return x - trunc(x);
 }
 
 Expr absd(Expr a, Expr b) {
@@ -170,9 +170,11 @@ Expr lerp(Expr zero_val, Expr one_val, Expr weight) {
     user_assert(wt.is_float() || (wt.is_uint() && !wt.is_bool()))
         << "lerp(" << zero_val << ", " << one_val << ", " << weight << "): the weight is " << wt
         << "; it must be a float in [0, 1] or an unsigned integer (a fraction of its maximum)";
-    user_assert(zero_val.type().bits <= 32 && wt.bits <= 32)
-        << "lerp(" << zero_val << ", " << one_val << ", " << weight << "): 64-bit values or weights are not "
-        << "supported (as in Halide); lerp in float64 or 32 bits instead";
+    // As in Halide, 64-bit integer values or weights are refused (their products would need
+    // 128 bits); float64 values are fine.
+    user_assert((zero_val.type().is_float() || zero_val.type().bits <= 32) && (wt.is_float() || wt.bits <= 32))
+        << "lerp(" << zero_val << ", " << one_val << ", " << weight << "): 64-bit integer values or weights are "
+        << "not supported (as in Halide); lerp in 32 bits or in float64 instead";
     Expr wc = weight.as<Broadcast>() ? weight.as<Broadcast>()->value : weight;
     if (const FloatImm *c = wc.as<FloatImm>()) {
         // A constant weight outside [0, 1] is a mistake (Halide refuses it too).

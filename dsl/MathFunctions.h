@@ -27,7 +27,8 @@ Expr is_nan(Expr x);
 Expr is_inf(Expr x);
 Expr is_finite(Expr x);
 
-// x - floor(x), in [0, 1).
+// x - trunc(x): the fractional part, with x's sign (as Halide defines it: fract(-1.25f) is
+// -0.25f), in (-1, 1).
 Expr fract(Expr x);
 
 // |a - b| without overflow: the unsigned type of a's width for integers (a and b coerced by

@@ -195,7 +195,10 @@ Value Evaluator::binary(IRNodeType op, Type t, Value a, Value b) {
         else r.i = wrap(t, euclidean_div(a.i, b.i));
         break;
     case IRNodeType::Mod:
-        if (fl) r.f = round_float(t, a.f - b.f * std::floor(a.f / b.f));
+        if (fl) {  // each step rounded to the type, as compiled code computes it
+            const double q = std::floor(round_float(t, a.f / b.f));
+            r.f = round_float(t, a.f - round_float(t, b.f * q));
+        }
         else if (un) r.i = b.i == 0 ? 0 : wrap(t, int64_t(uint64_t(a.i) % uint64_t(b.i)));
         else r.i = wrap(t, euclidean_mod(a.i, b.i));
         break;

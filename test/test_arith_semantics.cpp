@@ -636,3 +636,30 @@ TEST_CASE("NaN and signed zero constants are not taken for other constants") {
     CHECK(same(evaluate<float>(folded_min2), evaluate<float>(min(q, p))));
     CHECK(same(evaluate<float>(folded_max2), evaluate<float>(max(q, p))));
 }
+
+TEST_CASE("float % rounds each step: compiled code and the reference agree at large magnitudes") {
+    // a - b * floor(a / b) in the type, with no fused multiply-add (which made 1e10f % 7.0f
+    // 256 compiled against 0 in the reference evaluator: a review's differential test).
+    Buffer<float> a(4), b(4);
+    a(0) = 1e10f, b(0) = 7.0f;
+    a(1) = -2147483648.0f, b(1) = 1.5f;
+    a(2) = 7.5f, b(2) = 2.0f;
+    a(3) = -7.5f, b(3) = 2.0f;
+    Buffer<double> c(2), d(2);
+    c(0) = -32768.0, d(0) = 19.378;
+    c(1) = 2147483647.0, d(1) = 0.1;
+    Var x("x");
+    Func f("fmod32"), g("fmod64");
+    f(x) = a(x) % b(x);
+    g(x) = c(x) % d(x);
+    f.vectorize(x, 4);
+    halo_test::check_against_reference(f, Buffer<float>(4));
+    halo_test::check_against_reference(g, Buffer<double>(2));
+    Buffer<float> out = f.realize({4});
+    CHECK(out(0) == 0.0f);  // the float quotient 1428571392, times 7 rounds to 1e10
+    CHECK(out(2) == 1.5f);
+    CHECK(out(3) == 0.5f);
+    Buffer<double> out64 = g.realize({2});
+    volatile double q = std::floor(-32768.0 / 19.378), p = 19.378 * q;  // (volatile: no contraction)
+    CHECK(out64(0) == -32768.0 - p);
+}

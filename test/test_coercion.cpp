@@ -244,6 +244,11 @@ TEST_CASE("coercion: min and max with a C++ literal take the Expr's type") {
     CHECK(min(Expr(p.u8), 3, 4).type() == UInt(8));
     CHECK(max(1, 2, Expr(p.i16)).type() == Int(16));
     CHECK(max(Expr(p.u8), Expr(p.f32)).type() == Float(32));
+    // Three or more fold from the right, as in Halide 14 (checked against it): the last pair
+    // is matched first, so a literal beside an int32 is an int32 and the uint8 widens to it.
+    CHECK(min(Expr(p.u8), 300, Expr(p.i32)).type() == Int(32));
+    CHECK(max(Expr(p.u8), -1, Expr(p.i32)).type() == Int(32));
+    CHECK(min(Expr(p.u8), Expr(p.i32), 300).type() == Int(32));
     CHECK(halo_test::compile_error_of([&] { (void)min(Expr(p.u8), 300); }).find("Integer constant 300 would be implicitly coerced to type uint8") == 0);
     CHECK(halo_test::compile_error_of([&] { (void)max(-5, Expr(p.u32)); }).find("Integer constant -5 would be implicitly coerced to type uint32") == 0);
     Buffer<int8_t> a = inputs<int8_t>(11);

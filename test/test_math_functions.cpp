@@ -49,7 +49,7 @@ TEST_CASE("inverse and hyperbolic trigonometry, erf match the C library") {
     check_unary("acosh", [](Expr e) { return acosh(e); }, std::acosh, 1, 50);
     check_unary("atanh", [](Expr e) { return atanh(e); }, std::atanh, -0.99f, 0.99f);
     check_unary("erf", [](Expr e) { return erf(e); }, std::erf, -3, 3);
-    check_unary("fract", [](Expr e) { return fract(e); }, [](double v) { return v - std::floor(v); }, -7.3f, 7.3f);
+    check_unary("fract", [](Expr e) { return fract(e); }, [](double v) { return v - std::trunc(v); }, -7.3f, 7.3f);
     check_unary("fast_log", [](Expr e) { return fast_log(e); }, std::log, 0.01f, 100);
     check_unary("fast_exp", [](Expr e) { return fast_exp(e); }, std::exp, -10, 10);
     check_unary("fast_inverse_sqrt", [](Expr e) { return fast_inverse_sqrt(e); }, [](double v) { return 1 / std::sqrt(v); }, 0.01f, 100);
@@ -104,6 +104,38 @@ TEST_CASE("absd: the unsigned difference, without overflow at the ends of the ty
         CHECK(fo(i) == std::fabs(float(av[i]) - 0.5f));
     }
     halo_test::check_against_reference(f, Buffer<uint8_t>(4));
+}
+
+TEST_CASE("fract keeps the sign of its argument, as in Halide") {
+    Buffer<float> in(4);
+    in(0) = -0.5f, in(1) = -1.25f, in(2) = 2.75f, in(3) = -3.0f;
+    Var x("x");
+    Func f("fract_signed");
+    f(x) = fract(in(x));
+    Buffer<float> out = f.realize({4});
+    CHECK(out(0) == -0.5f);
+    CHECK(out(1) == -0.25f);
+    CHECK(out(2) == 0.75f);
+    CHECK(out(3) == 0.0f);
+    halo_test::check_against_reference(f, Buffer<float>(4));
+}
+
+TEST_CASE("lerp of float64 values, with a float32 or float64 weight, as Halide accepts") {
+    Buffer<double> a(3), b(3);
+    for (int i = 0; i < 3; i++) a(i) = 1.0 + i, b(i) = 3.0 + 2 * i;
+    Var x("x");
+    Func f("lerp_f64"), g("lerp_f64_w64");
+    f(x) = lerp(a(x), b(x), 0.25f);
+    g(x) = lerp(a(x), b(x), cast<double>(x) / 4.0);
+    CHECK(lerp(a(x), b(x), 0.25f).type() == Float(64));
+    Buffer<double> out = f.realize({3}), out2 = g.realize({3});
+    CHECK(out(0) == 1.5);
+    CHECK(out2(2) == 3.0 * 0.5 + 7.0 * 0.5);
+    halo_test::check_against_reference(f, Buffer<double>(3));
+    // 64-bit integers are still refused, naming the way out.
+    Buffer<int64_t> c(2);
+    std::string msg = halo_test::compile_error_of([&] { (void)lerp(c(x), c(x + 1), 0.5f); });
+    CHECK_MESSAGE(msg.find("64-bit integer values or weights are not supported") != std::string::npos, msg);
 }
 
 TEST_CASE("lerp of floats is zero * (1 - w) + one * w") {
@@ -220,7 +252,7 @@ TEST_CASE("lerp as Halide computes it: truncated weights, 32-bit and bool values
 TEST_CASE("lerp refuses what it cannot compute, saying what to do") {
     Var x("x");
     std::string msg = compile_error_of([&] { lerp(cast<int64_t>(x), cast<int64_t>(x), 0.5f); });
-    CHECK(contains(msg, "64-bit values or weights are not supported (as in Halide)"));
+    CHECK(contains(msg, "64-bit integer values or weights are not supported (as in Halide)"));
     msg = compile_error_of([&] { lerp(cast<uint8_t>(x), cast<uint16_t>(x), 0.5f); });
     CHECK(contains(msg, "the values are uint8 and uint16; lerp needs both of one type"));
     msg = compile_error_of([&] { lerp(cast<uint8_t>(x), cast<uint8_t>(x), x); });
