@@ -928,13 +928,7 @@ private:
                            std::vector<std::pair<std::string, Interval>> &narrowed) {
         if (lhs.type() != Int(32) || rhs.type() != Int(32)) return;
         std::set<std::string> names;
-        struct Names : IRVisitor {
-            std::set<std::string> &names;
-            explicit Names(std::set<std::string> &n) : names(n) {}
-            using IRVisitor::visit;
-            void visit(const Variable *op) override { names.insert(op->name); }
-        } collect(names);
-        lhs.accept(&collect);
+        collect_variables(lhs, names);
         Expr wide_rhs = Cast::make(Int(64), rhs);
         Expr upper = upper_gap >= 0 ? Sub::make(wide_rhs, make_const(Int(64), int64_t(upper_gap))) : Expr();
         Expr lower = lower_gap >= 0 ? Add::make(wide_rhs, make_const(Int(64), int64_t(lower_gap))) : Expr();

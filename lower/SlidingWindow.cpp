@@ -742,14 +742,8 @@ private:
         Expr hi = steady_state(max_needed, c), lo = steady_state(live_min, c);
         if (!node_count_at_most(hi, 4096) || !node_count_at_most(lo, 4096)) return 0;
         std::set<std::string> names;
-        struct Names : IRVisitor {
-            std::set<std::string> &names;
-            explicit Names(std::set<std::string> &n) : names(n) {}
-            using IRVisitor::visit;
-            void visit(const Variable *v) override { names.insert(v->name); }
-        } collect(names);
-        hi.accept(&collect);
-        lo.accept(&collect);
+        collect_variables(hi, names);
+        collect_variables(lo, names);
         names.erase(c);
         int64_t most = 0;
         for (int64_t others : {0, 1}) {

@@ -95,4 +95,14 @@ bool stmt_uses_var(const Stmt &s, const std::string &name) {
     return v.found;
 }
 
+void collect_variables(const Expr &e, std::set<std::string> &names) {
+    struct Names : IRVisitor {
+        std::set<std::string> &names;
+        explicit Names(std::set<std::string> &n) : names(n) {}
+        using IRVisitor::visit;
+        void visit(const Variable *op) override { names.insert(op->name); }
+    } collect(names);
+    if (e.defined()) e.accept(&collect);
+}
+
 }  // namespace halo

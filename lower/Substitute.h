@@ -18,5 +18,7 @@ Expr substitute_expr(const Expr &find, const Expr &replacement, const Expr &e);
 
 bool expr_uses_var(const Expr &e, const std::string &name);
 bool stmt_uses_var(const Stmt &s, const std::string &name);
+// Adds the names of the variables e reads to `names`.
+void collect_variables(const Expr &e, std::set<std::string> &names);
 
 }  // namespace halo

@@ -462,8 +462,10 @@ struct ByteSpan {
 
 int64_t element_bytes(const halo_buffer_t *b) { return b->type_bits <= 8 ? 1 : b->type_bits / 8; }
 
+__int128 address(const halo_buffer_t *b) { return static_cast<__int128>(reinterpret_cast<uintptr_t>(b->host)); }
+
 ByteSpan byte_span(const halo_buffer_t *b) {
-    const __int128 host = static_cast<__int128>(reinterpret_cast<uintptr_t>(b->host));
+    const __int128 host = address(b);
     const int64_t eb = element_bytes(b);
     __int128 lo = 0, hi = 0;
     for (int d = 0; d < b->dimensions; d++) {
@@ -485,8 +487,6 @@ int64_t gcd(int64_t a, int64_t b) {
     }
     return a;
 }
-
-__int128 address(const halo_buffer_t *b) { return static_cast<__int128>(reinterpret_cast<uintptr_t>(b->host)); }
 
 __int128 modulo(__int128 v, __int128 m) {
     const __int128 r = v % m;
