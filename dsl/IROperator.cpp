@@ -6,6 +6,8 @@
 
 #include "Arithmetic.h"
 #include "Error.h"
+#include "IRPrinter.h"
+#include "LosslessCast.h"
 
 namespace halo {
 
@@ -245,10 +247,14 @@ Expr &operator*=(Expr &a, Expr b) { return compound_assign<Mul>(a, std::move(b),
 Expr &operator/=(Expr &a, Expr b) { return compound_assign<Div>(a, std::move(b), "/="); }
 
 namespace {
-// An integer-constant select arm takes the other arm's type, as in Halide: a cast, which wraps
-// a constant the type cannot hold (select(c, u8_value, 300) selects 44).
+// A constant select arm takes the other arm's type, as in Halide: an integer constant by a
+// cast, which wraps a constant the type cannot hold (select(c, u8_value, 300) selects 44); a
+// float constant (Halo's C++ double literals are float64) when the other arm is a float.
 Expr coerce_arm(const Expr &arm, Type other) {
-    if (!int_constant(arm) || arm.type().element_of() == other.element_of()) return arm;
+    if (arm.type().element_of() == other.element_of()) return arm;
+    Expr v = arm.as<Broadcast>() ? arm.as<Broadcast>()->value : arm;
+    bool float_constant_to_float = v.as<FloatImm>() && other.is_float();
+    if (!int_constant(arm) && !float_constant_to_float) return arm;
     return cast(other.element_of().with_lanes(arm.type().lanes), arm);
 }
 }  // namespace
@@ -256,9 +262,21 @@ Expr coerce_arm(const Expr &arm, Type other) {
 Expr select(Expr c, Expr t, Expr f) {
     user_assert(c.defined() && t.defined() && f.defined()) << "select of an undefined Expr";
     c = as_bool(std::move(c), "select");
-    if (int_constant(t)) t = coerce_arm(t, f.type());
-    else if (int_constant(f)) f = coerce_arm(f, t.type());
-    match_types(t, f);
+    if (int_constant(t)) {
+        t = coerce_arm(t, f.type());
+    } else if (int_constant(f)) {
+        f = coerce_arm(f, t.type());
+    } else {
+        t = coerce_arm(t, f.type());
+        f = coerce_arm(f, t.type());
+    }
+    // Halide's select converts nothing else: silently widening or rounding one arm is how
+    // wrong answers hide, so differing arm types are refused.
+    user_assert(t.type().element_of() == f.type().element_of())
+        << "select(condition, true_value, false_value): the true value (" << t << ") has type "
+        << type_name(t.type()) << " and the false value (" << f << ") has type " << type_name(f.type())
+        << "; select does not convert between types, as in Halide: cast one value to the other's type";
+    match_lanes(t, f);
     if (c.type().lanes != t.type().lanes) {
         int lanes = std::max(c.type().lanes, t.type().lanes);
         c = broadcast_to(c, lanes);
@@ -280,29 +298,26 @@ Expr max(Expr a, double b) { return binary<Max>(std::move(a), b); }
 Expr max(double a, Expr b) { return binary<Max>(a, std::move(b)); }
 
 namespace {
-// A clamp bound in x's type t: constants must keep their value; anything else is cast.
+// A clamp bound in x's type t, as Halide's clamp takes it: only where no value of the bound can
+// change (lossless_cast), so a bound that might not fit t is refused instead of wrapping. A
+// float constant bound of a float x rounds to x's type, as float literals do elsewhere (Halo's
+// C++ double literals are float64 constants).
 Expr clamp_bound(const Expr &bound, Type t, const char *which) {
     Type et = t.element_of();
     Expr v = bound.as<Broadcast>() ? bound.as<Broadcast>()->value : bound;
-    bool representable = true;
-    std::string text;
-    if (auto i = v.as<IntImm>()) {
-        representable = et.can_represent(i->value);
-        text = std::to_string(i->value);
-    } else if (auto u = v.as<UIntImm>()) {
-        representable = u->value <= uint64_t(INT64_MAX) ? et.can_represent(int64_t(u->value)) : et.is_uint() && et.bits == 64;
-        text = std::to_string(u->value);
-    } else if (auto f = v.as<FloatImm>()) {
-        // A float bound of a float x rounds to x's type, as float literals do elsewhere.
-        representable = et.is_float() || et.can_represent(f->value);
-        std::ostringstream s;
-        s << f->value;
-        text = s.str();
-    }
-    user_assert(representable) << "clamp(x, lo, hi) with x of type " << type_name(t) << ": the " << which
-                               << " bound " << text << " is not representable in " << type_name(t)
-                               << "; cast x to a type that holds the bounds first";
-    return cast(et, bound);
+    if (et.is_float() && v.as<FloatImm>()) return cast(et, bound);
+    Expr converted = lossless_cast(et, bound);
+    if (converted.defined()) return converted;
+    std::ostringstream text;
+    if (auto i = v.as<IntImm>()) text << i->value;
+    else if (auto u = v.as<UIntImm>()) text << u->value;
+    else if (auto f = v.as<FloatImm>()) text << f->value;
+    else text << "(" << bound << ") of type " << type_name(bound.type());
+    user_assert(false) << "clamp(x, lo, hi) with x of type " << type_name(t) << ": the " << which
+                       << " bound " << text.str() << " is not representable in " << type_name(t)
+                       << " (clamp converts its bounds only where no value can change, as in Halide); "
+                       << "cast the bound to " << type_name(t) << " explicitly, or cast x to a type that holds it";
+    return Expr();
 }
 }  // namespace
 

@@ -76,8 +76,9 @@ Expr &operator-=(Expr &a, Expr b);
 Expr &operator*=(Expr &a, Expr b);
 Expr &operator/=(Expr &a, Expr b);
 
-// An integer constant arm (such as a C++ int) takes the other arm's type (checked to fit);
-// otherwise differing arms follow match_types.
+// As in Halide, the arms must have one type: an integer constant arm (such as a C++ int) is
+// cast to the other arm's type (wrapping, as Halide's cast does), a float constant arm takes
+// the other arm's float type, and any other difference is a CompileError (cast one arm).
 Expr select(Expr condition, Expr true_value, Expr false_value);
 // select(c1, v1, c2, v2, ..., default)
 template <typename... Rest>
@@ -110,7 +111,9 @@ Expr max(A a, B b, C c, Rest... rest) {
     if constexpr (sizeof...(Rest) == 0 && std::is_arithmetic_v<B> && std::is_arithmetic_v<C>) return max(max(a, b), c);
     else return max(a, max(b, c, rest...));
 }
-// The bounds are cast to x's type; constant bounds must be representable in it.
+// The bounds take x's type where no value of theirs can change (lossless_cast, as in Halide):
+// clamp(i16, u8_expr, 100) is accepted, clamp(i16, i32_expr, 100) and clamp(u8, -1, 100) are
+// CompileErrors. A float constant bound of a float x rounds to x's type.
 Expr clamp(Expr x, Expr lo, Expr hi);
 // |x|; for signed integers the result is the unsigned type of the same width (as in Halide).
 Expr abs(Expr x);

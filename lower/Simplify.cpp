@@ -644,7 +644,12 @@ private:
             // A sum that cancels to a constant that does not fit the type must have
             // overflowed somewhere: left as it is rather than folded to a wrapped value.
             bool fits = l.exact && t.can_represent(l.constant);
-            if (!l.is_constant() || fits) return from_linear(l, t);
+            // from_linear writes an int32 constant beyond int32's range as several additions
+            // of pieces that fit; the product of two large constants ((x + 504663802) *
+            // 504696571) would take a hundred million of them: such a sum is left as it is.
+            bool few_pieces = !(t.is_int() && t.bits == 32) ||
+                              (l.constant >= 4 * int64_t(INT32_MIN) && l.constant <= 4 * int64_t(INT32_MAX));
+            if ((!l.is_constant() && few_pieces) || fits) return from_linear(l, t);
         }
         if (t.is_vector() && !t.is_float()) {
             // Keep vector index arithmetic as one Ramp or Broadcast so loads stay dense.

@@ -472,6 +472,32 @@ TEST_CASE("constant folding an int32 or int64 overflow is a compile error") {
     CHECK(undefined_behavior_of(f, 4).find("signed integer overflow in Func 'f'") == 0);
 }
 
+TEST_CASE("a sum times a large constant simplifies at once and computes what it says") {
+    // (x + 504663802) * 504696571 does not overflow where x + 504663802 is in [-4, 4]. Its
+    // distributed form has the constant 504663802 * 504696571, far beyond int32, which the
+    // simplifier once wrote as a hundred million int32 pieces (out of memory): it is now left
+    // as it is, and compiled and reference results agree with the exact product.
+    Var x("x");
+    Func f("f");
+    f(x) = (x + 504663802) * 504696571 + (x - 7) * 1999999999;
+    Buffer<int> out(9), ref(9);
+    out.set_min({-504663806});
+    ref.set_min({-504663806});
+    Func g("g");
+    g(x) = (x + 504663802) * 504696571;
+    g.vectorize(x, 4);
+    g.realize(out);
+    Buffer<> ref_untyped = ref;
+    reference_realize(g, ref_untyped);
+    for (int i = -504663806; i < -504663806 + 9; i++) {
+        int64_t exact = int64_t(i + 504663802) * 504696571;
+        CHECK(out(i) == exact);
+        CHECK(ref(i) == exact);
+    }
+    // Where it overflows, it is undefined, and no CompileError either.
+    CHECK(halo_test::compile_error_of([&] { f.compile_jit(); }) == "");
+}
+
 TEST_CASE("an overflowing constant in a select arm is left unfolded, not an error") {
     // The arm may never run (here it does not): no compile error, and nothing is folded to a
     // wrapped value.

@@ -82,7 +82,10 @@ private:
     Expr leaf(Type t, const Var &x) {
         if (rand(3) == 0) {
             if (t.is_float()) return make_const(t, double(rand(2000) - 1000) / 4);
-            int64_t v = rand(3) == 0 ? t.max_int() : rand(200) - 100;
+            // Large constants too: products of two of them once made the simplifier write an
+            // int32 constant as a hundred million pieces.
+            int64_t large = t.bits >= 32 ? int64_t(rng_() % 1000000000u) * (rand(2) ? 1 : -1) : rand(200) - 100;
+            int64_t v = rand(3) == 0 ? t.max_int() : rand(4) == 0 ? large : rand(200) - 100;
             if (t.is_uint() && v < 0) v = -v;
             return make_const(t, v);
         }
