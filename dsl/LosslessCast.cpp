@@ -44,9 +44,10 @@ Expr lossless_cast(Type t, const Expr &e) {
         return t.can_represent(int64_t(u->value)) ? make_const(t, int64_t(u->value)) : Expr();
     }
     if (auto f = e.as<FloatImm>()) return t.can_represent(f->value) ? make_const(t, f->value) : Expr();
-    if (!t.is_float() && t.bits >= 16) {
+    if (!t.is_float() && t.bits >= 16 && type_can_represent(e.type(), t)) {
         // Two operands of half t's width cannot overflow t when added or multiplied, nor
-        // subtracted when t is signed (an unsigned difference may be negative).
+        // subtracted when t is signed (an unsigned difference may be negative); and e's type,
+        // which holds every value of t, computed the same number without wrapping.
         Type half = t.with_bits(t.bits / 2);
         auto narrowed = [&](const Expr &a, const Expr &b, Expr &na, Expr &nb) {
             na = lossless_cast(half, a);

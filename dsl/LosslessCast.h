@@ -15,7 +15,8 @@ bool type_can_represent(Type to, Type from);
 // e as a value of type t if that conversion keeps every value e can take, else an undefined
 // Expr. Halide 14's rules: equal types; a type t represents; constants t represents; through
 // widening casts; and for integer t of 16 bits or more, sums, differences (signed t only) and
-// products of two operands that fit in half of t's bits. A Broadcast casts its value.
+// products of two operands that fit in half of t's bits, computed in a type that holds t (so
+// that they did not wrap). A Broadcast casts its value.
 Expr lossless_cast(Type t, const Expr &e);
 
 }  // namespace halo
