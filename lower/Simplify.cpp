@@ -68,7 +68,9 @@ Linear to_linear(const Expr &e) {
 Expr from_linear(const Linear &l, Type t) {
     Expr pos, neg;
     for (auto &[term, c] : l.terms) {
-        int64_t mag = c < 0 ? -c : c;
+        // |c| in wrapping arithmetic: a coefficient of INT64_MIN (x * 2^62 * 2) is its own
+        // magnitude, and x * INT64_MIN subtracted is x * INT64_MIN added, modulo 2^64.
+        int64_t mag = int64_t(c < 0 ? 0 - uint64_t(c) : uint64_t(c));
         Expr x = mag == 1 ? term : Mul::make(term, make_const(t, mag));
         Expr &acc = c > 0 ? pos : neg;
         acc = acc.defined() ? Add::make(acc, x) : x;
