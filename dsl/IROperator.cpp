@@ -188,12 +188,16 @@ Expr bitwise(const char *op, const char *name, int a, Expr b) {
     Type t = b.type();
     return Call::make(t, name, {std::move(c), std::move(b)}, Call::Intrinsic);
 }
-// The result has a's type; the amount keeps its own type (and signedness, which decides
-// whether a negative amount shifts the other way).
+// As Halide's match_bits: both operands widen to the wider of their widths, each keeping its
+// signedness (u8 << u16 is uint16, i8 >> u32 is int32); the result has a's widened type, and
+// the amount's signedness decides whether a negative amount shifts the other way.
 Expr shift(const char *op, const char *name, Expr a, Expr b) {
     check_integer_operand(a, op, "first");
     check_integer_operand(b, op, "second");
     match_lanes(a, b);
+    int bits = std::max(a.type().bits, b.type().bits);
+    a = cast(a.type().with_bits(bits), a);
+    b = cast(b.type().with_bits(bits), b);
     Type t = a.type();
     return Call::make(t, name, {std::move(a), std::move(b)}, Call::Intrinsic);
 }
@@ -409,17 +413,40 @@ Expr sin(Expr x) { return math1("sin", std::move(x)); }
 Expr cos(Expr x) { return math1("cos", std::move(x)); }
 Expr tan(Expr x) { return math1("tan", std::move(x)); }
 Expr fast_inverse(Expr x) { return 1.0f / to_float(std::move(x), "fast_inverse"); }
+namespace {
+// x^p by squaring and multiplying in x's own type, as Halide 14 expands pow by an integer
+// constant (integers wrap as their multiplication does; a negative p divides 1 by x^-p).
+Expr raise_to_integer_power(const Expr &x, int64_t p) {
+    if (p == 0) return make_one(x.type());
+    if (p == 1) return x;
+    if (p < 0) return make_one(x.type()) / raise_to_integer_power(x, p == INT64_MIN ? INT64_MAX : -p);
+    Expr half = raise_to_integer_power(x, p / 2);
+    Expr square = half * half;
+    return p % 2 ? square * x : square;
+}
+// A function of two floats, converted as Halide 14 converts them: the second takes the first's
+// type where the first is a float (pow(f64, i32) is float64, pow(f32, f64) float32); otherwise
+// both become Float(32).
+void two_float_args(Expr &a, Expr &b, const char *fn) {
+    user_assert(a.defined() && b.defined()) << fn << " of an undefined Expr";
+    match_lanes(a, b);
+    Type t = a.type().is_float() ? a.type() : Float(32, a.type().lanes);
+    a = cast(t, a);
+    b = cast(t, b);
+}
+}  // namespace
 Expr pow(Expr x, Expr y) {
-    x = to_float(std::move(x), "pow");
-    y = to_float(std::move(y), "pow");
-    match_types(x, y);
+    user_assert(x.defined() && y.defined()) << "pow of an undefined Expr";
+    if (const int64_t *p = int_constant(y)) {
+        if (x.type().lanes < y.type().lanes) x = broadcast_to(x, y.type().lanes);
+        return raise_to_integer_power(x, *p);
+    }
+    two_float_args(x, y, "pow");
     Type t = x.type();
     return Call::make(t, "pow", {std::move(x), std::move(y)}, Call::Intrinsic);
 }
 Expr atan2(Expr y, Expr x) {
-    y = to_float(std::move(y), "atan2");
-    x = to_float(std::move(x), "atan2");
-    match_types(y, x);
+    two_float_args(y, x, "atan2");
     Type t = y.type();
     return Call::make(t, "atan2", {std::move(y), std::move(x)}, Call::Intrinsic);
 }

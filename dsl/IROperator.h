@@ -131,6 +131,9 @@ Expr saturating_cast(Expr x) { return saturating_cast(type_of<T>(), std::move(x)
 Expr sqrt(Expr x);
 Expr exp(Expr x);
 Expr log(Expr x);
+// As in Halide 14: an integer-constant exponent multiplies x by itself in x's type
+// (pow(i16, 2) is i16 * i16, pow(f32, 3) is (x * x) * x, pow(f32, -2) is 1 / (x * x));
+// otherwise y takes x's type where x is a float, and both are Float(32) where it is not.
 Expr pow(Expr x, Expr y);
 Expr floor(Expr x);
 Expr ceil(Expr x);
@@ -139,6 +142,7 @@ Expr trunc(Expr x);
 Expr sin(Expr x);
 Expr cos(Expr x);
 Expr tan(Expr x);
+// x takes y's type where y is a float (atan2(f32, f64) is float32); else both are Float(32).
 Expr atan2(Expr y, Expr x);
 Expr fast_inverse(Expr x);
 // The value as is; tells codegen the condition is usually true.

@@ -41,7 +41,12 @@ Expr tanh(Expr x) { return libm_call("tanh", {std::move(x)}); }
 Expr asinh(Expr x) { return libm_call("asinh", {std::move(x)}); }
 Expr acosh(Expr x) { return libm_call("acosh", {std::move(x)}); }
 Expr atanh(Expr x) { return libm_call("atanh", {std::move(x)}); }
-Expr hypot(Expr x, Expr y) { return libm_call("hypot", {std::move(x), std::move(y)}); }
+// As Halide 14 defines it, sqrt(x * x + y * y) by the usual operator rules: an integer is
+// squared in its own type, and the squares may overflow where C's hypot would not.
+Expr hypot(Expr x, Expr y) {
+    user_assert(x.defined() && y.defined()) << "hypot of an undefined Expr";
+    return sqrt(x * x + y * y);
+}
 Expr erf(Expr x) { return libm_call("erf", {std::move(x)}); }
 
 Expr is_nan(Expr x) { return float_class("is_nan", std::move(x)); }
@@ -176,8 +181,9 @@ Expr lerp(Expr zero_val, Expr one_val, Expr weight) {
         << "lerp(" << zero_val << ", " << one_val << ", " << weight << "): 64-bit integer values or weights are "
         << "not supported (as in Halide); lerp in 32 bits or in float64 instead";
     Expr wc = weight.as<Broadcast>() ? weight.as<Broadcast>()->value : weight;
-    if (const FloatImm *c = wc.as<FloatImm>()) {
-        // A constant weight outside [0, 1] is a mistake (Halide refuses it too).
+    if (const FloatImm *c = wc.as<FloatImm>(); c && !zero_val.type().is_float()) {
+        // A constant weight outside [0, 1] of integer values is a mistake (Halide refuses it
+        // too); float values extrapolate (lerp(0.0f, 1.0f, 2.0f) is 2, as in Halide).
         user_assert(c->value >= 0.0 && c->value <= 1.0)
             << "lerp(" << zero_val << ", " << one_val << ", " << weight << "): the constant float weight " << c->value
             << " is not in [0, 1]; a float weight is the fraction of the way from the first value to the second";
@@ -233,15 +239,34 @@ void check_fast_integer_args(const Expr &a, const Expr &b, const char *fn) {
 }
 }  // namespace
 
+namespace {
+// The numerator's type, or for an 8-bit numerator the 16-bit type of its signedness, which
+// holds every uint8 denominator (int8 cannot hold 128..255) and 256.
+Type fast_integer_work_type(const Expr &numerator, const Expr &denominator) {
+    Type t = numerator.type().with_lanes(std::max(numerator.type().lanes, denominator.type().lanes));
+    return t.bits == 8 ? t.with_bits(16) : t;
+}
+}  // namespace
+
+// As Halide defines them: a denominator of 0 means 256 for the division, and the remainder is
+// numerator - quotient * denominator, so a 0 denominator leaves the numerator.
 Expr fast_integer_divide(Expr numerator, Expr denominator) {
     check_fast_integer_args(numerator, denominator, "fast_integer_divide");
-    Type t = numerator.type().with_lanes(denominator.type().lanes);
-    return numerator / cast(t, denominator);
+    Type t = numerator.type().with_lanes(std::max(numerator.type().lanes, denominator.type().lanes));
+    Type w = fast_integer_work_type(numerator, denominator);
+    Expr d = cast(w, denominator);
+    d = select(denominator == 0, make_const(w, int64_t(256)), d);
+    return cast(t, cast(w, numerator) / d);
 }
 Expr fast_integer_modulo(Expr numerator, Expr denominator) {
     check_fast_integer_args(numerator, denominator, "fast_integer_modulo");
-    Type t = numerator.type().with_lanes(denominator.type().lanes);
-    return numerator % cast(t, denominator);
+    Type t = numerator.type().with_lanes(std::max(numerator.type().lanes, denominator.type().lanes));
+    Type w = fast_integer_work_type(numerator, denominator);
+    // Euclidean % is numerator - quotient * denominator for every other denominator, without
+    // the product's overflow (int32 MIN - MIN / 3 * 3 would overflow).
+    Expr r = cast(t, cast(w, numerator) % cast(w, denominator));
+    Expr n = t.lanes == numerator.type().lanes ? numerator : Expr(Broadcast::make(numerator, t.lanes));
+    return select(denominator == 0, n, r);
 }
 
 Expr fast_log(Expr x) { return log(std::move(x)); }

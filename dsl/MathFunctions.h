@@ -69,7 +69,8 @@ Expr fast_cos(Expr x);
 // numerator / denominator and numerator % denominator (Euclidean, as / and %), for an integer
 // numerator of up to 32 bits and a uint8 denominator, in the numerator's type (Halide's
 // fast_integer_divide and fast_integer_modulo, which LLVM already makes multiplies and shifts
-// for a constant denominator). A zero denominator gives 0, as /.
+// for a constant denominator). As Halide documents, a zero denominator means 256 for the
+// division, and the remainder by 0 is the numerator (numerator - quotient * 0).
 Expr fast_integer_divide(Expr numerator, Expr denominator);
 Expr fast_integer_modulo(Expr numerator, Expr denominator);
 Expr fast_log(Expr x);

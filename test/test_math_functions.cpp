@@ -59,13 +59,58 @@ TEST_CASE("hypot of two floats, and of an int and a float") {
     Var x("x");
     Func f("f"), g("g");
     f(x) = hypot(cast<float>(x) - 10.0f, 3.5f);
-    g(x) = hypot(x, 2.0f);  // the int becomes float32
+    g(x) = hypot(x, 2.0f);  // as Halide: sqrt(x * x + 4.0f), the int squared as an int
     f.vectorize(x, 8);
     Buffer<float> a = f.realize({21}), b = g.realize({21});
     for (int i = 0; i < 21; i++) {
         CHECK(std::fabs(a(i) - std::hypot(i - 10.0, 3.5)) < 1e-5);
         CHECK(std::fabs(b(i) - std::hypot(double(i), 2.0)) < 1e-5);
     }
+}
+
+TEST_CASE("hypot, pow and atan2 convert their arguments as Halide 14 does") {
+    // Each type and value below was checked against Halide 14.
+    Param<int8_t> i8("i8");
+    Param<int16_t> i16("i16");
+    Param<uint8_t> u8("u8");
+    Param<int32_t> i32("i32");
+    Param<float> f32("f32");
+    Param<double> f64("f64");
+    // hypot is sqrt(x * x + y * y): an int8 is squared in int8 (-128 * -128 wraps to 0).
+    CHECK(hypot(Expr(i8), Expr(f32)).type() == Float(32));
+    CHECK(hypot(Expr(f32), Expr(f64)).type() == Float(64));
+    i8.set(-128);
+    CHECK(evaluate<float>(hypot(Expr(i8), 0.0f)) == 0.0f);
+    f32.set(1e20f);
+    CHECK(std::isinf(evaluate<float>(hypot(Expr(f32), -109.0f))));  // the square overflows, as in Halide
+    // pow by an integer constant multiplies in x's type.
+    CHECK(pow(Expr(i16), 2).type() == Int(16));
+    i16.set(300);
+    CHECK(evaluate<int16_t>(pow(Expr(i16), 2)) == int16_t(300 * 300));  // wraps: 24464
+    u8.set(20);
+    CHECK(evaluate<uint8_t>(pow(Expr(u8), 2)) == 144);
+    f32.set(1.5f);
+    CHECK(evaluate<float>(pow(Expr(f32), 3)) == 1.5f * 1.5f * 1.5f);
+    CHECK(evaluate<float>(pow(Expr(f32), -2)) == 1.0f / (1.5f * 1.5f));
+    CHECK(evaluate<float>(pow(Expr(f32), 0)) == 1.0f);
+    CHECK(evaluate<float>(pow(Expr(f32), 5)) == (1.5f * 1.5f) * (1.5f * 1.5f) * 1.5f);
+    i16.set(3);
+    CHECK(evaluate<int16_t>(pow(Expr(i16), -2)) == 0);  // 1 / 9 in int16
+    // Otherwise the exponent takes a float base's type (no detour through float32), and an
+    // integer base makes both float32.
+    CHECK(pow(Expr(f64), Expr(i32)).type() == Float(64));
+    CHECK(pow(Expr(f32), Expr(f64)).type() == Float(32));
+    CHECK(pow(Expr(i8), Expr(f64)).type() == Float(32));
+    CHECK(pow(Expr(i32), Expr(i32)).type() == Float(32));
+    f64.set(1.0 + std::ldexp(1.0, -24));
+    i32.set(16777217);  // not a float32: as float64 it keeps its last bit
+    CHECK(evaluate<double>(pow(Expr(f64), Expr(i32))) == std::pow(1.0 + std::ldexp(1.0, -24), 16777217.0));
+    CHECK(atan2(Expr(f64), Expr(i32)).type() == Float(64));
+    CHECK(atan2(Expr(i32), Expr(f64)).type() == Float(32));
+    CHECK(atan2(Expr(f32), Expr(f64)).type() == Float(32));
+    f64.set(1.0);
+    i32.set(1073741823);
+    CHECK(evaluate<double>(atan2(Expr(f64), Expr(i32))) == std::atan2(1.0, 1073741823.0));
 }
 
 TEST_CASE("is_nan, is_inf and is_finite hold in compiled code and in the reference evaluator") {
@@ -247,6 +292,17 @@ TEST_CASE("lerp as Halide computes it: truncated weights, 32-bit and bool values
     Buffer<int> out = g.realize({2});
     CHECK(out(0) == 127);
     CHECK(out(1) == 76);
+}
+
+TEST_CASE("lerp of floats extrapolates with a constant weight outside [0, 1], as in Halide") {
+    Var x("x");
+    Func f("f");
+    f(x) = lerp(cast<float>(x), cast<float>(x) + 1.0f, 2.0f) + lerp(0.0f, 1.0f, -0.5f);
+    Buffer<float> out = f.realize({4});
+    for (int i = 0; i < 4; i++) CHECK(out(i) == float(i) + 2.0f - 0.5f);
+    // Integer values keep the refusal (Halide's too): their weight is a fraction.
+    std::string msg = compile_error_of([&] { lerp(cast<uint8_t>(x), cast<uint8_t>(x), 2.0f); });
+    CHECK(contains(msg, "the constant float weight 2 is not in [0, 1]"));
 }
 
 TEST_CASE("lerp refuses what it cannot compute, saying what to do") {

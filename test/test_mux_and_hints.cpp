@@ -141,6 +141,41 @@ TEST_CASE("fast_integer_divide and fast_integer_modulo are / and % of a uint8 de
     CHECK(contains(msg, "the denominator has type int32; give a uint8"));
 }
 
+TEST_CASE("fast_integer_divide and _modulo of every 8-bit numerator by every denominator, 0 meaning 256") {
+    // As Halide 14 computes them (checked against it): int8 numerators by denominators of 128
+    // and more (int8 -128 / 200 is -1, once 1 when the denominator was read as an int8), and
+    // a denominator of 0 dividing by 256 while the remainder is the numerator.
+    Var x("x"), y("y");
+    auto floor_div = [](int n, int d) { return n / d - ((n % d) != 0 && (n < 0) != (d < 0) ? 1 : 0); };
+    for (bool is_signed : {true, false}) {
+        INFO("signed numerator: " << is_signed);
+        Expr num = is_signed ? cast<int8_t>(x - 128) : cast<uint8_t>(x);
+        Func q("q"), r("r");
+        q(x, y) = fast_integer_divide(num, cast<uint8_t>(y));
+        r(x, y) = fast_integer_modulo(num, cast<uint8_t>(y));
+        q.vectorize(x, 16);
+        r.vectorize(x, 16);
+        Realization qr = q.realize({256, 256}), rr = r.realize({256, 256});
+        Buffer<> qb = qr[0], rb = rr[0];
+        int wrong = 0;
+        for (int d = 0; d < 256; d++) {
+            for (int k = 0; k < 256; k++) {
+                int n = is_signed ? k - 128 : k;
+                int eq = floor_div(n, d == 0 ? 256 : d);
+                // In the numerator's type: an int8 remainder of 128 or more wraps (as Halide's).
+                int er = d == 0 ? n : n - floor_div(n, d) * d;
+                er = is_signed ? int(int8_t(er)) : er;
+                bool bad = int(qb.get_as_double({k, d})) != eq || int(rb.get_as_double({k, d})) != er;
+                if (bad && wrong < 5) MESSAGE("n " << n << " d " << d << ": " << qb.get_as_double({k, d}) << " " << rb.get_as_double({k, d}) << " expected " << eq << " " << er);
+                wrong += bad;
+            }
+        }
+        CHECK(wrong == 0);
+        halo_test::check_against_reference(q, Buffer<>(q.output_type(), {256, 256}));
+        halo_test::check_against_reference(r, Buffer<>(r.output_type(), {256, 256}));
+    }
+}
+
 TEST_CASE("strict_float holds for shared subexpressions that are lifted out of it") {
     Var x("x");
     ImageParam in(Float(32), 1, "in");

@@ -42,8 +42,9 @@ public:
         case 3: return a / make(t, depth - 1, x);
         case 4: return a % make(t, depth - 1, x);
         case 5: return rand(2) ? max(a, make(t, depth - 1, x)) : min(a, make(t, depth - 1, x));
-        case 6: return a << make(any_int_type(), depth - 1, x);
-        case 7: return a >> make(any_int_type(), depth - 1, x);
+        // A wider amount widens the shift (as in Halide): cast back to t.
+        case 6: return cast(t, a << make(any_int_type(), depth - 1, x));
+        case 7: return cast(t, a >> make(any_int_type(), depth - 1, x));
         case 8: return rand(2) ? (a ^ make(t, depth - 1, x)) : (a & make(t, depth - 1, x));
         case 9: return ~a | make(t, depth - 1, x);
         case 10: return cast(t, make(rand(2) ? Float(32) : Float(64), depth - 1, x));
