@@ -141,6 +141,7 @@ JITModule::JITModule(const LoweredPipeline &p, const Target &target) : impl_(std
     add("halo_error_bad_stride", &halo_error_bad_stride);
     add("halo_error_null_dim", &halo_error_null_dim);
     add("halo_check_buffers_disjoint", &halo_check_buffers_disjoint);
+    add("halo_check_outputs_disjoint", &halo_check_outputs_disjoint);
     add("halo_error_bad_extent", &halo_error_bad_extent);
     add("halo_error_output_bounds", &record_output_overreach);
     add("halo_error_output_bound", &halo_error_output_bound);

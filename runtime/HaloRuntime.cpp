@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #if defined(__SANITIZE_ADDRESS__)
 #include <sanitizer/asan_interface.h>
@@ -577,6 +578,38 @@ int32_t halo_check_buffers_disjoint(void *user_context, const halo_buffer_t *a, 
                   reinterpret_cast<void *>(static_cast<uintptr_t>(sb.end)), a_name);
     halo_error(user_context, msg);
     return halo_error_code_buffers_overlap;
+}
+
+int32_t halo_check_outputs_disjoint(void *user_context, const halo_buffer_t *const *buffers,
+                                    const char *const *names, int32_t num_outputs, int32_t num_buffers) {
+    struct Span {
+        ByteSpan bytes;
+        int32_t index;
+    };
+    std::vector<Span> spans;
+    for (int32_t i = 0; i < num_buffers; i++) {
+        const ByteSpan s = byte_span(buffers[i]);
+        if (s.begin != s.end) spans.push_back({s, i});
+    }
+    std::sort(spans.begin(), spans.end(), [](const Span &a, const Span &b) { return a.bytes.begin < b.bytes.begin; });
+    // Pairs (output, other) whose spans intersect, keyed by the order of the pairwise checks.
+    std::vector<std::pair<int64_t, std::pair<int32_t, int32_t>>> candidates;
+    for (size_t k = 0; k < spans.size(); k++) {
+        for (size_t l = k + 1; l < spans.size() && spans[l].bytes.begin < spans[k].bytes.end; l++) {
+            int32_t p = std::min(spans[k].index, spans[l].index), q = std::max(spans[k].index, spans[l].index);
+            if (p >= num_outputs) continue;  // two inputs
+            const int64_t key = (int64_t(p) * 2 + (q >= num_outputs ? 1 : 0)) * (int64_t(num_buffers) + 1) + q;
+            candidates.push_back({key, {p, q}});
+        }
+    }
+    std::sort(candidates.begin(), candidates.end());
+    for (const auto &[key, pair] : candidates) {
+        const auto [p, q] = pair;
+        const int32_t code = halo_check_buffers_disjoint(user_context, buffers[p], names[p], buffers[q], names[q],
+                                                         q < num_outputs ? 1 : 0);
+        if (code != 0) return code;
+    }
+    return 0;
 }
 
 int32_t halo_error_out_of_memory(void *user_context, const char *func_name, int64_t bytes) {

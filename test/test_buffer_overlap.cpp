@@ -4,6 +4,7 @@
 // (side-by-side crops, interleaved channels or rows) are accepted and computed right. The
 // check itself (halo_check_buffers_disjoint) is compared with a brute-force byte count on
 // random layouts: it must never call overlapping buffers disjoint.
+#include <array>
 #include <random>
 #include <set>
 
@@ -238,4 +239,69 @@ TEST_CASE("the overlap check never calls overlapping buffers disjoint, on random
     CHECK(disjoint > 1000);
     // Most disjoint pairs here have disjoint byte spans, and must be accepted.
     CHECK(disjoint_accepted * 10 > disjoint * 8);
+}
+
+TEST_CASE("the check of all of a pipeline's buffers at once reports what the pairwise checks report") {
+    // Random groups of 1-4 outputs and 0-4 inputs in one arena: halo_check_outputs_disjoint
+    // (which tests only pairs whose spans intersect) must fail exactly when some (output,
+    // other) pair fails halo_check_buffers_disjoint, with the first such pair's message.
+    std::mt19937 rng(3011);
+    auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+    std::vector<uint8_t> arena(1 << 16);
+    static std::string last_message;
+    halo_error_handler_t previous = halo_set_error_handler([](void *, const char *m) { last_message = m; });
+    int failing = 0, passing = 0;
+    for (int trial = 0; trial < 4000; trial++) {
+        const int outputs = pick(1, 4), n = outputs + pick(0, 4);
+        std::vector<std::array<halo_dimension_t, 2>> dims(n);
+        std::vector<halo_buffer_t> bufs(n);
+        std::vector<std::string> names(n);
+        std::vector<const halo_buffer_t *> ptrs(n);
+        std::vector<const char *> name_ptrs(n);
+        for (int i = 0; i < n; i++) {
+            halo_buffer_t &b = bufs[i];
+            b.type_code = halo_type_int;
+            b.type_bits = uint8_t(8 << pick(0, 2));
+            b.dimensions = pick(1, 2);
+            b.dim = dims[i].data();
+            for (int d = 0; d < b.dimensions; d++) {
+                dims[i][d].min = 0;
+                dims[i][d].extent = pick(1, 40);
+                dims[i][d].stride = d == 0 ? pick(1, 2) : pick(40, 90);
+                dims[i][d].flags = 0;
+            }
+            // Spread out, so that most groups are disjoint and some meet.
+            b.host = arena.data() + pick(0, 14) * 4096 + pick(0, 3) * pick(0, 600);
+            names[i] = (i < outputs ? "out" : "in") + std::to_string(i);
+            ptrs[i] = &bufs[i];
+            name_ptrs[i] = names[i].c_str();
+        }
+        std::string expected;
+        for (int p = 0; p < outputs && expected.empty(); p++) {
+            std::vector<int> others;
+            for (int q = p + 1; q < outputs; q++) others.push_back(q);
+            for (int q = outputs; q < n; q++) others.push_back(q);
+            for (int q : others) {
+                last_message.clear();
+                if (halo_check_buffers_disjoint(nullptr, ptrs[p], name_ptrs[p], ptrs[q], name_ptrs[q], q < outputs)) {
+                    expected = last_message;
+                    break;
+                }
+            }
+        }
+        last_message.clear();
+        const int32_t code = halo_check_outputs_disjoint(nullptr, ptrs.data(), name_ptrs.data(), outputs, n);
+        INFO("trial " << trial);
+        if (expected.empty()) {
+            REQUIRE(code == 0);
+            passing++;
+        } else {
+            REQUIRE(code == halo_error_code_buffers_overlap);
+            REQUIRE(last_message == expected);
+            failing++;
+        }
+    }
+    halo_set_error_handler(previous);
+    CHECK(failing > 400);
+    CHECK(passing > 400);
 }
