@@ -240,28 +240,29 @@ void check_fast_integer_args(const Expr &a, const Expr &b, const char *fn) {
 }  // namespace
 
 namespace {
-// The numerator's type, or for an 8-bit numerator the 16-bit type of its signedness, which
-// holds every uint8 denominator (int8 cannot hold 128..255) and 256.
-Type fast_integer_work_type(const Expr &numerator, const Expr &denominator) {
-    Type t = numerator.type().with_lanes(std::max(numerator.type().lanes, denominator.type().lanes));
-    return t.bits == 8 ? t.with_bits(16) : t;
+// The result's type: the numerator's, with the lanes of the wider argument.
+Type fast_integer_result_type(const Expr &numerator, const Expr &denominator) {
+    return numerator.type().with_lanes(std::max(numerator.type().lanes, denominator.type().lanes));
 }
+// The type to divide in: t, or for 8 bits the 16-bit type of t's signedness, which holds every
+// uint8 denominator (int8 cannot hold 128..255) and 256.
+Type fast_integer_work_type(Type t) { return t.bits == 8 ? t.with_bits(16) : t; }
 }  // namespace
 
 // As Halide defines them: a denominator of 0 means 256 for the division, and the remainder is
 // numerator - quotient * denominator, so a 0 denominator leaves the numerator.
 Expr fast_integer_divide(Expr numerator, Expr denominator) {
     check_fast_integer_args(numerator, denominator, "fast_integer_divide");
-    Type t = numerator.type().with_lanes(std::max(numerator.type().lanes, denominator.type().lanes));
-    Type w = fast_integer_work_type(numerator, denominator);
+    Type t = fast_integer_result_type(numerator, denominator);
+    Type w = fast_integer_work_type(t);
     Expr d = cast(w, denominator);
     d = select(denominator == 0, make_const(w, int64_t(256)), d);
     return cast(t, cast(w, numerator) / d);
 }
 Expr fast_integer_modulo(Expr numerator, Expr denominator) {
     check_fast_integer_args(numerator, denominator, "fast_integer_modulo");
-    Type t = numerator.type().with_lanes(std::max(numerator.type().lanes, denominator.type().lanes));
-    Type w = fast_integer_work_type(numerator, denominator);
+    Type t = fast_integer_result_type(numerator, denominator);
+    Type w = fast_integer_work_type(t);
     // Euclidean % is numerator - quotient * denominator for every other denominator, without
     // the product's overflow (int32 MIN - MIN / 3 * 3 would overflow).
     Expr r = cast(t, cast(w, numerator) % cast(w, denominator));
