@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <set>
 
 #include <llvm/ADT/StringMap.h>
 #include <llvm/TargetParser/Host.h>
@@ -33,7 +34,68 @@ std::string strip_loop_opt(const std::string &name, bool *loop_opt) {
 }
 }  // namespace
 
-Target Target::parse(const std::string &full_name) {
+namespace {
+// Halide's features that change nothing in the code Halo makes for a CPU target: the OS, the
+// JIT, the run-time checks' options and the x86 features (which choose the level below).
+const char *const kIgnoredHalideFeatures[] = {
+    "linux", "osx", "windows", "noos", "jit", "no_asserts", "no_bounds_query", "large_buffers", "user_context",
+    "no_runtime", "sse41", "avx", "avx2", "fma", "f16c", "avx512", "avx512_knl", "avx512_skylake",
+    "avx512_cannonlake", "avx512_sapphirerapids", "avx512_zen4", "avxvnni", "avx512_vnni", "avx512_bf16",
+    "enable_llvm_loop_opt"};
+
+// A Halide target string (HL_JIT_TARGET often holds one, x86-64-linux-avx-avx2-fma-sse41-jit) as
+// the Halo target with the same vectors: x86-64-avx512 where it names a Skylake-class AVX-512
+// (F, BW, DQ and VL), else x86-64-avx2 where it names AVX2, else x86-64-sse41 where SSE4.1;
+// "host-..." is host. Empty if it is not one; a feature Halo does not know (a GPU API, say) is
+// an error naming it.
+std::string halo_name_of_halide_target(const std::string &full_name, bool *loop_opt) {
+    std::vector<std::string> tokens;
+    for (size_t start = 0;;) {
+        size_t dash = full_name.find('-', start);
+        tokens.push_back(full_name.substr(start, dash == std::string::npos ? std::string::npos : dash - start));
+        if (dash == std::string::npos) break;
+        start = dash + 1;
+    }
+    size_t first_feature = 0;
+    if (tokens[0] == "host") first_feature = 1;
+    else if (tokens.size() >= 2 && tokens[0] == "x86" && tokens[1] == "64") first_feature = 2;
+    else return "";
+    std::set<std::string> features(tokens.begin() + std::ptrdiff_t(first_feature), tokens.end());
+    for (const std::string &f : features) {
+        bool known = false;
+        for (const char *ignored : kIgnoredHalideFeatures) known = known || f == ignored;
+        user_assert(known) << "Unknown target '" << full_name << "': Halo compiles for x86-64 CPUs only and does "
+                           << "not know Halide's feature '" << f << "'; drop it, or use one of Halo's targets: "
+                           << known_target_names() << " (each may end in " << kLoopOptSuffix << ")";
+    }
+    *loop_opt = features.count("enable_llvm_loop_opt") > 0;
+    if (first_feature == 1) return "host";
+    for (const char *skylake_class : {"avx512_skylake", "avx512_cannonlake", "avx512_sapphirerapids", "avx512_zen4"}) {
+        if (features.count(skylake_class)) return "x86-64-avx512";
+    }
+    if (features.count("avx2")) return "x86-64-avx2";
+    if (features.count("sse41")) return "x86-64-sse41";
+    user_error << "Target '" << full_name << "': Halo needs at least SSE4.1 (add -sse41), or use one of its targets: "
+               << known_target_names();
+    return "";
+}
+}  // namespace
+
+bool Target::is_target_name(const std::string &name) {
+    const std::vector<std::string> known = names();
+    if (std::find(known.begin(), known.end(), strip_loop_opt(name, nullptr)) != known.end()) return true;
+    bool loop_opt = false;
+    return !halo_name_of_halide_target(name, &loop_opt).empty();
+}
+
+Target Target::parse(const std::string &given_name) {
+    std::string full_name = given_name;
+    const std::vector<std::string> known = names();
+    if (std::find(known.begin(), known.end(), strip_loop_opt(given_name, nullptr)) == known.end()) {
+        bool halide_loop_opt = false;
+        std::string halo_name = halo_name_of_halide_target(given_name, &halide_loop_opt);
+        if (!halo_name.empty()) full_name = halo_name + (halide_loop_opt ? kLoopOptSuffix : "");
+    }
     bool loop_opt = false;
     const std::string name = strip_loop_opt(full_name, &loop_opt);
     Target t;
@@ -115,10 +177,10 @@ Target target_from_environment(const char *halo_var, const char *halide_var) {
     for (const char *var : {halo_var, halide_var}) {
         const char *v = std::getenv(var);
         if (v && *v) {
-            std::vector<std::string> names = Target::names();
-            user_assert(std::find(names.begin(), names.end(), strip_loop_opt(v, nullptr)) != names.end())
+            user_assert(Target::is_target_name(v))
                 << var << "=" << v << " names no target; known targets are: " << known_target_names()
-                << " (each may end in " << kLoopOptSuffix << ")";
+                << " (each may end in " << kLoopOptSuffix << "), or Halide's target strings for x86-64 "
+                << "(x86-64-linux-avx-avx2-fma-sse41-jit)";
             return Target::parse(v);
         }
     }

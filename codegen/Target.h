@@ -22,8 +22,12 @@ struct Target {
     bool llvm_loop_opt = false;  // EnableLLVMLoopOpt
 
     // "host", "x86-64-sse41", "x86-64-avx2" or "x86-64-avx512", optionally followed by
-    // "-enable_llvm_loop_opt" (Halide's spelling); throws CompileError otherwise.
+    // "-enable_llvm_loop_opt" (Halide's spelling); or a Halide target string for x86-64
+    // (x86-64-linux-avx-avx2-fma-jit), taken as the Halo target with the same vectors (here
+    // x86-64-avx2); throws CompileError otherwise.
     static Target parse(const std::string &name);
+    // Whether parse() takes the name.
+    static bool is_target_name(const std::string &name);
     static Target host() { return parse("host"); }
     static std::vector<std::string> names();
     // Whether code for this target runs on this machine.

@@ -67,6 +67,27 @@ TEST_CASE("HALO_JIT_TARGET (or HL_JIT_TARGET) chooses the JIT's target") {
     CHECK(contains(msg, "HALO_JIT_TARGET=arm-64-linux names no target; known targets are: host, x86-64-sse41"));
 }
 
+TEST_CASE("Halide's target strings for x86-64 name the Halo target with the same vectors") {
+    // HL_JIT_TARGET as Halide users set it: the OS, jit and the x86 features are understood.
+    CHECK(Target::parse("x86-64-linux-avx-avx2-avx512-avx512_cannonlake-avx512_skylake-f16c-fma-sse41-jit").name ==
+          "x86-64-avx512");
+    CHECK(Target::parse("x86-64-linux-avx-avx2-f16c-fma-sse41").name == "x86-64-avx2");
+    CHECK(Target::parse("x86-64-linux-sse41-jit").name == "x86-64-sse41");
+    CHECK(Target::parse("x86-64-linux-avx512-avx2-fma").name == "x86-64-avx2");  // AVX-512 F alone: not Skylake's
+    CHECK(Target::parse("host-jit").name == "host");
+    Target loop_opt = Target::parse("x86-64-linux-avx2-fma-enable_llvm_loop_opt");
+    CHECK(loop_opt.name == "x86-64-avx2");
+    CHECK(loop_opt.has_feature(Target::EnableLLVMLoopOpt));
+    {
+        ScopedEnv env("HL_JIT_TARGET", "x86-64-linux-avx-avx2-fma-sse41-jit");
+        CHECK(get_jit_target_from_environment().name == "x86-64-avx2");
+    }
+    CHECK(contains(compile_error_of([] { Target::parse("x86-64-linux-cuda"); }),
+                   "does not know Halide's feature 'cuda'; drop it, or use one of Halo's targets"));
+    CHECK(contains(compile_error_of([] { Target::parse("x86-64-linux-jit"); }), "Halo needs at least SSE4.1"));
+    CHECK(contains(compile_error_of([] { Target::parse("arm-64-linux"); }), "Unknown target 'arm-64-linux'"));
+}
+
 TEST_CASE("a Func compiled with HALO_JIT_TARGET set uses that target's vectors") {
     ScopedEnv env("HALO_JIT_TARGET", "x86-64-sse41");
     Var x("x");
