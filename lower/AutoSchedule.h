@@ -19,6 +19,9 @@
 //   the root, local Laplacian's Laplacian pyramid, of which each pixel reads 2 of 8 levels, is
 //   inlined with the upsampling only it reads (at most a quarter more points inlined); the
 //   report's rule then runs again;
+// - where the fused Funcs recompute nothing at those tiles (each is read only at the points its
+//   tile computes, as dw_pw's depthwise stage), the tile becomes 2 rows of as many points as keep
+//   their buffers within 2 KiB: larger tiles buy nothing there and lose the L1 cache;
 // - then strips of rows replace the tiles where that recomputes no more (by the report, which
 //   counts sliding windows): the output split into strips of the tile's height, in parallel,
 //   every fused Func stored per strip and computed per row, so that it slides down the strip
