@@ -81,17 +81,23 @@ std::string halo_name_of_halide_target(const std::string &full_name, bool *loop_
 }
 }  // namespace
 
+namespace {
+// One of Target::names(), with or without the loop-optimization suffix.
+bool is_halo_target_name(const std::string &name) {
+    const std::vector<std::string> known = Target::names();
+    return std::find(known.begin(), known.end(), strip_loop_opt(name, nullptr)) != known.end();
+}
+}  // namespace
+
 bool Target::is_target_name(const std::string &name) {
-    const std::vector<std::string> known = names();
-    if (std::find(known.begin(), known.end(), strip_loop_opt(name, nullptr)) != known.end()) return true;
+    if (is_halo_target_name(name)) return true;
     bool loop_opt = false;
     return !halo_name_of_halide_target(name, &loop_opt).empty();
 }
 
 Target Target::parse(const std::string &given_name) {
     std::string full_name = given_name;
-    const std::vector<std::string> known = names();
-    if (std::find(known.begin(), known.end(), strip_loop_opt(given_name, nullptr)) == known.end()) {
+    if (!is_halo_target_name(given_name)) {
         bool halide_loop_opt = false;
         std::string halo_name = halo_name_of_halide_target(given_name, &halide_loop_opt);
         if (!halo_name.empty()) full_name = halo_name + (halide_loop_opt ? kLoopOptSuffix : "");

@@ -582,6 +582,18 @@ int32_t halo_check_buffers_disjoint(void *user_context, const halo_buffer_t *a, 
 
 int32_t halo_check_outputs_disjoint(void *user_context, const halo_buffer_t *const *buffers,
                                     const char *const *names, int32_t num_outputs, int32_t num_buffers) {
+    // A few buffers (most pipelines): every (output, other) pair in the reporting order, with
+    // no allocation at each call.
+    if (num_buffers <= 4) {
+        for (int32_t p = 0; p < num_outputs; p++) {
+            for (int32_t q = p + 1; q < num_buffers; q++) {
+                const int32_t code = halo_check_buffers_disjoint(user_context, buffers[p], names[p], buffers[q],
+                                                                 names[q], q < num_outputs ? 1 : 0);
+                if (code != 0) return code;
+            }
+        }
+        return 0;
+    }
     struct Span {
         ByteSpan bytes;
         int32_t index;

@@ -185,9 +185,9 @@ int32_t halo_check_buffers_disjoint(void *user_context, const halo_buffer_t *a, 
                                     const halo_buffer_t *b, const char *b_name, int32_t b_is_output);
 // The same for every pair of a pipeline's buffers at once: buffers[0, num_outputs) are its
 // outputs, the rest its inputs (inputs may share memory with each other: they are only read).
-// Only pairs whose byte spans intersect are tested (after sorting the spans), so a pipeline of
-// many outputs pays n log n, not n^2; the first failing pair, in the order output 0 against
-// the later outputs and then the inputs, output 1 likewise..., is the one reported.
+// Beyond 4 buffers only pairs whose byte spans intersect are tested (after sorting the spans),
+// so a pipeline of many outputs pays n log n, not n^2; the first failing pair, in the order
+// output 0 against the later outputs and then the inputs, output 1 likewise..., is reported.
 int32_t halo_check_outputs_disjoint(void *user_context, const halo_buffer_t *const *buffers,
                                     const char *const *names, int32_t num_outputs, int32_t num_buffers);
 void *halo_malloc(void *user_context, int64_t bytes);
