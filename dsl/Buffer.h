@@ -2,6 +2,7 @@
 // Buffer<void> (the default) has its element type at run time. Dimension 0 is innermost.
 #pragma once
 
+#include <algorithm>
 #include <cstring>
 #include <functional>
 #include <initializer_list>
@@ -194,7 +195,10 @@ public:
         return *this;
     }
     // Calls f for every element, x fastest, with its coordinates: f(const std::vector<int> &),
-    // f(const int *), or one int per dimension as in Halide (f(int x, int y) for 2-D).
+    // f(const int *), or one int per dimension as in Halide (f(int x, int y) for 2-D). As in
+    // Halide, a callable of k ints on a buffer of more dimensions is called once per point of
+    // the first k dimensions (it loops over the others itself), and one of more ints than
+    // dimensions gets 0 for the extra ones.
     template <typename F>
     void for_each_element(F &&f) const {
         if constexpr (std::is_invocable_v<F &, const std::vector<int> &>) {
@@ -202,31 +206,28 @@ public:
         } else if constexpr (std::is_invocable_v<F &, const int *>) {
             walk_elements([&](const std::vector<int> &c) { f(c.data()); });
         } else if constexpr (std::is_invocable_v<F &, int>) {
-            check_arity(1);
-            walk_elements([&](const std::vector<int> &c) { f(c[0]); });
+            walk_first_dimensions(1, [&](const int *c) { f(c[0]); });
         } else if constexpr (std::is_invocable_v<F &, int, int>) {
-            check_arity(2);
-            walk_elements([&](const std::vector<int> &c) { f(c[0], c[1]); });
+            walk_first_dimensions(2, [&](const int *c) { f(c[0], c[1]); });
         } else if constexpr (std::is_invocable_v<F &, int, int, int>) {
-            check_arity(3);
-            walk_elements([&](const std::vector<int> &c) { f(c[0], c[1], c[2]); });
+            walk_first_dimensions(3, [&](const int *c) { f(c[0], c[1], c[2]); });
         } else {
             static_assert(std::is_invocable_v<F &, int, int, int, int>,
                           "for_each_element: f takes const std::vector<int> &, const int *, or 1 to 4 ints");
-            check_arity(4);
-            walk_elements([&](const std::vector<int> &c) { f(c[0], c[1], c[2], c[3]); });
+            walk_first_dimensions(4, [&](const int *c) { f(c[0], c[1], c[2], c[3]); });
         }
     }
     // Two forms. f(coords) -> value: sets every element to it (Halo's). f(T &value, U &other...)
     // as in Halide: calls f with every element and the elements of the other buffers at the
-    // same coordinates (they must cover this buffer's region).
+    // same coordinates (they must cover this buffer's region). Both visit the elements in this
+    // buffer's storage order (dimensions by increasing stride), as Halide's for_each_value does.
     template <typename F, typename... Others>
     Buffer &for_each_value(F f, Others &...others) {
         if constexpr (sizeof...(Others) == 0 && std::is_invocable_v<F &, const std::vector<int> &>) {
-            walk_elements([&](const std::vector<int> &c) { set_value(c, f(c)); });
+            walk_elements([&](const std::vector<int> &c) { set_value(c, f(c)); }, storage_order());
         } else {
             static_assert(!is_dynamic, "for_each_value(f(T &value, ...)) needs a typed Buffer<T>");
-            walk_elements([&](const std::vector<int> &c) { f((*this)(c), others(c)...); });
+            walk_elements([&](const std::vector<int> &c) { f((*this)(c), others(c)...); }, storage_order());
         }
         return *this;
     }
@@ -319,9 +320,9 @@ public:
     }
 
 private:
-    // Visits every element's coordinates, x fastest.
+    // Visits every element's coordinates, dimension order[0] fastest (x fastest by default).
     template <typename F>
-    void walk_elements(F &&f) const {
+    void walk_elements(F &&f, const std::vector<int> &order = {}) const {
         int n = dimensions();
         std::vector<int> c(n);
         for (int d = 0; d < n; d++) {
@@ -330,20 +331,49 @@ private:
         }
         while (true) {
             f(static_cast<const std::vector<int> &>(c));
-            int d = 0;
-            for (; d < n; d++) {
+            int i = 0;
+            for (; i < n; i++) {
+                int d = order.empty() ? i : order[i];
                 if (int64_t(c[d]) + 1 <= int64_t(contents->dims[d].min) + contents->dims[d].extent - 1) {
                     c[d]++;
                     break;
                 }
                 c[d] = contents->dims[d].min;
             }
-            if (d == n) return;
+            if (i == n) return;
         }
     }
-    void check_arity(int n) const {
-        user_assert(dimensions() == n) << "Buffer '" << name() << "' has " << dimensions()
-                                       << " dimensions but for_each_element was given a function of " << n << " coordinates";
+    // Visits the points of the first k dimensions (Halide's for_each_element with a callable
+    // of k ints); coordinates past the buffer's dimensions are 0.
+    template <typename F>
+    void walk_first_dimensions(int k, F &&f) const {
+        int n = dimensions();
+        int walked = std::min(k, n);
+        int c[4] = {0, 0, 0, 0};
+        for (int d = 0; d < walked; d++) {
+            if (contents->dims[d].extent <= 0) return;
+            c[d] = contents->dims[d].min;
+        }
+        while (true) {
+            f(static_cast<const int *>(c));
+            int d = 0;
+            for (; d < walked; d++) {
+                if (int64_t(c[d]) + 1 <= int64_t(contents->dims[d].min) + contents->dims[d].extent - 1) {
+                    c[d]++;
+                    break;
+                }
+                c[d] = contents->dims[d].min;
+            }
+            if (d == walked) return;
+        }
+    }
+    // The dimensions by increasing stride (stable, so equal strides keep their order).
+    std::vector<int> storage_order() const {
+        std::vector<int> order(dimensions());
+        for (int d = 0; d < dimensions(); d++) order[d] = d;
+        std::stable_sort(order.begin(), order.end(),
+                         [&](int a, int b) { return contents->dims[a].stride < contents->dims[b].stride; });
+        return order;
     }
     void check_dim(int d, const char *what) const {
         user_assert(d >= 0 && d < dimensions())

@@ -42,8 +42,33 @@ TEST_CASE("for_each_element with int coordinates, a pointer, or a vector") {
     int64_t sum = 0;
     b.for_each_element([&](const std::vector<int> &c) { sum += c[0]; });
     CHECK(sum == 3 * (-2 - 1 + 0 + 1 + 2));
-    std::string msg = compile_error_of([&] { b.for_each_element([](int, int, int) {}); });
-    CHECK(contains(msg, "has 2 dimensions but for_each_element was given a function of 3 coordinates"));
+    // As in Halide: more ints than dimensions get 0, fewer walk only the first dimensions.
+    int calls = 0, nonzero_extra = 0;
+    b.for_each_element([&](int x, int y, int z) {
+        calls++;
+        nonzero_extra += z != 0 || !b.contains(x, y);
+    });
+    CHECK(calls == 15);
+    CHECK(nonzero_extra == 0);
+    std::vector<int> xs;
+    b.for_each_element([&](int x) { xs.push_back(x); });
+    CHECK(xs == std::vector<int>{-2, -1, 0, 1, 2});
+}
+
+TEST_CASE("for_each_value visits elements in storage order, for_each_element in dimension order") {
+    // An interleaved 3 x 2 x 2 buffer: channels (dimension 2) are adjacent in memory.
+    int storage[12] = {};
+    halo_dimension_t shape[] = {{0, 3, 2}, {0, 2, 6}, {0, 2, 1}};
+    Buffer<int> b(storage, 3, shape);
+    int n = 0;
+    b.for_each_value([&](int &v) { v = n++; });
+    for (int i = 0; i < 12; i++) CHECK(storage[i] == i);
+    std::vector<int> visited;
+    b.for_each_element([&](int x, int y, int c) { visited.push_back(b(x, y, c)); });
+    CHECK(visited == std::vector<int>{0, 2, 4, 6, 8, 10, 1, 3, 5, 7, 9, 11});
+    b.for_each_value([](const std::vector<int> &c) { return 100 * c[2] + 10 * c[1] + c[0]; });
+    CHECK(b(2, 1, 1) == 112);
+    CHECK(storage[1] == 100);
 }
 
 TEST_CASE("for_each_value: Halide's form with other buffers, and Halo's from coordinates") {
