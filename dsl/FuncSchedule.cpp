@@ -514,7 +514,9 @@ Func &Func::bound(const Var &var, Expr min, Expr extent) {
             << loop_var << "', a Var or RVar. The bounds of a Func are fixed before its loops run: use "
             << "constants, Params and input sizes (such as input.width())";
     }
-    f_->schedule.bounds.push_back(Bound{var.name(), cast(Int(32), min), cast(Int(32), extent), Expr(), Expr()});
+    Bound &b = f_->schedule.bound_of(var.name());
+    b.min = cast(Int(32), min);
+    b.extent = cast(Int(32), extent);
     return *this;
 }
 
@@ -541,7 +543,7 @@ void Func::check_bound_directive(const std::string &directive, const Var &var, c
 
 Func &Func::bound_extent(const Var &var, Expr extent) {
     check_bound_directive("bound_extent", var, {extent});
-    f_->schedule.bounds.push_back(Bound{var.name(), Expr(), cast(Int(32), extent), Expr(), Expr()});
+    f_->schedule.bound_of(var.name()).extent = cast(Int(32), extent);
     return *this;
 }
 
@@ -558,14 +560,17 @@ Func &Func::align_bounds(const Var &var, Expr modulus, Expr remainder) {
     check_bound_directive("align_bounds", var, {modulus, remainder});
     check_modulus(*this, "align_bounds", var, modulus);
     Expr m = cast(Int(32), modulus);
-    f_->schedule.bounds.push_back(Bound{var.name(), Expr(), Expr(), m, cast(Int(32), remainder) % m});
+    Bound &b = f_->schedule.bound_of(var.name());
+    b.modulus = m;
+    b.remainder = cast(Int(32), remainder) % m;
     return *this;
 }
 
 Func &Func::align_extent(const Var &var, Expr modulus) {
     check_bound_directive("align_extent", var, {modulus});
     check_modulus(*this, "align_extent", var, modulus);
-    f_->schedule.bounds.push_back(Bound{var.name(), Expr(), Expr(), cast(Int(32), modulus), Expr()});
+    // As in Halide, a remainder set by align_bounds stays.
+    f_->schedule.bound_of(var.name()).modulus = cast(Int(32), modulus);
     return *this;
 }
 

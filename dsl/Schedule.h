@@ -92,15 +92,25 @@ struct LoopLevel {
     std::string to_string() const;
 };
 
-// An explicit bound on a pure dimension, as in Halide: Func::bound gives min and extent,
+// The explicit bounds of a pure dimension, as in Halide: Func::bound gives min and extent,
 // bound_extent only the extent (the min is what the consumers need), align_bounds a modulus
 // and remainder (the region is grown outwards so that its min is remainder modulo modulus and
 // its extent a multiple of modulus), align_extent only a modulus (the extent is rounded up).
-// Undefined fields are not constrained; a Func's bounds apply in the order they were given.
+// Undefined fields are not constrained. The directives on one Var merge into one Bound (a later
+// call replaces the fields it gives), applied in a fixed order whatever the order of the calls,
+// as in Halide: the alignment first, then the min, then the extent.
 struct Bound {
     std::string var;
     Expr min, extent;
     Expr modulus, remainder;
+    // How the user wrote it, for messages: "f.align_bounds(x, ...) and f.bound_extent(x, ...)".
+    std::string directives(const std::string &func) const {
+        std::string out;
+        auto add = [&](const char *d) { out += (out.empty() ? "" : " and ") + func + "." + d + "(" + var + ", ...)"; };
+        if (modulus.defined()) add(remainder.defined() ? "align_bounds" : "align_extent");
+        if (extent.defined()) add(min.defined() ? "bound" : "bound_extent");
+        return out;
+    }
 };
 
 // Storage folding (Func::fold_storage, or chosen by the sliding window pass): dimension `var`
@@ -115,7 +125,15 @@ struct FuncSchedule {
     LoopLevel compute_level, store_level;
     bool store_level_set = false;  // store_at given explicitly
     bool explicitly_inlined = false;  // compute_inline() was called
-    std::vector<Bound> bounds;
+    std::vector<Bound> bounds;  // at most one per Var
+    // The Bound of var, added unconstrained if it has none yet.
+    Bound &bound_of(const std::string &var) {
+        for (Bound &b : bounds) {
+            if (b.var == var) return b;
+        }
+        bounds.push_back(Bound{var, Expr(), Expr(), Expr(), Expr()});
+        return bounds.back();
+    }
     // Storage order of the pure dimensions, innermost first (empty: the argument order).
     std::vector<std::string> storage_order;
     // align_storage: pad the storage extent of a dimension (by its Var's name; "" for the

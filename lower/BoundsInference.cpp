@@ -69,14 +69,14 @@ std::string first_consumer(const Stmt &s, const std::string &name) {
     return f.found;
 }
 
-// The region of one dimension after one of the Func's bounds (see Bound in dsl/Schedule.h):
-// bound() replaces it, bound_extent() keeps its min and fixes its extent, align_bounds() grows it
-// outwards to a min of remainder modulo modulus and an extent that is a multiple of modulus,
-// align_extent() rounds its extent up to a multiple of modulus. (Division rounds down, so
-// negative mins align the same way as positive ones.)
+}  // namespace
+
+// The region of one dimension after the Func's bounds on it (see Bound in dsl/Schedule.h), in
+// Halide's order: align_bounds() grows it outwards to a min of remainder modulo modulus and an
+// extent that is a multiple of modulus (align_extent() rounds only its extent up), then bound()
+// replaces its min, then bound() or bound_extent() fixes its extent from that min. (Division
+// rounds down, so negative mins align the same way as positive ones.)
 Interval apply_bound(const Bound &b, Interval r) {
-    if (b.min.defined()) r.min = b.min;
-    if (b.extent.defined()) r.max = r.min + b.extent - 1;
     if (b.modulus.defined() && r.is_bounded()) {
         Expr m = b.modulus;
         if (b.remainder.defined()) {
@@ -88,13 +88,12 @@ Interval apply_bound(const Bound &b, Interval r) {
             r.max = r.min + extent - 1;
         }
     }
+    if (b.min.defined()) r.min = b.min;
+    if (b.extent.defined()) r.max = r.min + b.extent - 1;
     return r;
 }
 
-// How the user wrote a bound, for messages: "f.bound(x, ...)", "f.bound_extent(x, ...)".
-std::string bound_directive(const FunctionContents &f, const Bound &b) {
-    return f.name + (b.min.defined() ? ".bound(" : ".bound_extent(") + b.var + ", ...)";
-}
+namespace {
 
 class BoundsInference : public IRMutator {
 public:
@@ -257,16 +256,20 @@ private:
 
     // bound() and bound_extent() promise the consumers never need more of f than the bound:
     // checked at run time, where f is computed (the region may differ per tile).
+    // bound() and bound_extent() promise the consumers never need more of f than the bound:
+    // checked at run time, where f is computed (the region may differ per tile), against the
+    // region the bounds give (aligned first, then fixed).
     std::vector<Stmt> check_explicit_bounds(const FunctionContents &f, const Box &required, const LetValues &known) {
         std::vector<Stmt> checks;
         for (int d = 0; d < f.dimensions(); d++) {
             for (auto &b : f.schedule.bounds) {
                 if (b.var != f.args[d] || !b.extent.defined() || !required.dims[d].is_bounded()) continue;
                 Expr need_min = simplify(required.dims[d].min, known), need_max = simplify(required.dims[d].max, known);
-                Expr lo = simplify(b.min.defined() ? b.min : need_min), hi = simplify(lo + b.extent - 1);
+                Interval computed = apply_bound(b, Interval(need_min, need_max));
+                Expr lo = simplify(computed.min), hi = simplify(computed.max);
                 Expr msg = Call::make(Int(32), "halo_error_func_bound",
                                       {StringImm::make(f.name), StringImm::make(b.var),
-                                       StringImm::make(bound_directive(f, b)), exact_int64(lo), exact_int64(hi),
+                                       StringImm::make(b.directives(f.name)), exact_int64(lo), exact_int64(hi),
                                        exact_int64(need_min), exact_int64(need_max)},
                                       Call::Extern);
                 checks.push_back(guard_by_use(required, AssertStmt::make(need_min >= lo && need_max <= hi, msg)));

@@ -4,8 +4,10 @@
 // of that loop needs, halo included, in terms of the loop's variables.
 #pragma once
 
+#include "Bounds.h"
 #include "Environment.h"
 #include "dsl/IR.h"
+#include "dsl/Schedule.h"
 
 namespace halo {
 
@@ -13,5 +15,9 @@ namespace halo {
 // over their buffers.
 Stmt bounds_inference(const Stmt &s, const Environment &env, const std::string &output,
                       const std::vector<std::string> &other_outputs = {});
+
+// The region r of one dimension after the Func's explicit bounds b on it (align_bounds, then
+// bound's min, then the extent, as in Halide).
+Interval apply_bound(const Bound &b, Interval r);
 
 }  // namespace halo

@@ -1,6 +1,7 @@
 #include "InputChecks.h"
 
 #include "Bounds.h"
+#include "BoundsInference.h"
 #include "BoundsOverflowChecks.h"
 #include "LetStmts.h"
 #include "Simplify.h"
@@ -84,7 +85,8 @@ std::string output_overreach_hint(const FunctionContents &out, int d) {
             add(out.name + (b.remainder.defined() ? ".align_bounds(" : ".align_extent(") + b.var +
                 ", ...) grows its loops to the alignment, so the buffer's min and extent must be aligned as "
                 "it asks; realize an aligned region, or align a Func the output reads instead");
-        } else {
+        }
+        if (b.extent.defined()) {
             add(out.name + (b.min.defined() ? ".bound(" : ".bound_extent(") + b.var +
                 ", ...) fixes its loops, so the buffer must be exactly the bound's region");
         }
@@ -126,10 +128,11 @@ void add_output_checks(const FunctionContents &output, const Stmt &s, const LetV
             if (b.var != output.args[d] || !b.extent.defined()) continue;
             Expr have_min = field(output.name, "min", d);
             Expr have_max = simplify(have_min + field(output.name, "extent", d) - 1);
-            Expr lo = simplify(b.min.defined() ? b.min : have_min), hi = simplify(lo + b.extent - 1);
-            std::string directive = output.name + (b.min.defined() ? ".bound(" : ".bound_extent(") + b.var + ", ...)";
+            Interval computed = apply_bound(b, Interval(have_min, have_max));
+            Expr lo = simplify(computed.min), hi = simplify(computed.max);
             Expr msg = Call::make(Int(32), "halo_error_output_bound",
-                                  {StringImm::make(output.name), StringImm::make(b.var), StringImm::make(directive),
+                                  {StringImm::make(output.name), StringImm::make(b.var),
+                                   StringImm::make(b.directives(output.name)),
                                    exact_int64(lo), exact_int64(hi),
                                    exact_int64(have_min), exact_int64(have_max)},
                                   Call::Extern);

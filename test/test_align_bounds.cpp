@@ -113,6 +113,46 @@ TEST_CASE("bound_extent fixes the extent and checks the consumers need no more")
                         "[0, 16]"));
 }
 
+// Halide merges the directives on one Var: the region is aligned first, then its extent is
+// fixed from the aligned min, whatever the order of the calls. Where the consumers need more
+// than that region, it is a run-time error; until stop 48 the check compared against the
+// unaligned min, so an aligned min below the need passed it and g read past f's buffer.
+TEST_CASE("align_bounds with bound_extent: aligned first, then the extent, in either order, and checked") {
+    for (bool extent_first : {false, true}) {
+        for (int out_min = -7; out_min <= 5; out_min++) {
+            for (int out_extent = 1; out_extent <= 6; out_extent++) {
+                CAPTURE(extent_first);
+                CAPTURE(out_min);
+                CAPTURE(out_extent);
+                Var x("x");
+                Func f("f"), g("g");
+                f(x) = x * 3 - 2;
+                g(x) = f(x) + 1;
+                f.compute_root();
+                if (extent_first) f.bound_extent(x, 5);
+                f.align_bounds(x, 4, 1);
+                if (!extent_first) f.bound_extent(x, 5);
+                // The aligned min (1 modulo 4, at most out_min), then 5 points from it.
+                int aligned_min = out_min - (((out_min - 1) % 4) + 4) % 4;
+                bool covered = out_min + out_extent - 1 <= aligned_min + 4;
+                Buffer<int> out(out_extent);
+                out.set_min(out_min);
+                if (covered) {
+                    halo_test::check_against_reference(g, out);
+                    CHECK(redundancy_report(g, {out_extent}).find("f")->computed == 5);
+                } else {
+                    std::string err = halo_test::runtime_error_of([&] { g.realize(out); });
+                    CHECK(contains(err, "Func 'f' is bounded to x in [" + std::to_string(aligned_min) + ", " +
+                                            std::to_string(aligned_min + 4) +
+                                            "] by f.align_bounds(x, ...) and f.bound_extent(x, ...), but its "
+                                            "consumers need x in [" + std::to_string(out_min) + ", " +
+                                            std::to_string(out_min + out_extent - 1) + "]"));
+                }
+            }
+        }
+    }
+}
+
 TEST_CASE("align_bounds on an output: an aligned buffer is computed, an unaligned one is a run-time error, realize(sizes) crops") {
     Var x("x");
     Func f("f");
