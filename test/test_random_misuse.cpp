@@ -70,7 +70,7 @@ struct MisuseCase {
                 fn(f.update(stage));  // update(1) of c and update(0) of others do not exist
             }
         };
-        switch (rand(20)) {
+        switch (rand(22)) {
         case 0: {
             VarOrRVar v = loop(), o = loop(), i = loop();
             Expr k = factor();
@@ -190,6 +190,26 @@ struct MisuseCase {
             Func g = funcs[size_t(rand(4))];
             log << f.name() << ".in(" << g.name() << ").compute_root()\n";
             f.in(g).compute_root();
+            break;
+        }
+        case 20: {
+            // Merges with a bound or alignment on the same Var (aligned first, then the extent).
+            Var v = pure_var();
+            if (rand(2)) {
+                int m = pick<int>({2, 3, 4}), rem = rand(4);
+                log << f.name() << ".align_bounds(" << v.name() << ", " << m << ", " << rem << ")\n";
+                f.align_bounds(v, m, rem);
+            }
+            int ex = pick<int>({-1, 0, 1, 3, 8, 40});
+            log << f.name() << ".bound_extent(" << v.name() << ", " << ex << ")\n";
+            f.bound_extent(v, ex);
+            break;
+        }
+        case 21: {
+            Var v = pure_var();
+            int m = pick<int>({-1, 2, 3, 8});
+            log << f.name() << ".align_extent(" << v.name() << ", " << m << ")\n";
+            f.align_extent(v, m);
             break;
         }
         default: {
