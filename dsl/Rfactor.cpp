@@ -3,109 +3,13 @@
 // original update reducing the intermediate over those others.
 #include <map>
 
+#include "Associativity.h"
 #include "Func.h"
-#include "IRVisitor.h"
-#include "lower/IREquality.h"
 #include "lower/Substitute.h"
 
 namespace halo {
 
 namespace {
-
-// f(args) = f(args) op e, recognised.
-struct AssociativeUpdate {
-    enum Op { Add, Mul, Min, Max } op;
-    Expr other;  // e
-
-    Expr identity(Type t) const {
-        switch (op) {
-        case Add: return make_zero(t);
-        case Mul: return make_one(t);
-        case Min: return highest(t);
-        default: return lowest(t);
-        }
-    }
-    Expr combine(const Expr &a, const Expr &b) const {
-        switch (op) {
-        case Add: return a + b;
-        case Mul: return a * b;
-        case Min: return min(a, b);
-        default: return max(a, b);
-        }
-    }
-};
-
-// A call to f itself, by identity: another Func may have f's name (lowering numbers the
-// copies of such Funcs apart, lower/DistinctNames.h).
-bool is_call_to(const Call *c, const FunctionContents &f) {
-    return c && c->call_type == Call::Halo && c->func.identity() == &f;
-}
-
-bool calls_func(const Expr &e, const FunctionContents &f) {
-    return has_call(e, [&](const Call &c) { return is_call_to(&c, f); });
-}
-
-// Whether e is f(args) at exactly the update's own left side.
-bool is_self_read(const Expr &e, const FunctionContents &f, const std::vector<Expr> &args) {
-    const Call *c = e.as<Call>();
-    if (!is_call_to(c, f) || c->args.size() != args.size()) return false;
-    for (size_t i = 0; i < args.size(); i++) {
-        if (compare_expr(c->args[i], args[i]) != 0) return false;
-    }
-    return true;
-}
-
-// max(f + e, f) is f + max(e, 0), and min(f + e, f) is f + min(e, 0): a sum, in any order
-// (Halide's associativity prover finds these too). Only for 32- and 64-bit signed integers,
-// whose overflow is undefined (as for any sum rfactor or a reorder of RVars reassociates). Not
-// where sums wrap (unsigned or narrower types: max(f + e, f) keeps f where f + e wraps, f +
-// max(e, 0) does not), nor for floats: with infinities max(f + e, f) depends on the order
-// (inf, then -inf: NaN; the other way: inf), and a NaN e is dropped or kept by the operand order.
-bool match_clamped_sum(const Expr &v, const FunctionContents &f, const std::vector<Expr> &args, AssociativeUpdate &out) {
-    Type t = v.type();
-    if (!t.is_int() || t.bits < 32) return false;
-    const bool is_max = v.as<Max>() != nullptr;
-    Expr a, b;
-    if (auto *n = v.as<Max>()) a = n->a, b = n->b;
-    else if (auto *n = v.as<Min>()) a = n->a, b = n->b;
-    else return false;
-    for (auto [sum, self] : {std::pair{a, b}, std::pair{b, a}}) {
-        const Add *add = sum.as<Add>();
-        if (!add || !is_self_read(self, f, args)) continue;
-        for (auto [self2, e] : {std::pair{add->a, add->b}, std::pair{add->b, add->a}}) {
-            if (is_self_read(self2, f, args) && !calls_func(e, f)) {
-                out = {AssociativeUpdate::Add, is_max ? max(e, make_zero(t)) : min(e, make_zero(t))};
-                return true;
-            }
-        }
-    }
-    return false;
-}
-
-bool match_associative(const Expr &value, const FunctionContents &f, const std::vector<Expr> &args, AssociativeUpdate &out) {
-    // A left side that reads f (f(f(r)) += 1) writes where earlier iterations decide: no order
-    // of the iterations can be changed.
-    for (auto &a : args) {
-        if (calls_func(a, f)) return false;
-    }
-    Expr v = value;
-    if (const Cast *c = v.as<Cast>(); c && c->value.type() == c->type) v = c->value;
-    auto try_pair = [&](AssociativeUpdate::Op op, const Expr &a, const Expr &b) {
-        for (auto [self, other] : {std::pair{a, b}, std::pair{b, a}}) {
-            if (is_self_read(self, f, args) && !calls_func(other, f)) {
-                out = {op, other};
-                return true;
-            }
-        }
-        return false;
-    };
-    if (auto *n = v.as<Add>()) return try_pair(AssociativeUpdate::Add, n->a, n->b);
-    if (auto *n = v.as<Mul>()) return try_pair(AssociativeUpdate::Mul, n->a, n->b);
-    if (match_clamped_sum(v, f, args, out)) return true;
-    if (auto *n = v.as<Min>()) return try_pair(AssociativeUpdate::Min, n->a, n->b);
-    if (auto *n = v.as<Max>()) return try_pair(AssociativeUpdate::Max, n->a, n->b);
-    return false;
-}
 
 // The update's RVar loops after its splits, each with its bounds, and the original RVars (and
 // the splits' guards) as expressions of them. Loops are named by internal ids while splits
@@ -180,6 +84,23 @@ RVarLoops rvar_loops(const Definition &def, const std::string &stage) {
     return loops;
 }
 
+// The values of a Func at a point: its one value, or each value of a Tuple.
+std::vector<Expr> values_of(const FuncRef &ref, size_t n) {
+    if (n == 1) return {Expr(ref)};
+    std::vector<Expr> out;
+    for (size_t i = 0; i < n; i++) out.push_back(Expr(ref[int(i)]));
+    return out;
+}
+
+Tuple as_tuple(const std::vector<Expr> &values) { return Tuple(values); }
+
+std::string describe_values(const std::vector<Expr> &values) {
+    if (values.size() == 1) return to_string(values[0]);
+    std::string s = "{";
+    for (size_t i = 0; i < values.size(); i++) s += (i ? ", " : "") + to_string(values[i]);
+    return s + "}";
+}
+
 std::string loop_names(const RVarLoops &loops) {
     std::string s;
     for (auto &[name, id] : loops.id_of) s += (s.empty() ? "" : ", ") + name;
@@ -201,7 +122,7 @@ bool predicate_reads(const Definition &def, const FunctionContents &f) {
 
 bool update_is_associative_and_commutative(const FunctionContents &f, const Definition &def) {
     AssociativeUpdate unused;
-    return def.values.size() == 1 && match_associative(def.values[0], f, def.args, unused) && !predicate_reads(def, f);
+    return match_associative(def.values, f, def.args, unused) && !predicate_reads(def, f);
 }
 
 Func Stage::rfactor(const RVar &r, const Var &v) { return rfactor({{r, v}}); }
@@ -215,13 +136,15 @@ Func Stage::rfactor(const std::vector<std::pair<RVar, Var>> &preserved) {
     user_assert(def.rdom) << stage << " has no RDom: there is nothing to rfactor";
     user_assert(def.specializations.empty() && !def.fails_unspecialized)
         << stage << " is specialized; rfactor it before specializing it";
-    user_assert(def.values.size() == 1) << stage << " is Tuple-valued; rfactor supports updates of one value";
     user_assert(!preserved.empty()) << stage << ": rfactor needs at least one (RVar, Var) pair";
     AssociativeUpdate assoc;
-    user_assert(match_associative(def.values[0], *f_, def.args, assoc))
+    user_assert(match_associative(def.values, *f_, def.args, assoc))
         << stage << ": rfactor needs an associative update of the form " << f_->name << "(...) = " << f_->name
         << "(...) op e, with op one of +, *, min and max, and neither e nor the left side reading " << f_->name
-        << " (this one is " << def.values[0] << ")";
+        << (def.values.size() > 1 ? " (for a Tuple: each value so, reading only its own value of " + f_->name +
+                                        ", or a product of complex numbers)"
+                                  : std::string())
+        << " (this one is " << describe_values(def.values) << ")";
     user_assert(!predicate_reads(def, *f_))
         << stage << ": rfactor of an update whose RDom's where() reads " << f_->name
         << " itself: which iterations run depends on the values before them, so the reduction "
@@ -280,20 +203,26 @@ Func Stage::rfactor(const std::vector<std::pair<RVar, Var>> &preserved) {
     for (auto &a : f_->args) pure_args.push_back(Var(a));
     std::vector<Expr> intm_pure = pure_args;
     for (auto &name : moved) intm_pure.push_back(Var(preserved_var.at(name)));
-    Type t = def.values[0].type();
-    intm(intm_pure) = assoc.identity(t);
+    std::vector<Type> types;
+    for (const Expr &v : def.values) types.push_back(v.type());
+    intm(intm_pure) = as_tuple(assoc.identity(types));
     std::vector<Expr> intm_lhs;
     for (auto &a : def.args) intm_lhs.push_back(substitute(original_in_intm, a));
     for (auto &name : moved) intm_lhs.push_back(Var(preserved_var.at(name)));
-    Expr combined = assoc.combine(intm(intm_lhs), substitute(original_in_intm, assoc.other));
+    std::vector<Expr> others;
+    for (const Expr &e : assoc.others) others.push_back(substitute(original_in_intm, e));
+    std::vector<Expr> intm_now = values_of(intm(intm_lhs), types.size());
+    std::vector<Expr> combined = assoc.combine(intm_now, others);
     if (kept.empty()) {
         // Every RVar loop became a Var (as Halide allows): the intermediate's update has no
         // RDom, so the guards and predicates that would have been its RDom's select instead.
         Expr taken;
         for (const Expr &p : intm_dom->predicates) taken = taken.defined() ? (taken && p) : p;
-        if (taken.defined()) combined = select(taken, combined, intm(intm_lhs));
+        if (taken.defined()) {
+            for (size_t i = 0; i < combined.size(); i++) combined[i] = select(taken, combined[i], intm_now[i]);
+        }
     }
-    intm(intm_lhs) = combined;
+    intm(intm_lhs) = as_tuple(combined);
 
     // This update now reduces the intermediate over the moved loops, at every point of f.
     auto dom = std::make_shared<ReductionDomainContents>();
@@ -305,9 +234,12 @@ Func Stage::rfactor(const std::vector<std::pair<RVar, Var>> &preserved) {
         intm_args.push_back(Variable::make(Int(32), name, nullptr, dom));
     }
     dom->used = true;
-    Expr self = Call::make(t, f_->name, pure_args, Call::Halo, FunctionPtr::weak(f_));
+    std::vector<Expr> self;
+    for (size_t i = 0; i < types.size(); i++) {
+        self.push_back(Call::make(types[i], f_->name, pure_args, Call::Halo, FunctionPtr::weak(f_), nullptr, int(i)));
+    }
     def.args = pure_args;
-    def.values = {assoc.combine(self, intm(intm_args))};
+    def.values = assoc.combine(self, values_of(intm(intm_args), types.size()));
     def.rdom = dom;
     def.schedule = StageSchedule();
     for (auto &rv : dom->vars) def.schedule.dims.push_back(Dim{rv.name, ForType::Serial, true});

@@ -311,3 +311,72 @@ TEST_CASE("rfactor of a specialization: that branch reduces through the intermed
     std::string msg = compile_error_of([&] { hist.update().rfactor(r.x, u); });
     CHECK(contains(msg, "is specialized; rfactor it before specializing it"));
 }
+
+// Tuple-valued updates (Halide's rfactor takes them): each value reduced on its own by its own
+// operator, or a product of complex numbers. Integers, so the result is exactly the
+// reference's whatever the order; sizes the splits do not divide, a non-zero RDom min.
+TEST_CASE("Tuple-valued reductions: a sum with a max, and a product of complex numbers, exactly as the reference") {
+    Buffer<int> in = halo_test::int_buffer_at(45, 13, -9, 3);
+    halo_test::fill_random(in, -3, 3, 41);
+    Var x("x"), u("u");
+    RVar ro("ro"), ri("ri");
+    for (int which = 0; which < 2; which++) {
+        for (int factor : {4, 7}) {
+            CAPTURE(which);
+            CAPTURE(factor);
+            RDom r(-9, 45, 3, 13, "r");
+            Func f("f"), ref("ref");
+            // (uint32: the complex products wrap, exactly in any order; int32 would overflow.)
+            Expr e0 = cast<uint32_t>(in(r.x, r.y) + x), e1 = cast<uint32_t>(in(r.x, r.y) * 2 - r.y);
+            for (Func *g : {&f, &ref}) {
+                Func &h = *g;
+                if (which == 0) {
+                    h(x) = {cast<uint32_t>(0), cast<uint32_t>(7)};
+                    h(x) = {h(x)[0] + e0, max(e1, h(x)[1])};
+                } else {
+                    // (a + bi)(c + di) = (ac - bd) + (bc + ad)i, written with the terms in
+                    // another order than the pattern's.
+                    h(x) = {cast<uint32_t>(1), cast<uint32_t>(0)};
+                    Expr a = h(x)[0], b = h(x)[1];
+                    h(x) = {e0 * a - b * e1, a * e1 + e0 * b};
+                }
+            }
+            f.update().split(r.x, ro, ri, factor, TailStrategy::GuardWithIf);
+            Func intm = f.update().rfactor({{ri, u}, {r.y, Var("v")}});
+            intm.compute_root().vectorize(u, 8).update().parallel(Var("v"));
+            Realization got = f.realize({6});
+            Realization want = reference_realize(ref, {6});
+            for (int i = 0; i < 6; i++) {
+                CHECK(Buffer<uint32_t>(got[0])(i) == Buffer<uint32_t>(want[0])(i));
+                CHECK(Buffer<uint32_t>(got[1])(i) == Buffer<uint32_t>(want[1])(i));
+            }
+            // The RVars of such an update may be reordered too.
+            Func g("g");
+            RDom s(0, 5, 0, 4, "s");
+            g() = {0, 0};
+            g() = {g()[0] + s.x * s.y, g()[1] + s.x};
+            CHECK(compile_error_of([&] { g.update().reorder(s.y, s.x); }) == "");
+        }
+    }
+}
+
+TEST_CASE("Tuple-valued updates rfactor refuses: a value reading another, and a mismatched complex product") {
+    Buffer<int> in = halo_test::random_image<int>({10}, 42, -5, 5);
+    Var u("u");
+    RDom r(0, 10, "r");
+    // An argmin: value 1 reads value 0, so the values are not each reduced on their own.
+    Func argmin("argmin");
+    argmin() = {1000, 0};
+    argmin() = {min(argmin()[0], in(r)), select(in(r) < argmin()[0], r, argmin()[1])};
+    std::string msg = compile_error_of([&] { argmin.update().rfactor(r, u); });
+    CHECK(contains(msg, "Func 'argmin' update 0: rfactor needs an associative update"));
+    CHECK(contains(msg, "(for a Tuple: each value so, reading only its own value of argmin, or a product of "
+                        "complex numbers)"));
+    // (a c - b d, a d + b c) with d in the real part but c' != c in the imaginary part.
+    Func z("z");
+    z() = {1, 0};
+    Expr a = z()[0], b = z()[1];
+    z() = {a * in(r) - b * 2, a * 2 + b * (in(r) + 1)};
+    msg = compile_error_of([&] { z.update().rfactor(r, u); });
+    CHECK(contains(msg, "Func 'z' update 0: rfactor needs an associative update"));
+}

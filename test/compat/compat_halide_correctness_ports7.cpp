@@ -280,12 +280,8 @@ TEST_CASE("tuple_vector_reduce: vectorizing and parallelizing the Tuple sum over
 // Follows Halide's tuple_vector_reduce.cpp (tuple addition): the same parallel vector code
 // without atomic(), through rfactor (Halide's rfactor takes Tuple-valued updates): r split by 8,
 // the inner RVar made a pure Var of an intermediate, vectorized.
-// FAILS: Halo refuses rfactor of a Tuple-valued update (CompileError "Func 'f' update 0 is
-// Tuple-valued; rfactor supports updates of one value"). Reduced:
-//     Func f; RDom r(0, 100); f() = {0, 0}; f() = {f()[0] + r, f()[1] + 2 * r};
-//     Var u; f.update().rfactor(r, u);   // CompileError
-// Halide gives f_intm(u) = {0, 0}, f_intm(u) = {f_intm(u)[0] + u, ...} and f = (4950, 9900).
-TEST_CASE("tuple_vector_reduce: a Tuple sum, vectorized through rfactor" * doctest::skip()) {
+// (Halo refused rfactor of a Tuple-valued update until stop 48.)
+TEST_CASE("tuple_vector_reduce: a Tuple sum, vectorized through rfactor") {
     Func in("in"), f("f");
     Var x("x"), u("u");
     in(x) = {x, 2 * x};
@@ -330,8 +326,7 @@ TEST_CASE("tuple_vector_reduce: a product of complex numbers as a Tuple reductio
 // Follows Halide's tuple_vector_reduce.cpp (complex multiplication), vectorized: as the original
 // notes, atomic() cannot vectorize it, rfactor can (Halide recognizes complex multiplication as
 // associative).
-// FAILS: Halo refuses rfactor of a Tuple-valued update (see the Tuple sum above).
-TEST_CASE("tuple_vector_reduce: a product of complex numbers, vectorized through rfactor" * doctest::skip()) {
+TEST_CASE("tuple_vector_reduce: a product of complex numbers, vectorized through rfactor") {
     Func in("in"), f("f");
     Var x("x"), u("u");
     in(x) = {cos(cast<float>(x)), sin(cast<float>(x))};
