@@ -239,7 +239,8 @@ TEST_CASE("auto_schedule: the CNN block, channels innermost, is vectorized over 
 
 TEST_CASE("auto_schedule: convolutions get register blocks, channel counts the vectors do not divide are right") {
     // 32 channels: two vectors of 16 unrolled times 8 pixels; 24: one vector of 16 and a
-    // guarded tail; 8: vectors of 8 (never wider than the channels) times 16 pixels. (This
+    // guarded tail; 8: vectors of 8 (never wider than the channels) times 8 pixels (not 16:
+    // their addresses would not fit in the general registers). (This
     // case's name once held a ';', at which CTest cut it: it ran nothing until the names were
     // fixed, and its claim that 8 channels send conv1 to the root had become untrue.)
     for (int C : {32, 24, 8}) {
@@ -251,6 +252,10 @@ TEST_CASE("auto_schedule: convolutions get register blocks, channel counts the v
         CHECK(r.source.find(".vectorize(cv).") != std::string::npos);
         CHECK(r.source.find(".unroll(xi)") != std::string::npos);
         if (C == 32) CHECK(r.source.find(".split(cv, cu, cv, 16)") != std::string::npos);
+        size_t conv2_update = r.source.find("conv2.update(0)");
+        REQUIRE(conv2_update != std::string::npos);
+        std::string conv2_line = r.source.substr(conv2_update, r.source.find('\n', conv2_update) - conv2_update);
+        CHECK(conv2_line.find(".split(x, xo, xi, 8, TailStrategy::GuardWithIf)") != std::string::npos);
         // Fused only where the report says its tiles recompute it at most max_recompute times
         // (8 channels, 9 rows: 4-row tiles whose last is guarded).
         if (r.source.find("conv1.compute_root()") == std::string::npos)
