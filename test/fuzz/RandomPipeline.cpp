@@ -372,7 +372,25 @@ void RandomPipeline::add_tuple_stage(PipelineStage &st, int a, int b) {
     st.is_tuple = true;
     f(x, y) = {read(a, x, y) + 1, read(b, x - 1, y) * 2};
     log_ << F << "(x, y) = {" << A << "(x, y) + 1, " << B << "(x-1, y) * 2}\n";
-    switch (rand(3)) {
+    switch (rand(4)) {
+    case 2: {  // a Tuple reduction, sometimes rfactored: a sum and a max, or a complex product
+        RDom k(-1, 3, "k" + F);
+        if (coin()) {
+            f(x, y) = {f(x, y)[0] + read(a, x + k.x, y) * (k.x + 2), max(f(x, y)[1], read(b, x, y + k.x))};
+            log_ << F << "(x, y) = {" << F << "[0] + " << A << "(x + k, y) * (k + 2), max(" << F << "[1], " << B
+                 << "(x, y + k))}, k in [-1, 1]\n";
+        } else {
+            // Factors in [-2, 2], so three of them keep the values far from overflow.
+            Expr re = read(a, x + k.x, y) % 3, im = read(b, x, y + k.x) % 3;
+            Expr f0 = f(x, y)[0], f1 = f(x, y)[1];
+            f(x, y) = {f0 * re - f1 * im, f1 * re + f0 * im};
+            log_ << F << "(x, y) = " << F << " * (" << A << "(x + k, y) % 3, " << B
+                 << "(x, y + k) % 3) as complex numbers, k in [-1, 1]\n";
+        }
+        st.update_has_x = {true};
+        st.rfactored = maybe_rfactor(f, k);
+        break;
+    }
     case 0:  // a swap with arithmetic: both values read before either is written
         f(x, y) = {f(x, y)[1] % 97, f(x, y)[0] - read(a, x, y + 1)};
         log_ << F << "(x, y) = {" << F << "[1] % 97, " << F << "[0] - " << A << "(x, y+1)}\n";
