@@ -683,6 +683,19 @@ public:
     Scope scope;
     std::map<std::string, Box> boxes;
 
+    // The boxes found, each end an expression of its own: the ends of large let intervals
+    // they name are bound around them as Lets.
+    std::map<std::string, Box> take_boxes() {
+        for (auto &[name, b] : boxes) {
+            for (Interval &i : b.dims) {
+                i.min = with_lifted_lets(i.min);
+                i.max = with_lifted_lets(i.max);
+            }
+            b.used_if = with_lifted_lets(b.used_if);
+        }
+        return std::move(boxes);
+    }
+
     void only(const std::string &name, const Stmt &s) {
         only_ = name;
         StatementsTouching t(name, provides_);
@@ -698,6 +711,46 @@ private:
 
     // Whether a statement can add to the boxes wanted.
     bool wanted(const IRNode *op) const { return !only_ || touching_.count(op); }
+
+    // The end of a let's interval, if it is large, becomes a new variable whose value is kept
+    // aside, as Halide's BoxesTouched does: in a chain of stages computed inside a loop (a
+    // pyramid's levels computed per row), each let's interval is built from the one before, and
+    // written out in full, it doubled in size with every stage (10 levels of interpolate took
+    // 13 s to compile, against Halide's 2 s). Small ends stay written out, so that the
+    // simplifier still sees through them.
+    std::vector<std::pair<std::string, Expr>> lifted_;  // in the order they were made
+    std::map<std::string, int> times_lifted_;  // by the let's name and end, to name them apart
+    Expr lift_if_large(const std::string &end_name, const Expr &end) {
+        constexpr int kLargeNodes = 64;
+        if (!end.defined() || node_count_at_most(end, kLargeNodes) <= kLargeNodes) return end;
+        // (Named by the let, so that the box of one Func is written as in the boxes of all.)
+        std::string name = end_name + "$" + std::to_string(times_lifted_[end_name]++);
+        lifted_.push_back({name, end});
+        return Variable::make(end.type(), name);
+    }
+    Expr with_lifted_lets(Expr e) const {
+        if (!e.defined()) return e;
+        for (size_t k = lifted_.size(); k-- > 0;) {
+            if (expr_uses_var(e, lifted_[k].first)) e = Let::make(lifted_[k].first, lifted_[k].second, e);
+        }
+        return e;
+    }
+    // The number of nodes of e, counting no further than limit + 1.
+    static int node_count_at_most(const Expr &e, int limit) {
+        struct Counter : IRVisitor {
+            int n = 0, limit;
+            explicit Counter(int l) : limit(l) {}
+#define HALO_COUNT_NODE(N)                      \
+    void visit(const N *op) override {          \
+        if (++n > limit) return;                \
+        IRVisitor::visit(op);                   \
+    }
+            HALO_FOR_EACH_EXPR_NODE(HALO_COUNT_NODE)
+#undef HALO_COUNT_NODE
+        } c(limit);
+        e.accept(&c);
+        return c.n;
+    }
 
     Interval bounds(const Expr &e) { return bounds_of_expr_in_scope(e, scope); }
 
@@ -767,8 +820,8 @@ private:
             }
         } restore{let_values_, op->name, saved_value};
         Interval v = bounds(simplify(op->value, let_values_));
-        if (v.min.defined()) v.min = simplify(v.min);
-        if (v.max.defined()) v.max = simplify(v.max);
+        if (v.min.defined()) v.min = lift_if_large(op->name + ".lo", simplify(v.min));
+        if (v.max.defined()) v.max = lift_if_large(op->name + ".hi", simplify(v.max));
         with_binding(op->name, v, [&] { op->body.accept(this); });
     }
     void visit(const For *op) override {
@@ -1028,7 +1081,7 @@ Interval bounds_of_expr_in_scope(const Expr &e, const Scope &scope) {
 std::map<std::string, Box> boxes_required(const Stmt &s, const Scope &scope, const LetValues &outer_lets) {
     BoxFinder f(scope, false, outer_lets);
     s.accept(&f);
-    return f.boxes;
+    return f.take_boxes();
 }
 
 namespace {
@@ -1038,8 +1091,9 @@ Box box_of(const Stmt &s, const std::string &name, bool provides, const Scope &s
     BoxFinder f(scope, provides, outer_lets);
     f.only(name, s);
     s.accept(&f);
-    auto it = f.boxes.find(name);
-    return it == f.boxes.end() ? Box() : it->second;
+    std::map<std::string, Box> boxes = f.take_boxes();
+    auto it = boxes.find(name);
+    return it == boxes.end() ? Box() : it->second;
 }
 
 }  // namespace
