@@ -108,6 +108,24 @@ std::optional<int64_t> constant_upper_bound(const Expr &e) {
 
 namespace {
 
+// Whether an interval's end is large enough to be named rather than written out where it is
+// used (more than 64 nodes): see BoxFinder::lift_if_large and BoundsOfExpr's Let.
+bool is_large(const Expr &e) {
+    constexpr int kLargeNodes = 64;
+    struct Counter : IRVisitor {
+        int n = 0;
+#define HALO_COUNT_NODE(N)                     \
+    void visit(const N *op) override {         \
+        if (++n > kLargeNodes) return;         \
+        IRVisitor::visit(op);                  \
+    }
+        HALO_FOR_EACH_EXPR_NODE(HALO_COUNT_NODE)
+#undef HALO_COUNT_NODE
+    } c;
+    if (e.defined()) e.accept(&c);
+    return c.n > kLargeNodes;
+}
+
 class BoundsOfExpr : public IRVisitor {
 public:
     explicit BoundsOfExpr(const Scope &s) : scope(s) {}
@@ -554,8 +572,25 @@ private:
         }
         result = type_range(op->type);
     }
+    // A large end of the value's interval is named by a Let around the body's ends instead of
+    // written out at every use (bounds inference's own ends are such Lets, nested one per stage
+    // of a pyramid: written out, they doubled with every stage). A value that is a single
+    // point keeps the Let's own name.
     void visit(const Let *op) override {
         Interval v = get(op->value);
+        std::vector<std::pair<std::string, Expr>> named;
+        auto name_if_large = [&](Expr &end, const std::string &name) {
+            if (!is_large(end)) return;
+            named.push_back({name, end});
+            end = Variable::make(end.type(), name);
+        };
+        if (v.min.defined() && v.min.same_as(v.max)) {
+            name_if_large(v.min, op->name);
+            v.max = v.min;
+        } else {
+            name_if_large(v.min, op->name + ".lo");
+            name_if_large(v.max, op->name + ".hi");
+        }
         auto old = scope.find(op->name);
         bool had = old != scope.end();
         Interval saved = had ? old->second : Interval();
@@ -563,6 +598,16 @@ private:
         op->body.accept(this);
         if (had) scope[op->name] = saved;
         else scope.erase(op->name);
+        if (named.empty()) return;
+        auto wrap = [&](Expr e) {
+            for (size_t k = named.size(); k-- > 0;) {
+                if (e.defined() && expr_uses_var(e, named[k].first)) e = Let::make(named[k].first, named[k].second, e);
+            }
+            return e;
+        };
+        bool point = result.min.same_as(result.max);
+        result.min = wrap(result.min);
+        result.max = point ? result.min : wrap(result.max);
     }
 };
 
@@ -721,8 +766,7 @@ private:
     std::vector<std::pair<std::string, Expr>> lifted_;  // in the order they were made
     std::map<std::string, int> times_lifted_;  // by the let's name and end, to name them apart
     Expr lift_if_large(const std::string &end_name, const Expr &end) {
-        constexpr int kLargeNodes = 64;
-        if (!end.defined() || node_count_at_most(end, kLargeNodes) <= kLargeNodes) return end;
+        if (!is_large(end)) return end;
         // (Named by the let, so that the box of one Func is written as in the boxes of all.)
         std::string name = end_name + "$" + std::to_string(times_lifted_[end_name]++);
         lifted_.push_back({name, end});
@@ -734,22 +778,6 @@ private:
             if (expr_uses_var(e, lifted_[k].first)) e = Let::make(lifted_[k].first, lifted_[k].second, e);
         }
         return e;
-    }
-    // The number of nodes of e, counting no further than limit + 1.
-    static int node_count_at_most(const Expr &e, int limit) {
-        struct Counter : IRVisitor {
-            int n = 0, limit;
-            explicit Counter(int l) : limit(l) {}
-#define HALO_COUNT_NODE(N)                      \
-    void visit(const N *op) override {          \
-        if (++n > limit) return;                \
-        IRVisitor::visit(op);                   \
-    }
-            HALO_FOR_EACH_EXPR_NODE(HALO_COUNT_NODE)
-#undef HALO_COUNT_NODE
-        } c(limit);
-        e.accept(&c);
-        return c.n;
     }
 
     Interval bounds(const Expr &e) { return bounds_of_expr_in_scope(e, scope); }
