@@ -325,47 +325,42 @@ private:
     void walk_elements(F &&f, const std::vector<int> &order = {}) const {
         int n = dimensions();
         std::vector<int> c(n);
-        for (int d = 0; d < n; d++) {
-            if (contents->dims[d].extent <= 0) return;
-            c[d] = contents->dims[d].min;
-        }
-        while (true) {
+        if (!start_at_mins(c.data(), n)) return;
+        do {
             f(static_cast<const std::vector<int> &>(c));
-            int i = 0;
-            for (; i < n; i++) {
-                int d = order.empty() ? i : order[i];
-                if (int64_t(c[d]) + 1 <= int64_t(contents->dims[d].min) + contents->dims[d].extent - 1) {
-                    c[d]++;
-                    break;
-                }
-                c[d] = contents->dims[d].min;
-            }
-            if (i == n) return;
-        }
+        } while (advance(c.data(), n, order));
     }
     // Visits the points of the first k dimensions (Halide's for_each_element with a callable
     // of k ints); coordinates past the buffer's dimensions are 0.
     template <typename F>
     void walk_first_dimensions(int k, F &&f) const {
-        int n = dimensions();
-        int walked = std::min(k, n);
+        int walked = std::min(k, dimensions());
         int c[4] = {0, 0, 0, 0};
-        for (int d = 0; d < walked; d++) {
-            if (contents->dims[d].extent <= 0) return;
+        if (!start_at_mins(c, walked)) return;
+        do {
+            f(static_cast<const int *>(c));
+        } while (advance(c, walked, {}));
+    }
+    // Sets the first n coordinates to their dimensions' mins; false if one of them is empty.
+    bool start_at_mins(int *c, int n) const {
+        for (int d = 0; d < n; d++) {
+            if (contents->dims[d].extent <= 0) return false;
             c[d] = contents->dims[d].min;
         }
-        while (true) {
-            f(static_cast<const int *>(c));
-            int d = 0;
-            for (; d < walked; d++) {
-                if (int64_t(c[d]) + 1 <= int64_t(contents->dims[d].min) + contents->dims[d].extent - 1) {
-                    c[d]++;
-                    break;
-                }
-                c[d] = contents->dims[d].min;
+        return true;
+    }
+    // The next point of the first n dimensions, order[0] (or dimension 0) fastest; false after
+    // the last one.
+    bool advance(int *c, int n, const std::vector<int> &order) const {
+        for (int i = 0; i < n; i++) {
+            int d = order.empty() ? i : order[i];
+            if (int64_t(c[d]) + 1 <= int64_t(contents->dims[d].min) + contents->dims[d].extent - 1) {
+                c[d]++;
+                return true;
             }
-            if (d == walked) return;
+            c[d] = contents->dims[d].min;
         }
+        return false;
     }
     // The dimensions by increasing stride (stable, so equal strides keep their order).
     std::vector<int> storage_order() const {

@@ -92,8 +92,6 @@ std::vector<Expr> values_of(const FuncRef &ref, size_t n) {
     return out;
 }
 
-Tuple as_tuple(const std::vector<Expr> &values) { return Tuple(values); }
-
 std::string describe_values(const std::vector<Expr> &values) {
     if (values.size() == 1) return to_string(values[0]);
     std::string s = "{";
@@ -205,7 +203,7 @@ Func Stage::rfactor(const std::vector<std::pair<RVar, Var>> &preserved) {
     for (auto &name : moved) intm_pure.push_back(Var(preserved_var.at(name)));
     std::vector<Type> types;
     for (const Expr &v : def.values) types.push_back(v.type());
-    intm(intm_pure) = as_tuple(assoc.identity(types));
+    intm(intm_pure) = Tuple(assoc.identity(types));
     std::vector<Expr> intm_lhs;
     for (auto &a : def.args) intm_lhs.push_back(substitute(original_in_intm, a));
     for (auto &name : moved) intm_lhs.push_back(Var(preserved_var.at(name)));
@@ -222,7 +220,7 @@ Func Stage::rfactor(const std::vector<std::pair<RVar, Var>> &preserved) {
             for (size_t i = 0; i < combined.size(); i++) combined[i] = select(taken, combined[i], intm_now[i]);
         }
     }
-    intm(intm_lhs) = as_tuple(combined);
+    intm(intm_lhs) = Tuple(combined);
 
     // This update now reduces the intermediate over the moved loops, at every point of f.
     auto dom = std::make_shared<ReductionDomainContents>();

@@ -126,6 +126,14 @@ bool is_large(const Expr &e) {
     return c.n > kLargeNodes;
 }
 
+// e inside Lets of those of the names it uses (transitively), each around the ones made after it.
+Expr with_lets(Expr e, const std::vector<std::pair<std::string, Expr>> &lets) {
+    for (size_t k = lets.size(); k-- > 0;) {
+        if (e.defined() && expr_uses_var(e, lets[k].first)) e = Let::make(lets[k].first, lets[k].second, e);
+    }
+    return e;
+}
+
 class BoundsOfExpr : public IRVisitor {
 public:
     explicit BoundsOfExpr(const Scope &s) : scope(s) {}
@@ -599,15 +607,9 @@ private:
         if (had) scope[op->name] = saved;
         else scope.erase(op->name);
         if (named.empty()) return;
-        auto wrap = [&](Expr e) {
-            for (size_t k = named.size(); k-- > 0;) {
-                if (e.defined() && expr_uses_var(e, named[k].first)) e = Let::make(named[k].first, named[k].second, e);
-            }
-            return e;
-        };
         bool point = result.min.same_as(result.max);
-        result.min = wrap(result.min);
-        result.max = point ? result.min : wrap(result.max);
+        result.min = with_lets(result.min, named);
+        result.max = point ? result.min : with_lets(result.max, named);
     }
 };
 
@@ -733,10 +735,10 @@ public:
     std::map<std::string, Box> take_boxes() {
         for (auto &[name, b] : boxes) {
             for (Interval &i : b.dims) {
-                i.min = with_lifted_lets(i.min);
-                i.max = with_lifted_lets(i.max);
+                i.min = with_lets(i.min, lifted_);
+                i.max = with_lets(i.max, lifted_);
             }
-            b.used_if = with_lifted_lets(b.used_if);
+            b.used_if = with_lets(b.used_if, lifted_);
         }
         return std::move(boxes);
     }
@@ -771,13 +773,6 @@ private:
         std::string name = end_name + "$" + std::to_string(times_lifted_[end_name]++);
         lifted_.push_back({name, end});
         return Variable::make(end.type(), name);
-    }
-    Expr with_lifted_lets(Expr e) const {
-        if (!e.defined()) return e;
-        for (size_t k = lifted_.size(); k-- > 0;) {
-            if (expr_uses_var(e, lifted_[k].first)) e = Let::make(lifted_[k].first, lifted_[k].second, e);
-        }
-        return e;
     }
 
     Interval bounds(const Expr &e) { return bounds_of_expr_in_scope(e, scope); }

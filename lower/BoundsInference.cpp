@@ -255,8 +255,6 @@ private:
     }
 
     // bound() and bound_extent() promise the consumers never need more of f than the bound:
-    // checked at run time, where f is computed (the region may differ per tile).
-    // bound() and bound_extent() promise the consumers never need more of f than the bound:
     // checked at run time, where f is computed (the region may differ per tile), against the
     // region the bounds give (aligned first, then fixed).
     std::vector<Stmt> check_explicit_bounds(const FunctionContents &f, const Box &required, const LetValues &known) {
