@@ -130,6 +130,12 @@ private:
     const Written &run_update_slice(const FunctionContents &f, int stage, const Point &slice);
 
     std::string current_func_;  // the Func whose definition is being evaluated
+    // Inside the arm of a select that the condition did not take. Halide's select evaluates
+    // both arms, so an int32 overflow there is undefined behaviour too (compiled code computes
+    // both: an index that wrapped reads anywhere). That arm is evaluated only to find such
+    // overflows: its reads of Funcs and inputs evaluate their coordinates and give 0, and it
+    // checks no require().
+    int untaken_arms_ = 0;
     // Names f as current_func_ while it lives.
     struct InFunc {
         std::string &current, saved;
@@ -256,6 +262,12 @@ Value Evaluator::call(const Call *op, Frame &frame) {
     user_assert(!op->is_intrinsic(Call::random))
         << "random_float(), random_uint() or random_int() is used outside a Func's definition and an RDom's "
         << "where(), where it has no point to depend on; compute it in a Func and read that";
+    if (untaken_arms_ > 0 && (op->call_type == Call::Halo || op->call_type == Call::Image || op->is_intrinsic(Call::require))) {
+        for (const Expr &a : op->args) {
+            if (!a.as<StringImm>()) eval(a, frame);
+        }
+        return Value();
+    }
     if (op->is_intrinsic(Call::require)) {
         if (!arg(0).i) throw RuntimeError(-13, requirement_failed_message(op, frame));
         return arg(1);
@@ -362,7 +374,15 @@ Value Evaluator::eval(const Expr &e, Frame &frame) {
     case IRNodeType::Not: return Value{!eval(e.as<Not>()->a, frame).i, 0};
     case IRNodeType::Select: {
         const Select *s = e.as<Select>();
-        return eval(s->condition, frame).i ? eval(s->true_value, frame) : eval(s->false_value, frame);
+        bool condition = eval(s->condition, frame).i != 0;
+        Value taken = eval(condition ? s->true_value : s->false_value, frame);
+        untaken_arms_++;
+        struct Leave {
+            int &depth;
+            ~Leave() { depth--; }
+        } leave{untaken_arms_};
+        eval(condition ? s->false_value : s->true_value, frame);
+        return taken;
     }
     case IRNodeType::Call: return call(e.as<Call>(), frame);
     case IRNodeType::Let: {
