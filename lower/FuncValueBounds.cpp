@@ -2,7 +2,9 @@
 
 #include <set>
 
+#include "CSE.h"
 #include "Simplify.h"
+#include "Substitute.h"
 #include "dsl/Error.h"
 #include "dsl/Func.h"
 #include "dsl/IRVisitor.h"
@@ -30,6 +32,21 @@ bool usable_anywhere(const Expr &e) {
     UsableAnywhere u;
     e.accept(&u);
     return u.ok;
+}
+
+// An end of a value's interval as the callers use it, or undefined (no bound) where it is
+// not usable anywhere, or is no use: an int32 or int64 sum that overflows (undefined
+// behaviour) is left unfolded, and a chain of Funcs each adding two reads of the one before
+// it (Halide's sliding_window_cascade) would double it with every Func; a graph that large as
+// a tree is not simplified at all.
+Expr usable_end(const Expr &end) {
+    if (!end.defined() || expr_shape(end).tree_size > 256) return Expr();
+    Expr e = simplify(end);
+    if (!usable_anywhere(e)) return Expr();
+    std::set<std::string> names;
+    collect_variables(e, names);
+    bool overflowed = names.empty() && !is_const(e);  // constants only, yet not folded
+    return overflowed ? Expr() : e;
 }
 
 class ValueBoundsFinder {
@@ -65,10 +82,8 @@ private:
             // undef() in a pure definition stores nothing (zero) where chosen: no bounds.
             if (uses_undef(value)) continue;
             Interval r = bounds_of_expr_in_scope(value, every_argument);
-            if (r.min.defined()) r.min = simplify(r.min);
-            if (r.max.defined()) r.max = simplify(r.max);
-            if (r.min.defined() && !usable_anywhere(r.min)) r.min = Expr();
-            if (r.max.defined() && !usable_anywhere(r.max)) r.max = Expr();
+            r.min = usable_end(r.min);
+            r.max = usable_end(r.max);
             if (r.min.defined() || r.max.defined()) bounds_[{f.name, int(i)}] = r;
         }
     }

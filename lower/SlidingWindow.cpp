@@ -6,6 +6,7 @@
 #include <set>
 
 #include "Bounds.h"
+#include "CSE.h"
 #include "EvaluateInt.h"
 #include "IREquality.h"
 #include "ScheduleFunctions.h"
@@ -35,7 +36,7 @@ Monotonic combine(Monotonic a, Monotonic b) {
     return a == b ? a : Monotonic::Unknown;
 }
 
-Monotonic monotonic_select(const Select *n, const std::string &var);
+Monotonic monotonic_select(const Select *n, const std::string &var, const std::map<std::string, Monotonic> &lets);
 
 // Whether e (as a tree: shared subexpressions counted each time) has at most `limit` nodes.
 bool node_count_at_most(const Expr &e, int limit) {
@@ -54,18 +55,40 @@ bool node_count_at_most(const Expr &e, int limit) {
     return count.left >= 0;
 }
 
-Monotonic monotonic_in(const Expr &e, const std::string &var) {
-    if (!expr_uses_var(e, var)) return Monotonic::Constant;
-    if (auto v = e.as<Variable>()) return v->name == var ? Monotonic::Increasing : Monotonic::Constant;
-    if (auto n = e.as<Add>()) return combine(monotonic_in(n->a, var), monotonic_in(n->b, var));
-    if (auto n = e.as<Sub>()) return combine(monotonic_in(n->a, var), flip(monotonic_in(n->b, var)));
-    if (auto n = e.as<Min>()) return combine(monotonic_in(n->a, var), monotonic_in(n->b, var));
-    if (auto n = e.as<Max>()) return combine(monotonic_in(n->a, var), monotonic_in(n->b, var));
+// How the Lets around a subexpression change with the variable (bounds that share much are
+// analysed in the form common_subexpression_elimination gives them, with Lets).
+using LetMonotonicity = std::map<std::string, Monotonic>;
+
+// Whether e depends on var, directly or through a Let around it that does.
+bool depends_on(const Expr &e, const std::string &var, const LetMonotonicity &lets) {
+    if (expr_uses_var(e, var)) return true;
+    for (auto &[name, m] : lets) {
+        if (m != Monotonic::Constant && expr_uses_var(e, name)) return true;
+    }
+    return false;
+}
+
+Monotonic monotonic_in(const Expr &e, const std::string &var, const LetMonotonicity &lets) {
+    if (!depends_on(e, var, lets)) return Monotonic::Constant;
+    if (auto v = e.as<Variable>()) {
+        if (v->name == var) return Monotonic::Increasing;
+        auto it = lets.find(v->name);
+        return it != lets.end() ? it->second : Monotonic::Constant;
+    }
+    if (auto n = e.as<Let>()) {
+        LetMonotonicity inner = lets;
+        inner[n->name] = monotonic_in(n->value, var, lets);
+        return monotonic_in(n->body, var, inner);
+    }
+    if (auto n = e.as<Add>()) return combine(monotonic_in(n->a, var, lets), monotonic_in(n->b, var, lets));
+    if (auto n = e.as<Sub>()) return combine(monotonic_in(n->a, var, lets), flip(monotonic_in(n->b, var, lets)));
+    if (auto n = e.as<Min>()) return combine(monotonic_in(n->a, var, lets), monotonic_in(n->b, var, lets));
+    if (auto n = e.as<Max>()) return combine(monotonic_in(n->a, var, lets), monotonic_in(n->b, var, lets));
     if (auto n = e.as<Mul>()) {
         // By a constant only: its sign decides.
         for (auto [c, other] : {std::pair{n->a, n->b}, std::pair{n->b, n->a}}) {
             if (const int64_t *k = as_const_int(c)) {
-                Monotonic m = monotonic_in(other, var);
+                Monotonic m = monotonic_in(other, var, lets);
                 return *k > 0 ? m : *k < 0 ? flip(m) : Monotonic::Constant;
             }
         }
@@ -74,15 +97,17 @@ Monotonic monotonic_in(const Expr &e, const std::string &var) {
     if (auto n = e.as<Div>()) {
         // Rounding division by a positive constant keeps the order.
         const int64_t *k = as_const_int(n->b);
-        return k && *k > 0 ? monotonic_in(n->a, var) : Monotonic::Unknown;
+        return k && *k > 0 ? monotonic_in(n->a, var, lets) : Monotonic::Unknown;
     }
     if (auto n = e.as<Cast>()) {
         bool widening_int = n->type.is_int() && n->value.type().is_int() && n->type.bits >= n->value.type().bits;
-        return widening_int ? monotonic_in(n->value, var) : Monotonic::Unknown;
+        return widening_int ? monotonic_in(n->value, var, lets) : Monotonic::Unknown;
     }
-    if (auto n = e.as<Select>()) return monotonic_select(n, var);
+    if (auto n = e.as<Select>()) return monotonic_select(n, var, lets);
     return Monotonic::Unknown;
 }
+
+Monotonic monotonic_in(const Expr &e, const std::string &var) { return monotonic_in(e, var, LetMonotonicity()); }
 
 // The operands of a tree of Max nodes (max(max(a, b), c): a, b and c).
 void max_operands(const Expr &e, std::vector<Expr> &out) {
@@ -106,7 +131,7 @@ bool max_includes(const Expr &a, const Expr &b) {
 
 // select(var > w, t, f), the start of a sliding window's later iterations (t) and of its first
 // (f): it never decreases where t and f do not and t >= f (the switch from f to t only rises).
-Monotonic monotonic_select(const Select *n, const std::string &var) {
+Monotonic monotonic_select(const Select *n, const std::string &var, const LetMonotonicity &lets) {
     auto is_var = [&](const Expr &x) {
         auto v = x.as<Variable>();
         return v && v->name == var;
@@ -121,10 +146,10 @@ Monotonic monotonic_select(const Select *n, const std::string &var) {
         else if (auto o = c.as<GE>()) a = o->a, b = o->b, greater = true;
         else return false;
         if (greater) std::swap(a, b);  // now a < b or a <= b
-        return is_var(b) && !expr_uses_var(a, var);
+        return is_var(b) && !depends_on(a, var, lets);
     };
     if (!becomes_true(n->condition)) return Monotonic::Unknown;
-    Monotonic t = monotonic_in(n->true_value, var), f = monotonic_in(n->false_value, var);
+    Monotonic t = monotonic_in(n->true_value, var, lets), f = monotonic_in(n->false_value, var, lets);
     auto rising = [](Monotonic m) { return m == Monotonic::Increasing || m == Monotonic::Constant; };
     if (!rising(t) || !rising(f) || !max_includes(n->true_value, n->false_value)) return Monotonic::Unknown;
     return Monotonic::Increasing;
@@ -198,7 +223,11 @@ bool never_decreases_by_remainders(const Expr &e, const std::string &var) {
 // monotonic_in, and where that does not know, the remainders' analysis.
 Monotonic monotonic_bound(const Expr &e, const std::string &var) {
     Monotonic m = monotonic_in(e, var);
-    if (m == Monotonic::Unknown && never_decreases_by_remainders(e, var)) return Monotonic::Increasing;
+    // (The remainders' analysis substitutes numerators that use var: not through Lets, whose
+    // names hide what they use.)
+    if (m == Monotonic::Unknown && !expr_shape(e).has_lets && never_decreases_by_remainders(e, var)) {
+        return Monotonic::Increasing;
+    }
     return m;
 }
 
@@ -288,12 +317,18 @@ private:
         // Each bound in terms of the loop variable: the lets inside the loop expanded.
         std::map<std::string, Expr> inner;
         for (auto &[n, v] : lets_) inner[n] = substitute(inner, v);
+        // (The expansion is a graph that shares the lets' values: as a tree, a chain of Funcs
+        // each reading the next at two places doubles with every Func. Its shared parts are
+        // bound by Lets again before anything walks it as a tree, as Halide's sliding window
+        // does since its sliding_window_cascade test.)
         auto expanded = [&](const std::string &name) {
+            Expr e;
             for (auto &[n, v] : chain) {
-                if (n == name) return simplify(substitute(inner, v));
+                if (n == name && !e.defined()) e = substitute(inner, v);
             }
             auto it = inner.find(name);  // an update stage's bounds (its lets come first)
-            return it != inner.end() ? simplify(it->second) : Expr();
+            if (!e.defined() && it != inner.end()) e = it->second;
+            return e.defined() ? simplify(common_subexpression_elimination(e)) : Expr();
         };
         const std::string &c = loop->name;
         int sliding = -1;
