@@ -154,6 +154,16 @@ public:
         return Expr();
     }
 
+    // The value of an enclosing let, with the variables an enclosing if fixes (known_values_)
+    // replaced by their constants.
+    Expr let_value(const std::string &name) {
+        Expr value = let_values_.value(name);
+        if (!value.defined() || known_values_.empty()) return value;
+        bool uses_known = false;
+        for (auto &[var, constant] : known_values_) uses_known |= expr_uses_var(value, var);
+        return uses_known ? mutate(value) : value;  // (visit(Variable) puts the constants in)
+    }
+
     // Replaces every let-bound term by its value, many levels deep (up to 16).
     Linear expand_all_lets(const Linear &l) {
         Linear full = l;
@@ -164,7 +174,7 @@ public:
             bool any = false;
             for (auto &[term, coeff] : full.terms) {
                 auto v = term.as<Variable>();
-                Expr value = v ? let_values_.value(v->name) : Expr();
+                Expr value = v ? let_value(v->name) : Expr();
                 Linear part;
                 if (value.defined() && is_affine_type(value.type())) {
                     part = to_linear(value);
@@ -193,7 +203,7 @@ public:
             for (auto &[term, coeff] : l.terms) {
                 auto v = term.as<Variable>();
                 if (!v) continue;
-                Expr value = let_values_.value(v->name);
+                Expr value = let_value(v->name);
                 if (!value.defined() || !is_affine_type(value.type())) continue;
                 Linear candidate = l;
                 int64_t c = coeff;
@@ -237,28 +247,45 @@ public:
     // extent), so that a guard such as v <= 31 inside for (v, 0, 16) is known to hold.
     std::map<std::string, std::pair<int64_t, int64_t>> loop_ranges_;
 
-    // Hides the range of a loop variable while a let or an inner loop of the same name is in
-    // scope (a loop then sets its own, if constant); puts it back at the end of the scope.
-    class HideLoopRange {
+    // The variables an enclosing if's condition says equal a constant (in its then case).
+    std::map<std::string, Expr> known_values_;
+
+    // Hides what is known of a name (a loop variable's range, a variable's value) while a let
+    // or an inner loop of the same name is in scope (a loop then sets its own range, if
+    // constant); puts it back at the end of the scope.
+    template <typename Map>
+    class Hide {
     public:
-        HideLoopRange(std::map<std::string, std::pair<int64_t, int64_t>> &ranges, const std::string &name)
-            : ranges_(ranges), name_(name) {
-            auto it = ranges_.find(name_);
-            if (it != ranges_.end()) {
+        Hide(Map &known, const std::string &name) : known_(known), name_(name) {
+            auto it = known_.find(name_);
+            if (it != known_.end()) {
                 saved_ = it->second;
-                ranges_.erase(it);
+                known_.erase(it);
             }
         }
-        ~HideLoopRange() {
-            ranges_.erase(name_);
-            if (saved_) ranges_[name_] = *saved_;
+        ~Hide() {
+            known_.erase(name_);
+            if (saved_) known_[name_] = *saved_;
         }
 
     private:
-        std::map<std::string, std::pair<int64_t, int64_t>> &ranges_;
+        Map &known_;
         std::string name_;
-        std::optional<std::pair<int64_t, int64_t>> saved_;
+        std::optional<typename Map::mapped_type> saved_;
     };
+    class HideLoopRange {
+    public:
+        HideLoopRange(Simplifier &s, const std::string &name) : range_(s.loop_ranges_, name), value_(s.known_values_, name) {}
+
+    private:
+        Hide<std::map<std::string, std::pair<int64_t, int64_t>>> range_;
+        Hide<std::map<std::string, Expr>> value_;
+    };
+    Expr visit(const Variable *op) override {
+        if (known_values_.empty()) return self(op);
+        auto it = known_values_.find(op->name);
+        return it == known_values_.end() || it->second.type() != op->type ? self(op) : it->second;
+    }
 
     // The range of a - b where every term left after expanding lets is a variable of an
     // enclosing loop with constant bounds (false if some term is not).
@@ -542,7 +569,7 @@ public:
         }
         Expr b;
         {
-            HideLoopRange hidden(loop_ranges_, op->name);
+            HideLoopRange hidden(*this, op->name);
             b = mutate(op->body);
         }
         if (!expr_uses_var(b, op->name)) return b;
@@ -560,7 +587,7 @@ public:
         auto saved = let_values_.bind(op->name, v);
         Stmt b;
         {
-            HideLoopRange hidden(loop_ranges_, op->name);  // a let of a loop's name hides the loop
+            HideLoopRange hidden(*this, op->name);  // a let of a loop's name hides the loop
             b = mutate(op->body);
         }
         let_values_.restore(op->name, saved);
@@ -576,7 +603,7 @@ public:
         auto saved = let_values_.bind(op->name, Expr());  // the loop's variable hides a let of its name
         Stmt b;
         {
-            HideLoopRange hidden(loop_ranges_, op->name);
+            HideLoopRange hidden(*this, op->name);
             loop_depth_++;
             const int64_t *cmin = as_const_int(mn), *cext = as_const_int(ex);
             if (cmin && cext && *cext > 0 && *cext < (int64_t(1) << 40)) loop_ranges_[op->name] = {*cmin, *cmin + *cext - 1};
@@ -588,11 +615,38 @@ public:
         if (mn.same_as(op->min) && ex.same_as(op->extent) && b.same_as(op->body)) return self(op);
         return For::make(op->name, mn, ex, op->for_type, b);
     }
+    // The (variable, constant) pairs that c, a conjunction, says are equal.
+    static std::vector<std::pair<std::string, Expr>> equalities_in(const Expr &c) {
+        std::vector<std::pair<std::string, Expr>> r;
+        if (auto a = c.as<And>()) {
+            r = equalities_in(a->a);
+            for (auto &p : equalities_in(a->b)) r.push_back(p);
+        } else if (auto eq = c.as<EQ>()) {
+            for (auto [side, other] : {std::pair{eq->a, eq->b}, std::pair{eq->b, eq->a}}) {
+                auto v = side.as<Variable>();
+                if (v && v->type.is_scalar() && !v->type.is_float() && is_const(other)) {
+                    r.push_back({v->name, other});
+                    break;
+                }
+            }
+        }
+        return r;
+    }
     Stmt visit(const IfThenElse *op) override {
         Expr c = mutate(op->condition);
         if (is_one(c)) return mutate(op->then_case);
         if (is_zero(c)) return op->else_case.defined() ? mutate(op->else_case) : Evaluate::make(0);
-        Stmt t = mutate(op->then_case), e = mutate(op->else_case);
+        // Where the condition says a variable equals a constant (a specialization on an extent,
+        // f.specialize(w == 3)), the then case uses the constant, as in Halide: its loops get
+        // constant extents that can be unrolled or vectorized.
+        Stmt t;
+        {
+            std::map<std::string, Expr> saved = known_values_;
+            for (auto &[name, value] : equalities_in(c)) known_values_[name] = value;
+            t = mutate(op->then_case);
+            known_values_ = std::move(saved);
+        }
+        Stmt e = mutate(op->else_case);
         if (is_no_op(t) && (!e.defined() || is_no_op(e))) return Evaluate::make(0);
         if (c.same_as(op->condition) && t.same_as(op->then_case) && e.same_as(op->else_case)) return self(op);
         return IfThenElse::make(c, t, e);

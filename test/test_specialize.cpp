@@ -171,6 +171,34 @@ TEST_CASE("the condition's value is known inside its branch") {
     }
 }
 
+// Halide's unroll_loop_with_implied_constant_bounds: the loop's extent is the output's, a
+// constant only where the specialization says so; there it unrolls or vectorizes whole (Halo
+// refused the unroll, and left the vectorized loop serial).
+TEST_CASE("a specialization on the output's extent gives its loop that constant extent") {
+    for (bool unroll : {true, false}) {
+        CAPTURE(unroll);
+        Var x("x");
+        Func f("f");
+        f(x) = x * 5 - 2;
+        Stage three = f.specialize(f.output_buffer().dim(0).extent() == 3);
+        if (unroll) three.unroll(x);
+        else three.vectorize(x);
+        std::string stmt = f.lowered_stmt();
+        size_t branch = stmt.find("if ((f.extent.0 == 3))");
+        REQUIRE(branch != std::string::npos);
+        size_t other = stmt.find("} else {", branch);
+        REQUIRE(other != std::string::npos);
+        std::string inside = stmt.substr(branch, other - branch);
+        CHECK(!contains(inside, "for ("));
+        CHECK(contains(inside, "ramp(") != unroll);
+        for (int n : {3, 4, 1}) {
+            Buffer<int> out(n);
+            out.set_min({-2});
+            halo_test::check_against_reference(f, out);
+        }
+    }
+}
+
 TEST_CASE("specializing on the same condition twice returns the same specialization") {
     Param<bool> p("p");
     Var x("x"), y("y");
