@@ -914,22 +914,20 @@ void add_outermost_loops(const Environment &env) {
 }
 
 namespace {
-// As in Halide: a Func computed inline has no loops of its own, so vectorizing, unrolling or
-// parallelizing one of them is a mistake (Halide refuses it too; a split or a reorder only
+// As in Halide: a pure Func computed inline has no loops of its own, so vectorizing, unrolling
+// or parallelizing one of them is a mistake (Halide refuses it too; a split or a reorder only
 // means nothing, and is left alone). A Func with updates left inline is computed at its
-// consumer's innermost loop, which is no place for loops of another kind either.
+// consumer's innermost loop, in loops of its own of any kind (Halide 14 computes f.vectorize(x,
+// 4) or f.update().unroll(r) there).
 void check_loop_kinds_of_inlined(const FunctionContents &f) {
-    for (int s = 0; s < f.stages(); s++) {
-        // (A specialized inlined Func is refused where its specializations are lowered.)
-        if (!f.stage(s).specializations.empty()) continue;
-        for (const Dim &dim : f.stage(s).schedule.dims) {
-            if (dim.for_type == ForType::Serial) continue;
-            user_error << "Func '" << f.name << "'" << (s ? " (update " + std::to_string(s - 1) + ")" : std::string())
-                       << " is computed inline (it has no compute_at or compute_root), so its loop " << dim.var
-                       << " cannot be marked " << directive_name(dim.for_type) << " (as in Halide): give it "
-                       << "compute_at(consumer, var) or compute_root(), or remove the " << directive_name(dim.for_type)
-                       << " directive";
-        }
+    // (A specialized inlined Func is refused where its specializations are lowered.)
+    if (!f.stage(0).specializations.empty()) return;
+    for (const Dim &dim : f.stage(0).schedule.dims) {
+        if (dim.for_type == ForType::Serial) continue;
+        user_error << "Func '" << f.name << "' is computed inline (it has no compute_at or compute_root), so its loop "
+                   << dim.var << " cannot be marked " << directive_name(dim.for_type) << " (as in Halide): give it "
+                   << "compute_at(consumer, var) or compute_root(), or remove the " << directive_name(dim.for_type)
+                   << " directive";
     }
 }
 }  // namespace
@@ -952,7 +950,7 @@ void resolve_default_placements(const Environment &env, const std::vector<std::s
         user_assert(!(*it == output && f.schedule.explicitly_inlined))
             << "Func '" << *it << "' is the pipeline's output, so it cannot be computed inline "
             << "(compute_inline); remove that directive";
-        if (*it != output && f.schedule.compute_level.is_inline()) check_loop_kinds_of_inlined(f);
+        if (*it != output && f.schedule.compute_level.is_inline() && f.updates.empty()) check_loop_kinds_of_inlined(f);
         if (*it == output || !f.schedule.compute_level.is_inline() || f.updates.empty()) continue;
         user_assert(!f.schedule.explicitly_inlined)
             << "Func '" << *it << "' has update definitions, so it cannot be computed inline "

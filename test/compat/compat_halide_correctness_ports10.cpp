@@ -23,12 +23,8 @@
 // sliding_window_cascade's chain overflows int32 (its values double at every step): the
 // Halide program is realized as it is, and a uint32 copy (wrapping, defined) checks the values.
 // partition_clamped_extent_guard's Buffer<uint8_t> table(256, "table") is table(256) here.
-// Skipped, with the reduced program and both behaviours beside each (Halo disagrees with
-// Halide): a Func with updates left unscheduled whose loops are vectorized or unrolled
-// (fuzz_schedule issues 7892 and 8038, interpreter: each also runs with that Func placed by
-// compute_at where Halide computes it), unroll under a specialization that makes the extent
-// constant (unroll_loop_with_implied_constant_bounds: vectorize runs), and in() of a consumer
-// that reads the Func only through another (transitive_in).
+// Skipped, with the reduced program and both behaviours beside it (Halo disagrees with
+// Halide): in() of a consumer that reads the Func only through another (transitive_in).
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -169,21 +165,10 @@ int fuzz_8038(bool explicit_place) {
 
 }  // namespace
 
-// FAILS (a CompileError where Halide compiles), here and in issue 8038 and interpreter below:
-// Halo refuses vectorize, unroll or parallel loops in a Func with update definitions that has
-// no compute_at or compute_root. Halide computes such a Func at its consumer's innermost loop
-// and, as for any Func computed there, accepts any loop kinds in its schedule (its
-// validate_schedule checks the inlined schedule of pure Funcs only). Reduced
-// (/tmp/port10_bugs/unscheduled_update_directive.cpp):
-//     f(x) = x; f(x) += r;  // RDom r(0, 3)
-//     f.update().unroll(r);
-//     g(x) = f(x); g.realize({8});
-// Halo: "Func 'f' (update 0) is computed inline (it has no compute_at or compute_root), so its
-// loop r4.x cannot be marked unroll (as in Halide): give it compute_at(consumer, var) or
-// compute_root(), or remove the unroll directive". Halide: g(x) = x + 3. The next case places
-// local_sum there explicitly.
-TEST_CASE("fuzz_schedule: vectorize then split PredicateStores and RoundUp with an unroll, issue 7892" *
-          doctest::skip()) {
+// local_sum has an update and is left unscheduled: it is computed at blurry's innermost loop
+// (Halide 14 and Halo), where its pure stage's vectorized and unrolled loops are its own. The
+// next case places it there explicitly.
+TEST_CASE("fuzz_schedule: vectorize then split PredicateStores and RoundUp with an unroll, issue 7892") {
     CHECK(fuzz_7892(false) == 0);
 }
 
@@ -211,9 +196,8 @@ TEST_CASE("fuzz_schedule: store_root producers computed at a split by one, issue
     CHECK(b.check() == 0);
 }
 
-// FAILS: Halo refuses the vectorized loops of local_sum, which has updates and is left
-// unscheduled (see issue 7892 above); Halide compiles it.
-TEST_CASE("fuzz_schedule: a chain of splits and fuses with two vectorized loops, issue 8038" * doctest::skip()) {
+// local_sum left unscheduled again, with two vectorized loops of its own (as in issue 7892).
+TEST_CASE("fuzz_schedule: a chain of splits and fuses with two vectorized loops, issue 8038") {
     CHECK(fuzz_8038(false) == 0);
 }
 
@@ -467,11 +451,9 @@ int interpreter_run(bool explicit_place) {
 
 }  // namespace
 
-// FAILS (a CompileError where Halide compiles): scratch has update definitions and no
-// compute_at, and its updates' loops are unrolled; Halo refuses that (see fuzz_schedule issue
-// 7892 above for the reduced program), Halide computes scratch at the output's innermost
-// (vector) loop with the updates unrolled.
-TEST_CASE("interpreter: two bytecode programs over a 3x3 stencil, vectorized and parallel" * doctest::skip()) {
+// scratch has update definitions and no compute_at: it is computed at the output's innermost
+// (vector) loop, with its updates' loops unrolled.
+TEST_CASE("interpreter: two bytecode programs over a 3x3 stencil, vectorized and parallel") {
     CHECK(interpreter_run(false) == 0);
 }
 
@@ -690,16 +672,9 @@ int implied_constant_bounds(bool unroll) {
 
 }  // namespace
 
-// FAILS (a CompileError where Halide compiles): Halo does not take the extent of a loop from
-// the specialization around it. Reduced (/tmp/port10_bugs/implied_constant_unroll.cpp):
-//     Func out("out"); Var x("x"); out(x) = x;
-//     out.specialize(out.output_buffer().dim(0).extent() == 3).unroll(x);
-//     out.compile_jit();
-// Halo: "unroll of loop 'out.s0.x' whose extent (out.extent.0) is not a constant; unroll by a
-// constant factor with unroll(var, factor)". Halide: the loop is unrolled into 3 copies inside
-// the specialization (its extent is 3 there). The same schedule with vectorize(x) compiles in
-// Halo (next case).
-TEST_CASE("unroll_loop_with_implied_constant_bounds: unroll under a three-channel specialization" * doctest::skip()) {
+// Inside the specialization the loop over c has the constant extent 3 (the simplifier takes
+// the values an if's condition fixes), so it unrolls into 3 copies, as in Halide.
+TEST_CASE("unroll_loop_with_implied_constant_bounds: unroll under a three-channel specialization") {
     CHECK(implied_constant_bounds(true) == 0);
 }
 

@@ -306,6 +306,12 @@ void RandomPipeline::place(int s, std::vector<std::vector<std::string>> &loops_o
         log_ << "  " << f.name() << " inline\n";
         return;
     }
+    // A Func with updates left unscheduled is computed at its consumer's innermost loop (at
+    // the root if several stages read it), with the loops of its own schedule, of any kind.
+    if (choice == 0 && !wrapped && coin()) {
+        log_ << "  " << f.name() << " unscheduled (at its consumer's innermost loop)\n";
+        return;
+    }
     const PipelineStage &consumer = stages_[cons[0]];
     // Only into a consumer without updates: with updates, which stage's loop a compute_at
     // names is a separate matter (test_schedule_semantics).
