@@ -612,13 +612,11 @@ int sliding_cascade(int n, bool check) {
 
 // The program as Halide has it: a chain of 100 int32 Funcs, realized and compiled. Its values
 // overflow int32 (they double at every step), so they are not checked here.
-// (Halo's compile time was exponential in the chain's length, about 2.1x per Func: first in the
-// sliding window pass, lower/SlidingWindow.cpp's Slide::steady_state, for any type: 16 Funcs
-// 6 s, 20 Funcs 96 s, 100 never finished and grew past 19 GB; then, for int32 past the 50th
-// Func, in compute_func_value_bounds' simplify (Simplifier::visit(Add) and to_linear): 54
-// Funcs 10 s, 56 Funcs 36 s, 60 over 300 s. Reduced: /tmp/port10_bugs/sliding_window_cascade.cpp.
-// With the changes to those two files in progress as this was written, a chain of 100
-// compiles in about 10 s.)
+// (Halo's compile time was exponential in the chain's length, about 2.1x per Func: in the
+// sliding window pass for any type (16 Funcs 6 s, 20 Funcs 96 s, 100 never finished and grew
+// past 19 GB), and for int32 past the 50th Func in compute_func_value_bounds (54 Funcs 10 s,
+// 60 over 300 s). Both now bind or drop what doubled (test_deep_programs has the reduced
+// cases): a chain of 100 compiles in about 10 s.)
 TEST_CASE("sliding_window_cascade: a chain of 100 sliding Funcs") { CHECK(sliding_cascade<int>(100, false) == 0); }
 
 // The same chain in uint32 (wrapping, defined), with its values checked.
