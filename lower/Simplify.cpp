@@ -273,9 +273,9 @@ public:
         std::string name_;
         std::optional<typename Map::mapped_type> saved_;
     };
-    class HideLoopRange {
+    class HideKnown {
     public:
-        HideLoopRange(Simplifier &s, const std::string &name) : range_(s.loop_ranges_, name), value_(s.known_values_, name) {}
+        HideKnown(Simplifier &s, const std::string &name) : range_(s.loop_ranges_, name), value_(s.known_values_, name) {}
 
     private:
         Hide<std::map<std::string, std::pair<int64_t, int64_t>>> range_;
@@ -569,7 +569,7 @@ public:
         }
         Expr b;
         {
-            HideLoopRange hidden(*this, op->name);
+            HideKnown hidden(*this, op->name);
             b = mutate(op->body);
         }
         if (!expr_uses_var(b, op->name)) return b;
@@ -587,7 +587,7 @@ public:
         auto saved = let_values_.bind(op->name, v);
         Stmt b;
         {
-            HideLoopRange hidden(*this, op->name);  // a let of a loop's name hides the loop
+            HideKnown hidden(*this, op->name);  // a let of a loop's name hides the loop
             b = mutate(op->body);
         }
         let_values_.restore(op->name, saved);
@@ -603,7 +603,7 @@ public:
         auto saved = let_values_.bind(op->name, Expr());  // the loop's variable hides a let of its name
         Stmt b;
         {
-            HideLoopRange hidden(*this, op->name);
+            HideKnown hidden(*this, op->name);
             loop_depth_++;
             const int64_t *cmin = as_const_int(mn), *cext = as_const_int(ex);
             if (cmin && cext && *cext > 0 && *cext < (int64_t(1) << 40)) loop_ranges_[op->name] = {*cmin, *cmin + *cext - 1};

@@ -27,6 +27,9 @@ inline uint32_t hash32(uint32_t a) {
     return a;
 }
 
+// Whether s contains part (error messages are checked by their parts).
+inline bool contains(const std::string &s, const std::string &part) { return s.find(part) != std::string::npos; }
+
 // The message of what fn throws, or "" if it does not throw.
 template <typename F>
 std::string thrown_message(F fn) {

@@ -44,12 +44,11 @@ namespace Halide = halo;
 
 using namespace Halide;
 using halo_compat::hash32;
+using halo_compat::contains;
 using halo_compat::mismatches;
 using halo_compat::thrown_message;
 
 namespace {
-
-bool contains(const std::string &s, const std::string &part) { return s.find(part) != std::string::npos; }
 
 // fuzz_schedule's 5x5 box blur of input(x, y) = 2x + 5y: the offsets cancel, so blurry(x, y)
 // is 2x + 5y itself.

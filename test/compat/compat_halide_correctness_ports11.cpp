@@ -41,12 +41,11 @@ namespace Halide = halo;
 
 using namespace Halide;
 using halo_compat::hash32;
+using halo_compat::contains;
 using halo_compat::mismatches;
 using halo_compat::thrown_message;
 
 namespace {
-
-bool contains(const std::string &s, const std::string &part) { return s.find(part) != std::string::npos; }
 
 int32_t wrap_add(int32_t a, int32_t b) { return int32_t(uint32_t(a) + uint32_t(b)); }
 int32_t wrap_mul(int32_t a, int32_t b) { return int32_t(uint32_t(a) * uint32_t(b)); }

@@ -26,12 +26,11 @@
 namespace Halide = halo;
 
 using namespace Halide;
+using halo_compat::contains;
 using halo_compat::mismatches;
 using halo_compat::thrown_message;
 
 namespace {
-
-bool contains(const std::string &s, const std::string &part) { return s.find(part) != std::string::npos; }
 
 // A scratch path for the compile_to_* tests.
 std::string tmp_path(const std::string &leaf) {

@@ -37,14 +37,10 @@
 namespace Halide = halo;
 
 using namespace Halide;
+using halo_compat::contains;
 using halo_compat::mismatches;
 using halo_compat::thrown_message;
 
-namespace {
-
-bool contains(const std::string &s, const std::string &part) { return s.find(part) != std::string::npos; }
-
-}  // namespace
 
 // =============================================================================================
 // test/correctness
