@@ -1,6 +1,7 @@
 #include "InlineFunctions.h"
 
 #include <map>
+#include <unordered_map>
 
 #include "CSE.h"
 #include "IREquality.h"
@@ -33,6 +34,19 @@ public:
     Inliner(const Environment &env, const std::string &output) : env_(env), output_(output) {}
     using IRMutator::mutate;
     using IRMutator::visit;
+
+    // An inlined value is pasted into its consumer by reference, so a chain of inlined Funcs
+    // builds a graph whose tree is exponentially larger than it is: walking it again as a tree
+    // (the inlined body is mutated after its arguments are substituted, and the arguments are
+    // already inlined) would take exponential time. Each node is mutated once per definition.
+    Expr mutate(const Expr &e) override {
+        if (!e.defined()) return e;
+        auto done = mutated_.find(e.get());
+        if (done != mutated_.end()) return done->second.second;
+        Expr r = IRMutator::mutate(e);
+        mutated_.emplace(e.get(), std::make_pair(e, r));  // keeps e alive: its address stays unique
+        return r;
+    }
 
     Expr visit(const Call *op) override {
         Expr call = IRMutator::visit(op);
@@ -83,6 +97,7 @@ public:
     // Each stage's value is lifted on its own: the shared points become Lets.
     Stmt visit(const Provide *op) override {
         inlined_.clear();
+        mutated_.clear();
         current_consumer_ = op->name;
         std::vector<Expr> values;
         for (auto &v : op->values) values.push_back(common_subexpression_elimination(mutate(v)));
@@ -95,6 +110,7 @@ private:
     const Environment &env_;
     const std::string &output_;
     std::map<CallKey, Expr> inlined_;
+    std::unordered_map<const BaseExprNode *, std::pair<Expr, Expr>> mutated_;  // node -> (node, result)
     std::string current_consumer_;  // the Func whose definition is being inlined into
     // Beyond this the lowered code would be too large to compile in reasonable time anyway.
     static constexpr size_t kMaxInlinedPoints = 20000;
