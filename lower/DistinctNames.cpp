@@ -129,17 +129,26 @@ FunctionCopies copy_with_distinct_names(const std::vector<std::shared_ptr<Functi
 
     FunctionCopies copies;
     Renames renamed;  // only the Funcs whose names change
-    std::set<std::string> shared, used;
+    // An input's name is its buffer's (and an AOT argument's), so it is claimed before any
+    // Func's: Halide names a Func made after ImageParam "foo" foo$1.
+    std::set<std::string> inputs = parameter_names(funcs);
+    std::set<std::string> shared, used = inputs;
     for (auto &f : funcs) {
         copies.name_of[f.get()] = f->name;
         used.insert(f->name);
     }
     for (auto &[name, group] : by_name) {
-        if (group.size() < 2) continue;
+        // An output keeps its name (the caller's buffer argument); Environment.cpp's
+        // find_parameters refuses an input of the same name.
+        bool input_claims = inputs.count(name) &&
+                            std::none_of(group.begin(), group.end(), [&](const auto &f) {
+                                return std::find(outputs.begin(), outputs.end(), f) != outputs.end();
+                            });
+        if (group.size() < 2 && !input_claims) continue;
         shared.insert(name);
         order_by_claim(group, outputs);
         int next = 1;
-        for (size_t i = 1; i < group.size(); i++) {
+        for (size_t i = input_claims ? 0 : 1; i < group.size(); i++) {
             std::string fresh;
             do {
                 fresh = name + "$" + std::to_string(next++);

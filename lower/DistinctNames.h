@@ -4,7 +4,10 @@
 // Func("blur_y") called twice); everything after this step looks Funcs up by name. So the
 // copies lowering works on are named apart: of the Funcs sharing a name, an output keeps it,
 // else the one made first; the others become name$1, name$2, ... (skipping names the pipeline
-// already has). Every reference in the copies follows by identity: calls (in values, update
+// already has). An input's (Param's or ImageParam's) name is claimed before any Func's, as
+// in Halide, where a Func made after ImageParam "foo" is named foo$1: a Func of that name
+// is renamed too, unless it is an output (whose name names the caller's buffer argument;
+// find_parameters refuses that clash). Every reference in the copies follows by identity: calls (in values, update
 // arguments, RDom predicates, specialization conditions, split factors and bounds) and
 // compute_at/store_at levels made from a Func (Func::in wrappers belong to their consumer
 // Funcs already, see WrapperSet). The user's Funcs are never changed: a renaming that outlived

@@ -155,6 +155,19 @@ std::vector<std::string> realization_order(const Environment &env, const std::ve
     return order;
 }
 
+std::set<std::string> parameter_names(const std::vector<std::shared_ptr<FunctionContents>> &funcs) {
+    std::set<std::string> names;
+    for (auto &f : funcs) {
+        CallCollector c;
+        for_each_expr(*f, [&](const Expr &e) { e.accept(&c); });
+        for (auto *call : c.calls) {
+            if (call->call_type == Call::Image) names.insert(call->param->name);
+        }
+        for (auto *v : c.params) names.insert(v->param->name);
+    }
+    return names;
+}
+
 std::vector<std::shared_ptr<ParameterContents>> find_parameters(const Environment &env,
                                                                 const std::vector<std::string> &order) {
     std::vector<std::shared_ptr<ParameterContents>> params;
@@ -165,10 +178,13 @@ std::vector<std::shared_ptr<ParameterContents>> find_parameters(const Environmen
                     << "Two different inputs are both named '" << p->name << "'; give them distinct names";
             }
             // A Func's buffer has the Func's name: an input of the same name would be the same
-            // buffer in the generated code (the Func once wrote into the caller's input).
+            // buffer in the generated code (the Func once wrote into the caller's input). Other
+            // Funcs are renamed in lowering's copies (DistinctNames.h); an output keeps its name,
+            // which names the caller's buffer argument.
             user_assert(!env.count(p->name))
                 << (p->is_buffer ? "The input buffer '" : "The Param '") << p->name
-                << "' has the same name as a Func of the pipeline; give them distinct names";
+                << "' has the same name as the pipeline's output Func '" << p->name
+                << "', and both name arguments of the compiled pipeline; give them distinct names";
             params.push_back(p);
         }
     };

@@ -4,6 +4,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,9 @@ std::vector<std::string> stage_calls(const FunctionContents &f, int stage);
 // Funcs called by one branch of a stage of f: the definition d, without its specializations
 // (a specialization rfactored calls an intermediate the others do not).
 std::vector<std::string> definition_calls(const FunctionContents &f, const Definition &d);
+
+// The names of the Params and image inputs the Funcs read.
+std::set<std::string> parameter_names(const std::vector<std::shared_ptr<FunctionContents>> &funcs);
 
 // Scalar Params and image inputs the pipeline reads, in the order first met.
 std::vector<std::shared_ptr<ParameterContents>> find_parameters(const Environment &env,
