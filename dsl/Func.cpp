@@ -999,6 +999,10 @@ RDom &RDom::where(Expr predicate) {
         << "; it must be a boolean condition such as r.x < r.y";
     user_assert(!dom_->used) << "RDom '" << dom_->name << "'.where(" << predicate << ") after the RDom was used in "
                              << "a definition; add predicates before using the RDom";
+    // A predicate built as a graph whose tree is huge is walked as a tree by every later
+    // pass: its shared parts are bound by Lets first, as a definition's are. A small one is
+    // left as written, for the analyses that read bounds of RVars off it.
+    if (!tree_size_below(predicate, 4096)) predicate = common_subexpression_elimination(predicate);
     // Random numbers in a predicate are hashes of the RDom's point.
     std::vector<Expr> point;
     for (auto &rv : dom_->vars) point.push_back(Variable::make(Int(32), rv.name, nullptr, dom_));

@@ -2,6 +2,8 @@
 
 #include "IREquality.h"
 
+#include <unordered_map>
+
 namespace halo {
 
 namespace {
@@ -12,6 +14,18 @@ public:
     using IRMutator::mutate;
     using IRMutator::visit;
 
+    // A node reached along several paths (expressions are graphs: e + e, or a value a user
+    // reused) is substituted once, so the result shares it too: substituting into a graph
+    // node by node along every path would return a tree, exponentially larger.
+    Expr mutate(const Expr &e) override {
+        if (!e.defined()) return e;
+        auto done = memo_.find(e.get());
+        if (done != memo_.end()) return done->second.second;
+        Expr r = IRMutator::mutate(e);
+        memo_.emplace(e.get(), std::make_pair(e, r));  // keeps e alive: its address stays unique
+        return r;
+    }
+
     Expr visit(const Variable *op) override {
         auto it = m_.find(op->name);
         if (it != m_.end() && !shadowed(op->name)) return it->second;
@@ -20,28 +34,40 @@ public:
     Expr visit(const Let *op) override {
         Expr v = mutate(op->value);
         shadow_.insert(op->name);
-        Expr b = mutate(op->body);
+        Expr b = in_new_scope([&] { return mutate(op->body); });
         shadow_.erase(shadow_.find(op->name));
         return v.same_as(op->value) && b.same_as(op->body) ? self(op) : Let::make(op->name, v, b);
     }
     Stmt visit(const LetStmt *op) override {
         Expr v = mutate(op->value);
         shadow_.insert(op->name);
-        Stmt b = mutate(op->body);
+        Stmt b = in_new_scope([&] { return mutate(op->body); });
         shadow_.erase(shadow_.find(op->name));
         return v.same_as(op->value) && b.same_as(op->body) ? self(op) : LetStmt::make(op->name, v, b);
     }
     Stmt visit(const For *op) override {
         Expr mn = mutate(op->min), ex = mutate(op->extent);
         shadow_.insert(op->name);
-        Stmt b = mutate(op->body);
+        Stmt b = in_new_scope([&] { return mutate(op->body); });
         shadow_.erase(shadow_.find(op->name));
         if (mn.same_as(op->min) && ex.same_as(op->extent) && b.same_as(op->body)) return self(op);
         return For::make(op->name, mn, ex, op->for_type, b);
     }
 
 private:
+    // Inside a binding of a substituted name, the same node may substitute differently: the
+    // results found outside are set aside meanwhile.
+    template <typename F>
+    auto in_new_scope(F body) -> decltype(body()) {
+        Memo outside;
+        outside.swap(memo_);
+        auto r = body();
+        memo_.swap(outside);
+        return r;
+    }
     bool shadowed(const std::string &n) const { return shadow_.count(n) > 0; }
+    using Memo = std::unordered_map<const BaseExprNode *, std::pair<Expr, Expr>>;  // node -> (node, result)
+    Memo memo_;
     const std::map<std::string, Expr> &m_;
     std::multiset<std::string> shadow_;
 };
