@@ -537,14 +537,17 @@ public:
     }
 
     // A loop body that is a GuardWithIf guard (after the lets of splits): the realization goes
-    // inside it, so nothing is computed for the iterations the guard skips.
+    // inside it, so nothing is computed for the iterations the guard skips. Inside every such
+    // guard: one on a variable a split's let defines stays inside the lets, within the guard
+    // of the loops (tile(..., GuardWithIf) after a fuse of the tiles), and bounds inference
+    // sizes the producer for the points that guard lets through, not the ones it skips.
     Stmt wrap_inside_guard(const Stmt &body) {
         if (!ends_in_guard(body)) return wrap(body);
         if (const LetStmt *let = body.as<LetStmt>()) {
             return LetStmt::make(let->name, let->value, wrap_inside_guard(let->body));
         }
         const IfThenElse *guard = body.as<IfThenElse>();
-        return IfThenElse::make(guard->condition, wrap(guard->then_case));
+        return IfThenElse::make(guard->condition, wrap_inside_guard(guard->then_case));
     }
     static bool ends_in_guard(const Stmt &body) {
         Stmt s = body;

@@ -209,3 +209,29 @@ TEST_CASE("randomized nested ShiftInwards splits of a Func computed per tile: ri
         halo_test::check_against_reference(c, out);
     }
 }
+
+// Found by the pipeline fuzzer (seed 590009): a GuardWithIf tile whose tiles are fused, with a
+// producer computed inside a second GuardWithIf split (the vectorized xi). The guard of y uses
+// yo, which the fuse's let defines, so it stays inside the lets, below the guard of xi; the
+// producer went inside the outer guard only and was computed for the rows the y guard skips,
+// past the rows its buffer holds (heap corruption on a 1-row output).
+TEST_CASE("a producer inside nested GuardWithIf guards is computed only where all of them hold") {
+    Buffer<int> in = halo_test::int_buffer_at(24, 20, -3, -2);
+    halo_test::fill_random(in, -50, 50, 9);
+    for (int h : {1, 2, 3, 5}) {
+        for (int w : {1, 5, 6, 7, 13}) {
+            CAPTURE(h);
+            CAPTURE(w);
+            Var x("x"), y("y"), xo("xo"), yo("yo"), xi("xi"), yi("yi"), t("t");
+            Func p("p"), out("out");
+            p(x, y) = in(clamp(x, -3, 20), clamp(y, -2, 17)) * 3 + x;
+            out(x, y) = p(clamp(in(clamp(x, -3, 20), clamp(y, -2, 17)), -5, 25), y) + x;
+            out.tile(x, y, xo, yo, xi, yi, 6, 2, TailStrategy::GuardWithIf)
+                .vectorize(xi, 4, TailStrategy::GuardWithIf)
+                .fuse(xo, yo, t)
+                .parallel(t);
+            p.compute_at(out, Var("xi_vi")).store_at(out, xi);
+            halo_test::check_against_reference(out, halo_test::int_buffer_at(w, h, -1, 1));
+        }
+    }
+}
