@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/IntrinsicsX86.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/MDBuilder.h>
 #include <llvm/IR/Module.h>
@@ -652,6 +653,11 @@ private:
             Value *ptr = element_pointer(op->name, t, codegen(r->base));
             if (store_mask_) {
                 builder_.CreateMaskedStore(v, ptr, llvm::Align(align), store_mask_);
+            } else if (op->nontemporal) {
+                // The pass that makes these checked the alignment of the whole vector at run time.
+                llvm::StoreInst *store = builder_.CreateAlignedStore(v, ptr, llvm::Align(uint64_t(t.bytes()) * t.lanes));
+                store->setMetadata(llvm::LLVMContext::MD_nontemporal,
+                                   llvm::MDNode::get(ctx_, llvm::ConstantAsMetadata::get(builder_.getInt32(1))));
             } else {
                 builder_.CreateAlignedStore(v, ptr, llvm::Align(align));
             }
@@ -870,6 +876,19 @@ void CodeGen::visit(const Call *op) {
         Value *ptr = builder_.CreateGEP(memory_type(load->type), buffer_pointer(load->name), index);
         builder_.CreateIntrinsic(llvm::Intrinsic::prefetch, {builder_.getPtrTy()},
                                  {ptr, builder_.getInt32(0), builder_.getInt32(3), builder_.getInt32(1)});
+        value_ = builder_.getInt32(0);
+    } else if (n == Call::is_aligned) {
+        const Load *load = op->args[0].as<Load>();
+        const int64_t *bytes = as_const_int(op->args[1]);
+        internal_assert(load && load->type.lanes == 1 && bytes && *bytes > 0 && (*bytes & (*bytes - 1)) == 0)
+            << "codegen: is_aligned of something other than a scalar load and a power of two";
+        Value *index = builder_.CreateSExt(codegen(load->index), builder_.getInt64Ty());
+        Value *ptr = builder_.CreateGEP(memory_type(load->type), buffer_pointer(load->name), index);
+        Value *low_bits = builder_.CreateAnd(builder_.CreatePtrToInt(ptr, builder_.getInt64Ty()), uint64_t(*bytes - 1));
+        value_ = builder_.CreateICmpEQ(low_bits, builder_.getInt64(0));
+    } else if (n == Call::store_fence) {
+        builder_.CreateFence(llvm::AtomicOrdering::Release);
+        builder_.CreateIntrinsic(llvm::Intrinsic::x86_sse_sfence, {}, {});
         value_ = builder_.getInt32(0);
     } else if (n == Call::print || n == Call::print_when) {
         value_ = print(op);

@@ -179,11 +179,12 @@ Stmt For::make(const std::string &name, Expr min, Expr extent, ForType t, Stmt b
     return Stmt(n);
 }
 
-Stmt Store::make(const std::string &name, Expr value, Expr index) {
+Stmt Store::make(const std::string &name, Expr value, Expr index, bool nontemporal) {
     auto n = std::make_shared<Store>();
     n->name = name;
     n->value = std::move(value);
     n->index = std::move(index);
+    n->nontemporal = nontemporal;
     return Stmt(n);
 }
 
@@ -421,7 +422,7 @@ Stmt IRMutator::visit(const For *op) {
 }
 Stmt IRMutator::visit(const Store *op) {
     Expr v = mutate(op->value), i = mutate(op->index);
-    return v.same_as(op->value) && i.same_as(op->index) ? self(op) : Store::make(op->name, v, i);
+    return v.same_as(op->value) && i.same_as(op->index) ? self(op) : Store::make(op->name, v, i, op->nontemporal);
 }
 Stmt IRMutator::visit(const Provide *op) {
     bool changed = false;

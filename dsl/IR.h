@@ -345,6 +345,12 @@ struct Call : ExprNode<Call, IRNodeType::Call> {
     // prefetch(load): a hint that the element the Load names (its first lane's) is read soon;
     // it reads nothing and never faults (PrefetchSlidingInputs.h makes these).
     static constexpr const char *prefetch = "prefetch";
+    // is_aligned(load, bytes): whether the address of the element the Load names (its first
+    // lane's) is a multiple of bytes, a power of two. Reads nothing.
+    static constexpr const char *is_aligned = "is_aligned";
+    // store_fence(): orders the nontemporal stores before it before every store after it (they
+    // are weakly ordered otherwise).
+    static constexpr const char *store_fence = "store_fence";
     // require(condition, value, condition_text, func_name, message...): value where condition
     // holds; elsewhere the pipeline stops with a run-time error that prints the message.
     static constexpr const char *require = "require";
@@ -400,7 +406,10 @@ struct For : StmtNode<For, IRNodeType::For> {
 struct Store : StmtNode<Store, IRNodeType::Store> {
     std::string name;
     Expr value, index;
-    static Stmt make(const std::string &name, Expr value, Expr index);
+    // A streaming store that bypasses the caches (lower/NontemporalStores.h makes these, only
+    // of whole vectors at addresses aligned to their size).
+    bool nontemporal = false;
+    static Stmt make(const std::string &name, Expr value, Expr index, bool nontemporal = false);
 };
 
 // A multi-dimensional store to a Func, before storage flattening.

@@ -160,6 +160,7 @@ private:
     }
     void visit(const Store *op) override {
         pad();
+        if (op->nontemporal) os_ << "nontemporal ";
         os_ << op->name << "[";
         print(op->index);
         os_ << "] = ";

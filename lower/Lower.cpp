@@ -20,6 +20,7 @@
 #include "PartitionLoops.h"
 #include "RemovePromises.h"
 #include "ScheduleFunctions.h"
+#include "NontemporalStores.h"
 #include "PrefetchSlidingInputs.h"
 #include "SlidingWindow.h"
 #include "Simplify.h"
@@ -193,6 +194,12 @@ LoweredPipeline lower_on_this_stack(const std::vector<std::shared_ptr<FunctionCo
     s = step("hoist_store_guards", hoist_store_guards(s));
     s = step("define_tuple_output_fields", define_tuple_output_fields(s, output_funcs));
     s = step("prefetch_sliding_inputs", prefetch_sliding_inputs(s, sliding));
+    std::vector<OutputBufferShape> output_buffers;
+    for (const FunctionContents *f : output_funcs) {
+        int values = int(f->types().size());
+        for (int i = 0; i < values; i++) output_buffers.push_back({tuple_buffer_name(f->name, i, values), f->dimensions()});
+    }
+    s = step("nontemporal_output_stores", nontemporal_output_stores(s, output_buffers, strided_buffers));
     return result(s);
 }
 

@@ -145,6 +145,31 @@ inline halo::Buffer<int> int_buffer_at(int w, int h, int xmin, int ymin) {
     return b;
 }
 
+// Sets an environment variable for one scope (lowering reads a few: HALO_NONTEMPORAL_MIN_BYTES),
+// then restores what was there. A null value leaves it as it is.
+class ScopedEnv {
+public:
+    ScopedEnv(const char *name, const char *value) : name_(name) {
+        if (!value) return;
+        const char *old = std::getenv(name);
+        had_ = old != nullptr;
+        if (had_) old_ = old;
+        set_ = true;
+        setenv(name, value, 1);
+    }
+    ~ScopedEnv() {
+        if (!set_) return;
+        if (had_) setenv(name_.c_str(), old_.c_str(), 1);
+        else unsetenv(name_.c_str());
+    }
+    ScopedEnv(const ScopedEnv &) = delete;
+    ScopedEnv &operator=(const ScopedEnv &) = delete;
+
+private:
+    std::string name_, old_;
+    bool had_ = false, set_ = false;
+};
+
 // A positive integer from the environment (for randomized tests' case counts and seeds), or
 // fallback if unset; anything else fails the test rather than silently running 0 cases.
 inline int env_int(const char *name, int fallback) {
