@@ -159,7 +159,7 @@ LoweredPipeline lower_on_this_stack(const std::vector<std::shared_ptr<FunctionCo
     std::set<std::string> strided_buffers = buffers_with_strided_dim0(params, output_funcs);
     if (!options.without_checks) {
         s = step("add_input_checks", add_input_checks(s, params, output_funcs));
-        s = step("add_parameter_checks", add_parameter_checks(s, env));
+        s = step("add_parameter_checks", add_parameter_checks(s, env, params));
     }
     s = step("remove_promises", remove_promises(s));
     s = step("simplify", simplify(s));

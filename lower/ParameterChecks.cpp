@@ -109,10 +109,17 @@ public:
 };
 
 // Param::set_range: the value lies in its range. The bounds are constants of the Param's own
-// type, so the comparison is exact in it; the message shows both in 64 bits.
-void add_range_checks(const Stmt &s, std::vector<Stmt> &checks) {
+// type, so the comparison is exact in it; the message shows both in 64 bits. Every Param of the
+// pipeline is checked, not only those the statement still reads: a value out of range is the
+// caller's mistake even where it would change nothing (a split factor of a stage that no
+// output needs).
+void add_range_checks(const Stmt &s, const std::vector<std::shared_ptr<ParameterContents>> &pipeline_params,
+                      std::vector<Stmt> &checks) {
     ScalarParams params;
     s.accept(&params);
+    for (auto &p : pipeline_params) {
+        if (!p->is_buffer) params.found.emplace(p->name, p);
+    }
     for (auto &[name, p] : params.found) {
         Expr lo, hi;
         {
@@ -139,9 +146,10 @@ void add_range_checks(const Stmt &s, std::vector<Stmt> &checks) {
 
 }  // namespace
 
-Stmt add_parameter_checks(const Stmt &s, const Environment &env) {
+Stmt add_parameter_checks(const Stmt &s, const Environment &env,
+                          const std::vector<std::shared_ptr<ParameterContents>> &params) {
     std::vector<Stmt> checks;
-    add_range_checks(s, checks);
+    add_range_checks(s, params, checks);
     std::set<const ReductionDomainContents *> rdoms_seen;
     for (auto &[name, f] : env) {
         // A modulus of align_bounds or align_extent known only at run time must be positive.

@@ -12,7 +12,10 @@
 
 namespace halo {
 
-Stmt add_parameter_checks(const Stmt &s, const Environment &env);
+// params: the pipeline's Params and inputs (find_parameters): each scalar one with a range is
+// checked, also where lowering found its only uses dead (a stage nothing needs).
+Stmt add_parameter_checks(const Stmt &s, const Environment &env,
+                          const std::vector<std::shared_ptr<ParameterContents>> &params);
 
 // At compile time: every specialization condition reads only what a call provides (Params,
 // input buffer fields, the fields of the outputs' own buffers), else a CompileError naming it.

@@ -126,3 +126,24 @@ TEST_CASE("a Generator's Input<int>{name, default, min, max} checks its range") 
     CHECK(code == -12);
     CHECK(contains(msg, "Param 'offset' is 51, larger than its largest value 50"));
 }
+
+TEST_CASE("a Param out of range fails the call also where only a stage nothing needs uses it") {
+    // (Found by the pipeline fuzzer, seed 590671: the split factor of a stage read only in the
+    // arm of a select that a specialization makes false.) Lowering drops the stage; the
+    // caller's value is still out of the range it declared.
+    Param<int> factor("factor", 4, 5, 11);
+    Param<int> k("k", 5);
+    Var x("x"), xo("xo"), xi("xi");
+    Func unused("unused"), out("out");
+    unused(x) = x * 2;
+    unused.compute_root().split(x, xo, xi, factor);
+    out(x) = select(k > 4, x, unused(x));
+    out.specialize(k > 4);
+    out.specialize_fail("k must be more than 4");
+    auto [code, msg] = failure_of([&] { out.realize({6}); });
+    CHECK(code == -12);
+    CHECK(contains(msg, "Param 'factor' is 4, smaller than its smallest value 5"));
+    factor.set(5);
+    Buffer<int> o = out.realize({6});
+    CHECK(o(5) == 5);
+}
