@@ -26,18 +26,6 @@ int64_t min_streamed_bytes() {
     return v;
 }
 
-// Whether ir contains a node of type Node.
-template <typename Node, typename IR>
-bool contains(const IR &ir) {
-    struct Finds : IRVisitor {
-        bool found = false;
-        using IRVisitor::visit;
-        void visit(const Node *) override { found = true; }
-    } finds;
-    ir.accept(&finds);
-    return finds.found;
-}
-
 // A store fence: the streaming stores before it are ordered before every store after it.
 // (A fence per loop of streaming stores cost more than the streaming saved in tiles 256 wide.)
 Stmt store_fence() { return Evaluate::make(Call::make(Int(32), Call::store_fence, {}, Call::Intrinsic)); }
@@ -108,13 +96,14 @@ private:
             return self(op);
         }
         // The first lane's index, with the lets bound inside the loop written out: it must move
-        // by exactly one vector per iteration, so that one aligned store makes all aligned.
+        // by whole vectors per iteration (one, or several in an unrolled loop), so that an
+        // aligned first store makes every one aligned.
         Expr base = ramp->base;
         for (auto it = lets_.rbegin(); it != lets_.rend(); ++it) base = substitute(it->first, it->second, base);
         Expr v = Variable::make(Int(32), loop_.name);
         Expr step = simplify(substitute(loop_.name, v + 1, base) - base);
         const int64_t *s = as_const_int(step);
-        if (!s || *s != t.lanes) {
+        if (!s || *s == 0 || *s % t.lanes != 0) {
             refused = true;
             return self(op);
         }
@@ -142,7 +131,7 @@ public:
             if (streaming_loops == before) return body.same_as(op->body) ? self(op) : For::make(op->name, op->min, op->extent, op->for_type, body);
             return For::make(op->name, op->min, op->extent, op->for_type, Block::make(body, store_fence()));
         }
-        if (op->for_type != ForType::Serial || contains<For>(op->body)) return IRMutator::visit(op);
+        if (op->for_type != ForType::Serial || contains_node<For>(op->body)) return IRMutator::visit(op);
         MarkStreamingStores mark(*op, streamable_);
         Stmt streaming_body = mark.mutate(op->body);
         if (mark.refused || mark.candidates.empty()) return self(op);

@@ -6,7 +6,7 @@
 // overwrites whole. A nontemporal store writes whole lines without reading them (a 3x3 blur of
 // 6400x4800 uint16 in C++: 5.5 ms with ordinary stores, 4.1 with streaming ones).
 //
-// So an innermost serial loop whose vector stores to an output move by exactly one vector per
+// So an innermost serial loop whose vector stores to an output move by whole vectors per
 // iteration gets a second version with nontemporal stores, taken at run time when the output
 // is large (HALO_NONTEMPORAL_MIN_BYTES, default 16 MiB in total) and the first store of each
 // such output is aligned to the vector's size (then every one is; an x86 streaming store of a

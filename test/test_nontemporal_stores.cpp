@@ -39,7 +39,7 @@ TEST_CASE("streaming stores: sliding, tiled and parallel blurs compute exactly t
     StreamingThreshold all("0");
     Buffer<uint16_t> input = halo_test::random_image<uint16_t>({77, 41}, 5, 0, 60000);
     input.set_min(-3, 2);
-    for (int schedule = 0; schedule < 4; schedule++) {
+    for (int schedule = 0; schedule < 5; schedule++) {
         CAPTURE(schedule);
         Blur b;
         b.in.set(input);
@@ -52,8 +52,11 @@ TEST_CASE("streaming stores: sliding, tiled and parallel blurs compute exactly t
             b.bx.compute_at(b.by, xo).vectorize(b.x, 16);
         } else if (schedule == 2) {
             b.by.vectorize(b.x, 32, TailStrategy::GuardWithIf);
-        } else {
+        } else if (schedule == 3) {
             b.by.vectorize(b.x, 8).parallel(b.y);  // 16-byte vectors
+        } else {
+            // Two vectors per iteration, each checked for alignment.
+            b.by.split(b.x, xo, xi, 32).vectorize(xi, 16).unroll(xi);
         }
         std::string stmt = b.by.lowered_stmt();
         INFO(stmt);
