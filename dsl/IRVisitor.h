@@ -3,6 +3,8 @@
 #pragma once
 
 #include <functional>
+#include <unordered_map>
+#include <utility>
 
 #include "IR.h"
 
@@ -60,6 +62,39 @@ inline bool has_call(const Expr &e, const std::function<bool(const Call &)> &mat
     if (e.defined()) e.accept(&finds);
     return finds.found;
 }
+
+// Whether ir (an Expr or a Stmt) contains a node of type Node.
+template <typename Node, typename IR>
+bool contains_node(const IR &ir) {
+    struct Finds : IRVisitor {
+        bool found = false;
+        using IRVisitor::visit;
+        void visit(const Node *) override { found = true; }
+    } finds;
+    ir.accept(&finds);
+    return finds.found;
+}
+
+// The results of a mutator's visits by node, for a mutator whose result for a node depends on
+// the node alone: an expression is a graph (e + e, a value reused), and mutating it node by node
+// along every path would take time, and build a tree, exponential in its depth.
+class MutationMemo {
+public:
+    template <typename MutateOnce>
+    Expr get(const Expr &e, MutateOnce mutate_once) {
+        if (!e.defined()) return e;
+        auto done = results_.find(e.get());
+        if (done != results_.end()) return done->second.second;
+        Expr r = mutate_once(e);
+        results_.emplace(e.get(), std::make_pair(e, r));  // keeps e alive: its address stays unique
+        return r;
+    }
+    void clear() { results_.clear(); }
+    void swap(MutationMemo &other) { results_.swap(other.results_); }
+
+private:
+    std::unordered_map<const BaseExprNode *, std::pair<Expr, Expr>> results_;  // node -> (node, result)
+};
 
 template <typename T, IRNodeType NT>
 void ExprNode<T, NT>::accept(IRVisitor *v) const { v->visit(static_cast<const T *>(this)); }

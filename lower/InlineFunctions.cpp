@@ -1,7 +1,6 @@
 #include "InlineFunctions.h"
 
 #include <map>
-#include <unordered_map>
 
 #include "CSE.h"
 #include "IREquality.h"
@@ -40,12 +39,7 @@ public:
     // (the inlined body is mutated after its arguments are substituted, and the arguments are
     // already inlined) would take exponential time. Each node is mutated once per definition.
     Expr mutate(const Expr &e) override {
-        if (!e.defined()) return e;
-        auto done = mutated_.find(e.get());
-        if (done != mutated_.end()) return done->second.second;
-        Expr r = IRMutator::mutate(e);
-        mutated_.emplace(e.get(), std::make_pair(e, r));  // keeps e alive: its address stays unique
-        return r;
+        return mutated_.get(e, [&](const Expr &once) { return IRMutator::mutate(once); });
     }
 
     Expr visit(const Call *op) override {
@@ -110,7 +104,7 @@ private:
     const Environment &env_;
     const std::string &output_;
     std::map<CallKey, Expr> inlined_;
-    std::unordered_map<const BaseExprNode *, std::pair<Expr, Expr>> mutated_;  // node -> (node, result)
+    MutationMemo mutated_;
     std::string current_consumer_;  // the Func whose definition is being inlined into
     // Beyond this the lowered code would be too large to compile in reasonable time anyway.
     static constexpr size_t kMaxInlinedPoints = 20000;

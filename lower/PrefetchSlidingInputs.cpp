@@ -35,18 +35,6 @@ private:
     }
 };
 
-// Whether ir (an Expr or a Stmt) contains a node of type Node.
-template <typename Node, typename IR>
-bool contains(const IR &ir) {
-    struct Finds : IRVisitor {
-        bool found = false;
-        using IRVisitor::visit;
-        void visit(const Node *) override { found = true; }
-    } finds;
-    ir.accept(&finds);
-    return finds.found;
-}
-
 // The index of a load's first lane.
 Expr first_lane(const Expr &index) {
     if (const Ramp *r = index.as<Ramp>()) return r->base;
@@ -82,7 +70,7 @@ private:
     }
     void visit(const Load *op) override {
         IRVisitor::visit(op);
-        if (contains<Load>(op->index)) return;  // a gather: its rows are not known ahead
+        if (contains_node<Load>(op->index)) return;  // a gather: its rows are not known ahead
         Expr index = op->index;
         for (auto it = lets_.rbegin(); it != lets_.rend(); ++it) index = substitute(it->first, it->second, index);
         index = first_lane(simplify(index));
@@ -129,7 +117,7 @@ public:
         return body.same_as(op->body) ? self(op) : LetStmt::make(op->name, op->value, body);
     }
     Stmt visit(const For *op) override {
-        if (row_var_.empty() || contains<For>(op->body)) return IRMutator::visit(op);
+        if (row_var_.empty() || contains_node<For>(op->body)) return IRMutator::visit(op);
         CollectLoads collect(lets_);
         op->body.accept(&collect);
         std::vector<Stmt> prefetches;

@@ -2,8 +2,6 @@
 
 #include "IREquality.h"
 
-#include <unordered_map>
-
 namespace halo {
 
 namespace {
@@ -18,12 +16,7 @@ public:
     // reused) is substituted once, so the result shares it too: substituting into a graph
     // node by node along every path would return a tree, exponentially larger.
     Expr mutate(const Expr &e) override {
-        if (!e.defined()) return e;
-        auto done = memo_.find(e.get());
-        if (done != memo_.end()) return done->second.second;
-        Expr r = IRMutator::mutate(e);
-        memo_.emplace(e.get(), std::make_pair(e, r));  // keeps e alive: its address stays unique
-        return r;
+        return memo_.get(e, [&](const Expr &once) { return IRMutator::mutate(once); });
     }
 
     Expr visit(const Variable *op) override {
@@ -59,15 +52,14 @@ private:
     // results found outside are set aside meanwhile.
     template <typename F>
     auto in_new_scope(F body) -> decltype(body()) {
-        Memo outside;
+        MutationMemo outside;
         outside.swap(memo_);
         auto r = body();
         memo_.swap(outside);
         return r;
     }
     bool shadowed(const std::string &n) const { return shadow_.count(n) > 0; }
-    using Memo = std::unordered_map<const BaseExprNode *, std::pair<Expr, Expr>>;  // node -> (node, result)
-    Memo memo_;
+    MutationMemo memo_;
     const std::map<std::string, Expr> &m_;
     std::multiset<std::string> shadow_;
 };
