@@ -161,7 +161,7 @@ std::set<std::string> parameter_names(const std::vector<std::shared_ptr<Function
         CallCollector c;
         for_each_expr(*f, [&](const Expr &e) { e.accept(&c); });
         for (auto *call : c.calls) {
-            if (call->call_type == Call::Image) names.insert(call->param->name);
+            if (call->call_type == Call::Image && call->param) names.insert(call->param->name);
         }
         for (auto *v : c.params) names.insert(v->param->name);
     }

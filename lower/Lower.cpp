@@ -196,6 +196,10 @@ LoweredPipeline lower_on_this_stack(const std::vector<std::shared_ptr<FunctionCo
     s = step("prefetch_sliding_inputs", prefetch_sliding_inputs(s, sliding));
     std::vector<OutputBufferShape> output_buffers;
     for (const FunctionContents *f : output_funcs) {
+        // (An output with updates is written by several stages, the later ones perhaps without
+        // reading it: streaming stores are weakly ordered, even with later stores to the same
+        // place, so those keep ordinary stores.)
+        if (!f->updates.empty()) continue;
         int values = int(f->types().size());
         for (int i = 0; i < values; i++) output_buffers.push_back({tuple_buffer_name(f->name, i, values), f->dimensions()});
     }

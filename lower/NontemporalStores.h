@@ -14,7 +14,10 @@
 // each task of a parallel loop that makes them, and at the end of the pipeline, orders them
 // before whatever reads the output next (another thread after the loop's barrier, or the
 // caller). Outputs the pipeline reads itself (an update, or another output's stage) keep
-// ordinary stores: they are read back, and a streamed line would have left the cache.
+// ordinary stores: they are read back, and a streamed line would have left the cache. So do
+// outputs with update definitions (Lower.cpp leaves them out of `outputs`): a later stage's
+// ordinary store to a place a streaming store wrote is not ordered after it without a fence.
+// (The tails of a split store the same values again, or other places.)
 // HALO_NONTEMPORAL_MIN_BYTES=0 streams every such output (tests), "off" none.
 #pragma once
 

@@ -88,6 +88,15 @@ TEST_CASE("streaming stores: only whole vectors of an output the pipeline does n
         g(x, y) = x * y;
         CHECK(!contains(g.lowered_stmt(), "nontemporal"));
         halo_test::check_against_reference(f, halo_test::int_buffer_at(19, 4, -7, 1));
+        // An update that overwrites without reading: its stores would not be ordered after
+        // the pure stage's streaming ones.
+        Func h("h");
+        RDom r(0, 10, "r");
+        h(x, y) = x + y;
+        h(r, y) = r * 3 - y;
+        h.vectorize(x, 8);
+        CHECK(!contains(h.lowered_stmt(), "nontemporal"));
+        halo_test::check_against_reference(h, halo_test::int_buffer_at(19, 4, -7, 1));
     }
     {
         // A Tuple output: each value's buffer streams, and both are checked for alignment.
