@@ -128,8 +128,8 @@ public:
             // for the tasks, or a later task on another thread, may read the output.
             int before = streaming_loops;
             Stmt body = mutate(op->body);
-            if (streaming_loops == before) return body.same_as(op->body) ? self(op) : For::make(op->name, op->min, op->extent, op->for_type, body);
-            return For::make(op->name, op->min, op->extent, op->for_type, Block::make(body, store_fence()));
+            if (streaming_loops > before) body = Block::make(body, store_fence());
+            return body.same_as(op->body) ? self(op) : For::make(op->name, op->min, op->extent, op->for_type, body);
         }
         if (op->for_type != ForType::Serial || contains_node<For>(op->body)) return IRMutator::visit(op);
         MarkStreamingStores mark(*op, streamable_);
@@ -138,19 +138,15 @@ public:
         // Taken when every streamed output is aligned where this loop starts writing it, and
         // the outputs are large together.
         Expr aligned;
-        std::set<std::string> buffers;  // (each output's size counts once)
+        std::map<std::string, Type> buffers;  // their element types (each output's size counts once)
         for (const Candidate &c : mark.candidates) {
             Expr first = Load::make(c.element, c.buffer, c.first_index);
             Expr is_aligned = Call::make(Bool(), Call::is_aligned, {first, Expr(c.bytes)}, Call::Intrinsic);
             aligned = aligned.defined() ? aligned && is_aligned : is_aligned;
-            buffers.insert(c.buffer);
+            buffers[c.buffer] = c.element;
         }
         Expr total = make_const(Int(64), int64_t(0));
-        for (const std::string &b : buffers) {
-            Type element;
-            for (const Candidate &c : mark.candidates) {
-                if (c.buffer == b) element = c.element;
-            }
+        for (const auto &[b, element] : buffers) {
             Expr size = make_const(Int(64), int64_t(element.bytes()));
             for (int d = 0; d < dimensions_.at(b); d++) {
                 size = size * cast(Int(64), Variable::make(Int(32), b + ".extent." + std::to_string(d)));
