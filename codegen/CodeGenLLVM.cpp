@@ -874,8 +874,13 @@ void CodeGen::visit(const Call *op) {
         // prefetch of any address is harmless.
         Value *index = builder_.CreateSExt(codegen(load->index), builder_.getInt64Ty());
         Value *ptr = builder_.CreateGEP(memory_type(load->type), buffer_pointer(load->name), index);
+        // Into the second-level cache (locality 2, x86's prefetcht1), not the first: the row
+        // ahead arrives a whole row of work before it is read, and in L1 it pushed out the
+        // rows the consumers were reading. Measured interleaved in one process (medians of
+        // 31, 2026-11-30): blur's sliding window 4.17 ms with L1 prefetches, 3.96 without
+        // any, 3.08 into L2; harris's 2.82, 3.47 and 2.74.
         builder_.CreateIntrinsic(llvm::Intrinsic::prefetch, {builder_.getPtrTy()},
-                                 {ptr, builder_.getInt32(0), builder_.getInt32(3), builder_.getInt32(1)});
+                                 {ptr, builder_.getInt32(0), builder_.getInt32(2), builder_.getInt32(1)});
         value_ = builder_.getInt32(0);
     } else if (n == Call::is_aligned) {
         const Load *load = op->args[0].as<Load>();

@@ -7,6 +7,8 @@
 // root) also prefetches the same place one row further along the sliding dimension (one row
 // back where the window moves backwards): the row its next iteration reads. Reads that the
 // next row already covers (the other rows of a stencil) get no prefetch.
+// The prefetch is to the second-level cache (codegen: prefetched into L1, the row evicted the
+// rows being read and blur ran slower than without any prefetch).
 // HALO_PREFETCH_SLIDING=0 turns it off (to measure it).
 #pragma once
 
