@@ -94,8 +94,16 @@ private:
         if (auto s = e.as<Sub>()) return eval_float(s->a) - eval_float(s->b);
         if (auto m = e.as<Mul>()) return eval_float(m->a) * eval_float(m->b);
         if (auto d = e.as<Div>()) return eval_float(d->a) / eval_float(d->b);
-        if (auto m = e.as<Min>()) return std::min(eval_float(m->a), eval_float(m->b));
-        if (auto m = e.as<Max>()) return std::max(eval_float(m->a), eval_float(m->b));
+        // As the generated code computes them: min(a, b) is a < b ? a : b, max(a, b) is
+        // a < b ? b : a (std::min and std::max give a, not b, for a NaN).
+        if (auto m = e.as<Min>()) {
+            double a = eval_float(m->a), b = eval_float(m->b);
+            return a < b ? a : b;
+        }
+        if (auto m = e.as<Max>()) {
+            double a = eval_float(m->a), b = eval_float(m->b);
+            return a < b ? b : a;
+        }
         if (auto s = e.as<Select>()) return eval(s->condition) ? eval_float(s->true_value) : eval_float(s->false_value);
         if (auto c = e.as<Call>(); c && c->args.size() == 1) {
             if (is_value_hint(*c)) return eval_float(c->args[0]);

@@ -802,9 +802,12 @@ private:
             if (hi <= 0) return is_min ? a : b;
             if (lo >= 0) return is_min ? b : a;
         }
-        // Constants to the right, and min(min(x, c1), c2) -> min(x, min(c1, c2)). Not for
-        // floats: min(a, b) is b when either is NaN (select(a < b, a, b)), so order matters.
-        if (is_const(a) && !is_const(b) && !t.is_float()) std::swap(a, b);
+        // Constants to the right, and min(min(x, c1), c2) -> min(x, min(c1, c2)). Floats keep
+        // their order: min(a, b) is b when either is NaN (select(a < b, a, b)). The rules below
+        // hold for floats only without NaNs (min(x, max(y, x)) is y, not x, for x NaN, and
+        // min(min(x, NaN), c) is c, not min(x, c)): integers only.
+        if (t.is_float()) return a.same_as(op->a) && b.same_as(op->b) ? self(op) : Node::make(a, b);
+        if (is_const(a) && !is_const(b)) std::swap(a, b);
         if (auto inner = a.as<Node>(); inner && is_const(inner->b) && is_const(b)) {
             return mutate(Node::make(inner->a, Node::make(inner->b, b)));
         }

@@ -37,7 +37,7 @@ void check_modes(const std::string &what, const std::function<Expr(Var)> &def,
         Var x("x");
         Func f("f");
         f(x) = def(x);
-        INFO(what << " (" << mode_name(m) << ")");
+        INFO(what << " (" << std::string(mode_name(m)) << ")");
         REQUIRE(f.output_type() == type_of<R>());
         Buffer<R> out(n);
         Buffer<> dyn = out;
@@ -232,6 +232,43 @@ TEST_CASE("min and max of a NaN follow their operand order everywhere") {
     check_modes<float>("min(x, c)", [&](Var x) { return min(in(x), 132.75f); }, [&](int i) { return ordered_min(in(i), 132.75f); });
     check_modes<float>("max(c, x)", [&](Var x) { return max(-5.0f, in(x)); }, [&](int i) { return ordered_max(-5.0f, in(i)); });
     check_modes<float>("max(x, c)", [&](Var x) { return max(in(x), -5.0f); }, [&](int i) { return ordered_max(in(i), -5.0f); });
+}
+
+TEST_CASE("nested min and max of NaNs are not rewritten by rules that hold only without NaNs") {
+    // Absorption (min(x, max(y, x)) -> x), repetition (min(min(x, y), x) -> min(x, y)) and
+    // regrouping constants (min(min(x, c1), c2) -> min(x, min(c1, c2))) all change the result
+    // when an operand is NaN, under min(a, b) = a < b ? a : b and max(a, b) = a < b ? b : a.
+    const std::vector<double> values = {nan_value, 1.0, -1.0, nan_value, 200.0, nan_value};
+    std::vector<double> firsts, seconds;  // every ordered pair of the values
+    for (double p : values)
+        for (double q : values) firsts.push_back(p), seconds.push_back(q);
+    Buffer<float> a = float_inputs<float>(firsts), b = float_inputs<float>(seconds);
+    const int n = int(firsts.size());
+    auto mn = [](float p, float q) { return p < q ? p : q; };
+    auto mx = [](float p, float q) { return p < q ? q : p; };
+    auto A = [&](int i) { return a(i); };
+    auto B = [&](int i) { return b(i); };
+    check_modes<float>("min(x, max(y, x))", [&](Var x) { return min(a(x), max(b(x), a(x))); },
+                       [&](int i) { return mn(A(i), mx(B(i), A(i))); }, n);
+    check_modes<float>("max(x, min(y, x))", [&](Var x) { return max(a(x), min(b(x), a(x))); },
+                       [&](int i) { return mx(A(i), mn(B(i), A(i))); }, n);
+    check_modes<float>("max(min(x, y), x)", [&](Var x) { return max(min(a(x), b(x)), a(x)); },
+                       [&](int i) { return mx(mn(A(i), B(i)), A(i)); }, n);
+    check_modes<float>("min(max(x, y), x)", [&](Var x) { return min(max(a(x), b(x)), a(x)); },
+                       [&](int i) { return mn(mx(A(i), B(i)), A(i)); }, n);
+    check_modes<float>("max(x, max(y, x))", [&](Var x) { return max(a(x), max(b(x), a(x))); },
+                       [&](int i) { return mx(A(i), mx(B(i), A(i))); }, n);
+    check_modes<float>("min(x, min(x, y))", [&](Var x) { return min(a(x), min(a(x), b(x))); },
+                       [&](int i) { return mn(A(i), mn(A(i), B(i))); }, n);
+    check_modes<float>("min(min(x, y), x)", [&](Var x) { return min(min(a(x), b(x)), a(x)); },
+                       [&](int i) { return mn(mn(A(i), B(i)), A(i)); }, n);
+    check_modes<float>("max(max(x, y), y)", [&](Var x) { return max(max(a(x), b(x)), b(x)); },
+                       [&](int i) { return mx(mx(A(i), B(i)), B(i)); }, n);
+    const float nan_constant = std::numeric_limits<float>::quiet_NaN();
+    check_modes<float>("min(min(x, NaN), 3)", [&](Var x) { return min(min(a(x), nan_constant), 3.0f); },
+                       [&](int i) { return mn(mn(A(i), nan_constant), 3.0f); }, n);
+    check_modes<float>("max(max(x, NaN), 3)", [&](Var x) { return max(max(a(x), nan_constant), 3.0f); },
+                       [&](int i) { return mx(mx(A(i), nan_constant), 3.0f); }, n);
 }
 
 // ---------------------------------------------------------------- shifts

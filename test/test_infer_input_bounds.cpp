@@ -150,3 +150,29 @@ TEST_CASE("infer_input_bounds with only a min constrained still covers the last 
     Buffer<int> out = f.realize({10});
     CHECK(out(9) == 0);
 }
+
+TEST_CASE("infer_input_bounds evaluates a float min or max of a NaN Param as the generated code does") {
+    // min(p, 100) is p < 100 ? p : 100: 100 for p NaN, and max(-50, p) is -50 < p ? p : -50:
+    // -50, so the input is read from 100 and -50 on, as the realization does.
+    for (bool use_max : {false, true}) {
+        ImageParam in(Int(32), 1, "in");
+        Param<float> p("p");
+        p.set(std::numeric_limits<float>::quiet_NaN());
+        Var x("x");
+        Func f("f");
+        Expr offset = use_max ? cast<int>(max(-50.0f, p)) : cast<int>(min(p, 100.0f));
+        f(x) = in(x + offset);
+        f.infer_input_bounds({4});
+        Buffer<> b = in.get();
+        REQUIRE(b.defined());
+        INFO((use_max ? "max" : "min"));
+        CHECK(mins_of(b) == std::vector<int>{use_max ? -50 : 100});
+        CHECK(extents_of(b) == std::vector<int>{4});
+        Buffer<int> filled(4);
+        filled.set_min({use_max ? -50 : 100});
+        filled.for_each_value([](const std::vector<int> &c) { return c[0] * 3; });
+        in.set(filled);
+        Buffer<int> out = f.realize({4});
+        for (int i = 0; i < 4; i++) CHECK(out(i) == (i + (use_max ? -50 : 100)) * 3);
+    }
+}
