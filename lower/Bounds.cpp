@@ -1,6 +1,7 @@
 #include "Bounds.h"
 
 #include <algorithm>
+#include <limits>
 #include <optional>
 #include <set>
 #include <unordered_set>
@@ -362,7 +363,7 @@ private:
         if (both_points<Div>(a, b)) return;
         Expr bs = b.min.defined() ? simplify(b.min) : Expr();
         const int64_t *c = bs.defined() && equal_ends(b) ? as_const_int(bs) : nullptr;
-        if (op->type.is_float() && bs.defined() && equal_ends(b) && is_const(bs)) {
+        if (op->type.is_float() && bs.defined() && equal_ends(b) && is_const(bs) && !is_zero(bs)) {
             bool pos = bs.as<FloatImm>() && bs.as<FloatImm>()->value > 0;
             Expr lo = a.min.defined() ? Div::make(a.min, b.min) : Expr();
             Expr hi = a.max.defined() ? Div::make(a.max, b.min) : Expr();
@@ -377,10 +378,20 @@ private:
             // Division by one symbolic value (a Param split factor, say) of unknown sign:
             // Euclidean division by a fixed b is monotone in the dividend (rising for b > 0,
             // falling for b < 0, and an integer x / 0 is 0), so the quotients of the two ends
-            // bound it; so is a float division (by a float Param, say: by zero it gives
-            // infinities, which no int cast of them defines).
+            // bound it; so do they a float division by a non-zero b. A float division by zero
+            // gives -inf, +inf and (for 0 / 0) NaN, which an int cast makes 0: its ends are then
+            // the infinities. (The quotients of the ends, 0 / 0 and 3 / 0, made [NaN, inf],
+            // which the int cast turned into the empty [INT_MAX, 0]: no bounds check failed, and
+            // the pipeline read at INT_MAX.)
             Expr q1 = Div::make(a.min, b.min), q2 = Div::make(a.max, b.min);
-            result = Interval(Min::make(q1, q2), Max::make(q1, q2));
+            Expr lo = Min::make(q1, q2), hi = Max::make(q1, q2);
+            if (op->type.is_float()) {
+                Type t = op->type;
+                Expr by_zero = EQ::make(b.min, make_zero(t));
+                lo = Select::make(by_zero, make_const(t, -std::numeric_limits<double>::infinity()), lo);
+                hi = Select::make(by_zero, make_const(t, std::numeric_limits<double>::infinity()), hi);
+            }
+            result = Interval(lo, hi);
         } else if (a.is_bounded() && b.is_bounded() &&
                    (is_one(simplify(b.min > make_zero(b.min.type()))) || is_one(simplify(b.max < make_zero(b.max.type()))))) {
             // A divisor of one sign (a float Param's declared range, say): the quotient is

@@ -399,3 +399,31 @@ TEST_CASE("a producer read at a row chosen by a value of an image covers both ch
         halo_test::check_against_reference(out, Buffer<int>(6, 3));
     }
 }
+
+TEST_CASE("an index divided by a float Param of zero is a bounds error, not a read far outside") {
+    // in(int(x / p)): with p == 0, x / p is NaN at x == 0 (read as in(0)) and +inf, which the
+    // int cast saturates to INT_MAX, at x > 0: a bounds error. (A quotient by zero is bounded
+    // by the infinities, so the region needed is the whole int range. Bounds from the
+    // quotients of its ends, 0 / 0 and 3 / 0, gave [NaN, inf] -> [INT_MAX, 0], an empty region
+    // that every input passed, and the pipeline read in(INT_MAX).)
+    ImageParam in(Int(32), 1, "in");
+    Param<float> p("p");
+    Var x("x");
+    Func f("f"), g("g");
+    f(x) = in(cast<int>(cast<float>(x) / p));
+    Buffer<int> input(10);
+    input.for_each_value([](const std::vector<int> &c) { return c[0] * 5; });
+    in.set(input);
+    p.set(0.0f);
+    CHECK_THROWS_WITH_AS(f.realize({4}), doctest::Contains("input 'in' covers dimension 0 in [0, 9], but producing output 'f' needs [-2147483648, 2147483647]"),
+                         RuntimeError);
+    p.set(-0.0f);
+    CHECK_THROWS_WITH_AS(f.realize({4}), doctest::Contains("needs [-2147483648, 2147483647]"), RuntimeError);
+    // A non-zero divisor reads what it should.
+    p.set(2.0f);
+    Buffer<int> out = f.realize({4});
+    for (int i = 0; i < 4; i++) CHECK(out(i) == (i / 2) * 5);
+    // A constant zero divisor: the same error.
+    g(x) = in(cast<int>(cast<float>(x) / 0.0f));
+    CHECK_THROWS_WITH_AS(g.realize({4}), doctest::Contains("'g' needs [-2147483648, 2147483647]"), RuntimeError);
+}
