@@ -79,7 +79,8 @@ llvm::Constant *embed_buffer(llvm::Module &m, const BufferContents &b) {
             walk(d - 1);
         }
     };
-    if (!b.dims.empty() && elems > 0) walk(b.dims.size() - 1);
+    if (b.dims.empty()) std::memcpy(bytes.data(), b.host, b.type.bytes());  // a scalar: its one element
+    else if (elems > 0) walk(b.dims.size() - 1);
     auto *data = new llvm::GlobalVariable(m, llvm::ArrayType::get(i8, bytes.size()), true,
                                           llvm::GlobalValue::PrivateLinkage,
                                           llvm::ConstantDataArray::get(ctx, bytes), b.name + ".data");

@@ -78,6 +78,48 @@ int main() {
     CHECK(contains(run_out, "ok"));
 }
 
+TEST_CASE("a static library embeds the Buffers the algorithm uses, a 0-dimensional one too") {
+    // The library carries the Buffers' contents: a scalar (0-D) Buffer's one element was left
+    // out (zeros), where the JIT read it.
+    Buffer<int32_t> scale(std::vector<int>{}, "scale");
+    scale() = 7;
+    Buffer<int32_t> table(std::vector<int>{5}, "table");
+    table.set_min({-2});
+    for (int i = -2; i < 3; i++) table(i) = 100 * i;
+    Var x("x");
+    Func f("f");
+    f(x) = x * scale(std::vector<Expr>{}) + table(clamp(x, -2, 2));
+    Buffer<int32_t> jit = f.realize({6});
+    for (int i = 0; i < 6; i++) REQUIRE(jit(i) == i * 7 + 100 * std::min(i, 2));
+    std::string dir = tmp_dir(), prefix = dir + "/embedded_halo";
+    std::remove((prefix + ".a").c_str());
+    f.compile_to_static_library(prefix, {}, "embedded");
+    std::ofstream(dir + "/embedded_main.cpp") << R"(
+#include <algorithm>
+#include <cstdio>
+#include "embedded_halo.h"
+#include "runtime/HaloBuffer.h"
+int main() {
+    int32_t out[6];
+    halo::aot::BufferRef ob(out, {6});
+    if (embedded(ob) != 0) return 2;
+    for (int i = 0; i < 6; i++) {
+        if (out[i] != i * 7 + 100 * std::min(i, 2)) { std::printf("wrong at %d: %d\n", i, out[i]); return 1; }
+    }
+    std::printf("ok\n");
+    return 0;
+}
+)";
+    std::string cmd = "c++ -std=c++17 -I'" + dir + "' -I'" + HALO_SOURCE_DIR + "' -I'" + HALO_SOURCE_DIR + "/runtime' '" + dir +
+                      "/embedded_main.cpp' '" + prefix + ".a' '" + HALO_RUNTIME_LIB + "' -lpthread " + HALO_PROGRAM_LINK_FLAGS +
+                      " -o '" + dir + "/embedded_main'";
+    auto [rc, out] = run_command(cmd);
+    REQUIRE_MESSAGE(rc == 0, out);
+    auto [run_rc, run_out] = run_command("'" + dir + "/embedded_main'");
+    CHECK_MESSAGE(run_rc == 0, run_out);
+    CHECK(contains(run_out, "ok"));
+}
+
 TEST_CASE("compile_to_file, _object, _header, _assembly, _llvm_assembly, _bitcode and _lowered_stmt write their files") {
     Brighter b;
     std::string dir = tmp_dir();
