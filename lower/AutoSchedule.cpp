@@ -786,6 +786,13 @@ AutoScheduleResult auto_schedule(Func output, const std::vector<int> &estimates,
     }
     user_assert(options.tile_w >= 0 && options.tile_h >= 0)
         << "auto_schedule: the tile sizes given for Func '" << output.name() << "' must be positive (or 0: chosen)";
+    // (Written so that NaN fails them too: every comparison with a NaN is false.)
+    user_assert(options.max_recompute >= 0 && std::isfinite(options.max_recompute))
+        << "auto_schedule: max_recompute for Func '" << output.name() << "' is " << options.max_recompute
+        << "; it must be a finite factor (1: nothing is recomputed)";
+    user_assert(options.tile_bytes > 0 && std::isfinite(options.tile_bytes))
+        << "auto_schedule: tile_bytes for Func '" << output.name() << "' is " << options.tile_bytes
+        << "; it must be a finite positive size in bytes";
     Chooser c;
     c.output = output.function();
     c.estimates = estimates;

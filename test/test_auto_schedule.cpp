@@ -1,5 +1,7 @@
 // The automatic schedule (auto_schedule): on every app, at sizes the tiles do not divide, the
 // schedule it chooses computes what the plain C++ loops compute; what it chose is said as C++.
+#include <cmath>
+
 #include "TestUtil.h"
 
 #include <array>
@@ -445,12 +447,21 @@ TEST_CASE("auto_schedule: an output with update definitions computes its produce
     halo_test::check_against_reference(out, result);
 }
 
-TEST_CASE("auto_schedule: wrong estimates are errors naming the Func") {
+TEST_CASE("auto_schedule: wrong estimates and options are errors naming the Func") {
     Func f("f");
     Var x("x"), y("y");
     f(x, y) = x + y;
     CHECK_THROWS_WITH(auto_schedule(f, {8}), doctest::Contains("Func 'f' has 2 dimensions but was given 1 estimates"));
     CHECK_THROWS_WITH(auto_schedule(f, {8, 0}), doctest::Contains("estimates of Func 'f' must be positive"));
+    // Options that every comparison would silently pass over (NaN) or that mean nothing.
+    AutoScheduleOptions nan_recompute, nan_bytes, no_bytes;
+    nan_recompute.max_recompute = std::nan("");
+    nan_bytes.tile_bytes = std::nan("");
+    no_bytes.tile_bytes = 0;
+    CHECK_THROWS_WITH(auto_schedule(f, {8, 8}, nan_recompute),
+                      doctest::Contains("max_recompute for Func 'f' is nan; it must be a finite factor"));
+    CHECK_THROWS_WITH(auto_schedule(f, {8, 8}, nan_bytes), doctest::Contains("tile_bytes for Func 'f' is nan; it must be a finite positive size"));
+    CHECK_THROWS_WITH(auto_schedule(f, {8, 8}, no_bytes), doctest::Contains("tile_bytes for Func 'f' is 0"));
 }
 
 TEST_CASE("set_estimates gives auto_schedule its sizes, a generator with auto_schedule=true uses them") {
