@@ -25,6 +25,7 @@
 #include "OptimizeModule.h"
 #include "dsl/Error.h"
 #include "dsl/IROperator.h"
+#include "lower/IREquality.h"
 #include "lower/PassTiming.h"
 #include "runtime/HaloRuntime.h"
 #include "dsl/IRPrinter.h"
@@ -436,10 +437,86 @@ private:
         value_ = t.is_uint() ? builder_.CreateFPToUI(r, it) : builder_.CreateFPToSI(r, it);
         return true;
     }
+    // Float min and max with x86's instructions (minps, maxps and their scalar, 256- and
+    // 512-bit forms), whose results are exactly Halo's: min(a, b) is a < b ? a : b, which is
+    // minps(a, b), and max(a, b) is a < b ? b : a, which is maxps(b, a) (b > a ? b : a; x86
+    // gives the second operand when either is NaN or they are equal). Written as selects, LLVM 19's
+    // InstCombine recognises a min (once one operand is known not to be NaN, a constant say)
+    // and folds min(min(c, e), c) to min(c, e): NaN for a NaN e, where the answer is c (found
+    // by the random arithmetic test). The intrinsics are opaque to those folds, and the code
+    // generator makes the same instructions of them. Null if the target is not x86 or the type
+    // is not 32- or 64-bit float.
+    bool has_x86_float_min_max(Type t) const {
+        return t.is_float() && (t.bits == 32 || t.bits == 64) && tm_.getTargetTriple().isX86();
+    }
+    Value *x86_float_min_max(Value *a, Value *b, Type t, bool is_min) {
+        if (!has_x86_float_min_max(t)) return nullptr;
+        if (!is_min) std::swap(a, b);
+        const bool f32 = t.bits == 32;
+        const llvm::MCSubtargetInfo *sti = tm_.getMCSubtargetInfo();
+        const bool avx512 = sti->checkFeatures("+avx512f"), avx = sti->checkFeatures("+avx");
+        namespace X = llvm::Intrinsic;
+        if (t.lanes == 1) {
+            // The scalar form works on lane 0 of a 128-bit vector.
+            llvm::Type *vt = llvm::FixedVectorType::get(a->getType(), f32 ? 4 : 2);
+            Value *va = builder_.CreateInsertElement(llvm::PoisonValue::get(vt), a, uint64_t(0));
+            Value *vb = builder_.CreateInsertElement(llvm::PoisonValue::get(vt), b, uint64_t(0));
+            X::ID id = f32 ? (is_min ? X::x86_sse_min_ss : X::x86_sse_max_ss) : (is_min ? X::x86_sse2_min_sd : X::x86_sse2_max_sd);
+            return builder_.CreateExtractElement(builder_.CreateIntrinsic(id, {}, {va, vb}), uint64_t(0));
+        }
+        // Pieces of the widest vector the target has, or of the narrowest that holds them all.
+        const int lanes_128 = f32 ? 4 : 2;
+        const int widest = lanes_128 * (avx512 ? 4 : avx ? 2 : 1);
+        int piece = lanes_128;
+        while (piece < widest && piece < t.lanes) piece *= 2;
+        auto call = [&](Value *x, Value *y) -> Value * {
+            if (piece == lanes_128) {
+                X::ID id = f32 ? (is_min ? X::x86_sse_min_ps : X::x86_sse_max_ps) : (is_min ? X::x86_sse2_min_pd : X::x86_sse2_max_pd);
+                return builder_.CreateIntrinsic(id, {}, {x, y});
+            }
+            if (piece == 2 * lanes_128) {
+                X::ID id = f32 ? (is_min ? X::x86_avx_min_ps_256 : X::x86_avx_max_ps_256)
+                               : (is_min ? X::x86_avx_min_pd_256 : X::x86_avx_max_pd_256);
+                return builder_.CreateIntrinsic(id, {}, {x, y});
+            }
+            X::ID id = f32 ? (is_min ? X::x86_avx512_min_ps_512 : X::x86_avx512_max_ps_512)
+                           : (is_min ? X::x86_avx512_min_pd_512 : X::x86_avx512_max_pd_512);
+            return builder_.CreateIntrinsic(id, {}, {x, y, builder_.getInt32(4)});  // 4: the current rounding
+        };
+        // Lanes [first, first + piece) of v, past its end poison.
+        auto lanes_of = [&](Value *v, int first) {
+            std::vector<int> mask(piece);
+            for (int i = 0; i < piece; i++) mask[i] = first + i < t.lanes ? first + i : -1;
+            return builder_.CreateShuffleVector(v, mask);
+        };
+        if (piece == t.lanes) return call(a, b);
+        std::vector<Value *> results;
+        for (int first = 0; first < t.lanes; first += piece) results.push_back(call(lanes_of(a, first), lanes_of(b, first)));
+        // Concatenate the pieces, then keep the first t.lanes lanes.
+        while (results.size() > 1) {
+            std::vector<Value *> joined;
+            for (size_t i = 0; i < results.size(); i += 2) {
+                Value *x = results[i];
+                int n = int(llvm::cast<llvm::FixedVectorType>(x->getType())->getNumElements());
+                Value *y = i + 1 < results.size() ? results[i + 1] : llvm::PoisonValue::get(x->getType());
+                std::vector<int> mask(2 * n);
+                for (int k = 0; k < 2 * n; k++) mask[k] = k;
+                joined.push_back(builder_.CreateShuffleVector(x, y, mask));
+            }
+            results = std::move(joined);
+        }
+        std::vector<int> keep(t.lanes);
+        for (int k = 0; k < t.lanes; k++) keep[k] = k;
+        return builder_.CreateShuffleVector(results[0], keep);
+    }
     void min_max(const Expr &ea, const Expr &eb, Type t, bool is_min) {
         if (clamped_float_to_int(ea, eb, t, is_min)) return;
         Value *a = codegen(ea), *b = codegen(eb);
         if (t.is_float()) {
+            if (Value *x86 = x86_float_min_max(a, b, t, is_min)) {
+                value_ = x86;
+                return;
+            }
             Value *lt = builder_.CreateFCmpOLT(a, b);
             value_ = is_min ? builder_.CreateSelect(lt, a, b) : builder_.CreateSelect(lt, b, a);
             return;
@@ -484,7 +561,42 @@ private:
         value_ = builder_.CreateOr(a, b);
     }
     void visit(const Not *op) override { value_ = builder_.CreateNot(codegen(op->a)); }
+    // A float select that is a min or a max (select(a < b, a, b), select(a > b, a, b) and
+    // their swaps) is made as one, for the reason x86_float_min_max gives: LLVM's InstCombine
+    // folds nested such selects wrongly when a NaN may come in. (Selects on <= and >= are left
+    // to LLVM: no one x86 instruction has their NaN and signed-zero results.)
+    bool select_as_min_max(const Select *op) {
+        if (!has_x86_float_min_max(op->true_value.type())) return false;
+        Expr a, b;
+        bool less;
+        if (auto lt = op->condition.as<LT>()) a = lt->a, b = lt->b, less = true;
+        else if (auto gt = op->condition.as<GT>()) a = gt->a, b = gt->b, less = false;
+        else return false;
+        bool a_first = equal(op->true_value, a) && equal(op->false_value, b);
+        if (!a_first && !(equal(op->true_value, b) && equal(op->false_value, a))) return false;
+        // Made once here, where the select evaluates each twice: not for operands that print
+        // or check something (each evaluation does).
+        struct SideEffects : IRVisitor {
+            bool found = false;
+            using IRVisitor::visit;
+            void visit(const Call *c) override {
+                found |= c->call_type == Call::Extern || c->is_intrinsic(Call::print) ||
+                         c->is_intrinsic(Call::print_when) || c->is_intrinsic(Call::require);
+                IRVisitor::visit(c);
+            }
+        } effects;
+        a.accept(&effects);
+        b.accept(&effects);
+        if (effects.found) return false;
+        // a < b ? a : b is min(a, b), a < b ? b : a is max(a, b); a > b ? a : b is b < a ? a : b,
+        // max(b, a), and a > b ? b : a is min(b, a).
+        bool is_min = less == a_first;
+        Value *x = codegen(less ? a : b), *y = codegen(less ? b : a);
+        value_ = x86_float_min_max(x, y, op->true_value.type(), is_min);
+        return true;
+    }
     void visit(const Select *op) override {
+        if (select_as_min_max(op)) return;
         Value *c = codegen(op->condition), *t = codegen(op->true_value), *f = codegen(op->false_value);
         value_ = builder_.CreateSelect(c, t, f);
     }
