@@ -31,7 +31,23 @@ public:
     Type any_int_type() { return types()[rand(8)]; }
 
     // An expression of type t with at most depth levels of operations, reading inputs at x + k.
+    // Sometimes one made before, of the same type: operands that repeat (min(a, max(b, a)),
+    // a - a) are what the simplifier's rewrites look for.
     Expr make(Type t, int depth, const Var &x) {
+        std::vector<Expr> &made = made_[t.to_string()];
+        if (!made.empty() && rand(6) == 0) return made[rand(int(made.size()))];
+        Expr e = make_new(t, depth, x);
+        made.push_back(e);
+        return e;
+    }
+
+    std::map<std::string, Buffer<>> inputs;
+
+private:
+    std::mt19937 rng_;
+    std::map<std::string, std::vector<Expr>> made_;  // by type
+
+    Expr make_new(Type t, int depth, const Var &x) {
         if (depth <= 0 || rand(5) == 0) return leaf(t, x);
         if (t.is_float()) return make_float(t, depth, x);
         Expr a = make(t, depth - 1, x);
@@ -55,11 +71,6 @@ public:
         }
     }
 
-    std::map<std::string, Buffer<>> inputs;
-
-private:
-    std::mt19937 rng_;
-
     static const std::vector<Type> &types() {
         static const std::vector<Type> t = {Int(8), Int(16), Int(32), Int(64), UInt(8), UInt(16), UInt(32), UInt(64),
                                             Float(32), Float(64)};
@@ -82,7 +93,10 @@ private:
 
     Expr leaf(Type t, const Var &x) {
         if (rand(3) == 0) {
-            if (t.is_float()) return make_const(t, double(rand(2000) - 1000) / 4);
+            if (t.is_float()) {
+                if (rand(8) == 0) return make_const(t, rand(3) == 0 ? NAN : rand(2) ? INFINITY : -INFINITY);
+                return make_const(t, double(rand(2000) - 1000) / 4);
+            }
             // Large constants too: products of two of them once made the simplifier write an
             // int32 constant as a hundred million pieces.
             int64_t large = t.bits >= 32 ? int64_t(rng_() % 1000000000u) * (rand(2) ? 1 : -1) : rand(200) - 100;
