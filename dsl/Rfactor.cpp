@@ -61,6 +61,9 @@ RVarLoops rvar_loops(const Definition &def, const std::string &stage) {
             loops.id_of[s.old_var] = fused;
             continue;
         }
+        // (A split or rename whose new names meet an RVar's loop splits that loop: names of
+        // loops are unique, so old_var is that RVar's.)
+        internal_assert(old != loops.id_of.end()) << stage << ": rfactor found no loop '" << s.old_var << "' to split";
         if (s.kind == Split::RenameVar) {
             std::string id = old->second;
             loops.id_of.erase(old);
