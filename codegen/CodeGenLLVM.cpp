@@ -505,6 +505,7 @@ private:
             }
             results = std::move(joined);
         }
+        if (int(llvm::cast<llvm::FixedVectorType>(results[0]->getType())->getNumElements()) == t.lanes) return results[0];
         std::vector<int> keep(t.lanes);
         for (int k = 0; k < t.lanes; k++) keep[k] = k;
         return builder_.CreateShuffleVector(results[0], keep);
@@ -580,8 +581,7 @@ private:
             bool found = false;
             using IRVisitor::visit;
             void visit(const Call *c) override {
-                found |= c->call_type == Call::Extern || c->is_intrinsic(Call::print) ||
-                         c->is_intrinsic(Call::print_when) || c->is_intrinsic(Call::require);
+                found |= c->call_type == Call::Extern || c->is_effect_intrinsic();
                 IRVisitor::visit(c);
             }
         } effects;

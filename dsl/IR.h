@@ -308,6 +308,9 @@ struct Call : ExprNode<Call, IRNodeType::Call> {
                      std::shared_ptr<ParameterContents> param = nullptr, int value_index = 0);
 
     bool is_intrinsic(const char *n) const { return call_type == Intrinsic && name == n; }
+    // An intrinsic whose evaluation does something besides giving its value (prints, or fails
+    // the pipeline): evaluating it once more, or once less, changes what the pipeline does.
+    bool is_effect_intrinsic() const { return is_intrinsic(print) || is_intrinsic(print_when) || is_intrinsic(require); }
 
     // Intrinsic names
     static constexpr const char *bitwise_and = "bitwise_and";

@@ -470,8 +470,7 @@ private:
             void visit(const Variable *v) override { found |= scope.count(v->name) > 0; }
             void visit(const Load *) override { found = true; }
             void visit(const Call *c) override {
-                found |= c->call_type != Call::Intrinsic || c->name == Call::print || c->name == Call::print_when ||
-                         c->name == Call::require;
+                found |= c->call_type != Call::Intrinsic || c->is_effect_intrinsic();
                 IRVisitor::visit(c);
             }
         } finder(scope);
@@ -883,8 +882,7 @@ private:
             }
             void visit(const Call *c) override {
                 // (print() has an effect: copied into a check's guard, it would print more.)
-                varies |= c->call_type != Call::Intrinsic || c->name == Call::print || c->name == Call::print_when ||
-                          c->name == Call::require;
+                varies |= c->call_type != Call::Intrinsic || c->is_effect_intrinsic();
                 IRVisitor::visit(c);
             }
         } finder(*this);

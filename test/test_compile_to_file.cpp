@@ -31,6 +31,19 @@ std::string read_file(const std::string &path) {
     return s.str();
 }
 
+// Compiles dir/main.cpp against the static library prefix.a and the runtime, runs it, and
+// checks that it exits with 0 and prints "ok".
+void link_and_run(const std::string &dir, const std::string &main, const std::string &prefix) {
+    std::string cmd = "c++ -std=c++17 -I'" + dir + "' -I'" + HALO_SOURCE_DIR + "' -I'" + HALO_SOURCE_DIR + "/runtime' '" + dir +
+                      "/" + main + ".cpp' '" + prefix + ".a' '" + HALO_RUNTIME_LIB + "' -lpthread " + HALO_PROGRAM_LINK_FLAGS +
+                      " -o '" + dir + "/" + main + "'";
+    auto [rc, out] = run_command(cmd);
+    REQUIRE_MESSAGE(rc == 0, out);
+    auto [run_rc, run_out] = run_command("'" + dir + "/" + main + "'");
+    CHECK_MESSAGE(run_rc == 0, run_out);
+    CHECK(contains(run_out, "ok"));
+}
+
 // Halide's lesson 10 pipeline: brighten a uint8 image by a Param.
 struct Brighter {
     ImageParam input{UInt(8), 2, "input"};
@@ -68,14 +81,7 @@ int main() {
     return 0;
 }
 )";
-    std::string cmd = "c++ -std=c++17 -I'" + dir + "' -I'" + HALO_SOURCE_DIR + "' -I'" + HALO_SOURCE_DIR + "/runtime' '" + dir + "/lesson_10_main.cpp' '" +
-                      prefix + ".a' '" + HALO_RUNTIME_LIB + "' -lpthread " + HALO_PROGRAM_LINK_FLAGS + " -o '" + dir +
-                      "/lesson_10_main'";
-    auto [rc, out] = run_command(cmd);
-    REQUIRE_MESSAGE(rc == 0, out);
-    auto [run_rc, run_out] = run_command("'" + dir + "/lesson_10_main'");
-    CHECK_MESSAGE(run_rc == 0, run_out);
-    CHECK(contains(run_out, "ok"));
+    link_and_run(dir, "lesson_10_main", prefix);
 }
 
 TEST_CASE("a static library embeds the Buffers the algorithm uses, a 0-dimensional one too") {
@@ -110,14 +116,7 @@ int main() {
     return 0;
 }
 )";
-    std::string cmd = "c++ -std=c++17 -I'" + dir + "' -I'" + HALO_SOURCE_DIR + "' -I'" + HALO_SOURCE_DIR + "/runtime' '" + dir +
-                      "/embedded_main.cpp' '" + prefix + ".a' '" + HALO_RUNTIME_LIB + "' -lpthread " + HALO_PROGRAM_LINK_FLAGS +
-                      " -o '" + dir + "/embedded_main'";
-    auto [rc, out] = run_command(cmd);
-    REQUIRE_MESSAGE(rc == 0, out);
-    auto [run_rc, run_out] = run_command("'" + dir + "/embedded_main'");
-    CHECK_MESSAGE(run_rc == 0, run_out);
-    CHECK(contains(run_out, "ok"));
+    link_and_run(dir, "embedded_main", prefix);
 }
 
 TEST_CASE("compile_to_file, _object, _header, _assembly, _llvm_assembly, _bitcode and _lowered_stmt write their files") {
