@@ -564,8 +564,8 @@ private:
     void visit(const Not *op) override { value_ = builder_.CreateNot(codegen(op->a)); }
     // A float select that is a min or a max (select(a < b, a, b), select(a > b, a, b) and
     // their swaps) is made as one, for the reason x86_float_min_max gives: LLVM's InstCombine
-    // folds nested such selects wrongly when a NaN may come in. (Selects on <= and >= are left
-    // to LLVM: no one x86 instruction has their NaN and signed-zero results.)
+    // folds nested such selects wrongly when a NaN may come in. (Selects on <= and >= have no
+    // one x86 instruction: fenced_min_max_condition covers them.)
     bool select_as_min_max(const Select *op) {
         if (!has_x86_float_min_max(op->true_value.type())) return false;
         Expr a, b;
@@ -595,9 +595,33 @@ private:
         value_ = x86_float_min_max(x, y, op->true_value.type(), is_min);
         return true;
     }
+    // The condition of a float select on <= or >= whose arms are the compared operands
+    // (select(a <= b, a, b), select(a >= b, b, a)...), with the operands passed through
+    // llvm.arithmetic.fence, an identity that costs a register copy at most. LLVM matches such
+    // a select as a min or max (given an operand known not to be NaN) and folds nested ones as
+    // if no NaN could come in: select(select(2 <= e, 2, e) <= 2, select(2 <= e, 2, e), 2) became
+    // the inner select, NaN for a NaN e where the answer is 2. No one x86 instruction has these
+    // selects' NaN and signed-zero results (select_as_min_max takes < and >), so the compare
+    // is hidden from the match instead. Null where the select is not of that shape.
+    Value *fenced_min_max_condition(const Select *op) {
+        if (!has_x86_float_min_max(op->true_value.type())) return nullptr;
+        Expr a, b;
+        llvm::CmpInst::Predicate pred;
+        if (auto le = op->condition.as<LE>()) a = le->a, b = le->b, pred = llvm::CmpInst::FCMP_OLE;
+        else if (auto ge = op->condition.as<GE>()) a = ge->a, b = ge->b, pred = llvm::CmpInst::FCMP_OGE;
+        else return nullptr;
+        if (!(equal(op->true_value, a) && equal(op->false_value, b)) && !(equal(op->true_value, b) && equal(op->false_value, a))) {
+            return nullptr;
+        }
+        Value *va = codegen(a), *vb = codegen(b);
+        auto fence = [&](Value *v) { return builder_.CreateIntrinsic(llvm::Intrinsic::arithmetic_fence, {v->getType()}, {v}); };
+        return builder_.CreateFCmp(pred, fence(va), fence(vb));
+    }
     void visit(const Select *op) override {
         if (select_as_min_max(op)) return;
-        Value *c = codegen(op->condition), *t = codegen(op->true_value), *f = codegen(op->false_value);
+        Value *c = fenced_min_max_condition(op);
+        if (!c) c = codegen(op->condition);
+        Value *t = codegen(op->true_value), *f = codegen(op->false_value);
         value_ = builder_.CreateSelect(c, t, f);
     }
     void visit(const Ramp *op) override {

@@ -80,7 +80,18 @@ private:
     // No float multiplication: a * b + c may be contracted into a fused multiply-add when
     // compiled, which rounds differently from the evaluator (as Halide allows).
     Expr make_float(Type t, int depth, const Var &x) {
-        switch (rand(7)) {
+        switch (rand(8)) {
+        case 6: {
+            // A select of the compared operands: a min or max in all but its NaN and signed-zero
+            // results, the shape LLVM's InstCombine matches.
+            Expr p = make(t, depth - 1, x), q = make(t, depth - 1, x);
+            // Often an operand of a select just made: nested selects sharing an operand are
+            // what InstCombine folds as min(min(a, b), a).
+            if (auto inner = p.as<Select>(); inner && rand(2)) q = rand(2) ? inner->true_value : inner->false_value;
+            int op = rand(4);
+            Expr c = op == 0 ? p < q : op == 1 ? p <= q : op == 2 ? p > q : p >= q;
+            return rand(2) ? select(c, p, q) : select(c, q, p);
+        }
         case 0: return make(t, depth - 1, x) + make(t, depth - 1, x);
         case 1: return make(t, depth - 1, x) - make(t, depth - 1, x);
         case 2: return make(t, depth - 1, x) / make(t, depth - 1, x);
