@@ -4,6 +4,8 @@
 #include "IROperator.h"
 #include "IRVisitor.h"
 #include "lower/IREquality.h"
+#include "lower/Simplify.h"
+#include "lower/Substitute.h"
 
 namespace halo {
 
@@ -33,57 +35,283 @@ Expr strip_identity_cast(const Expr &e) {
     return e;
 }
 
-// max(f + e, f) is f + max(e, 0), and min(f + e, f) is f + min(e, 0): a sum, in any order
+// ---------------------------------------------------------------- the values as forms of x and y
+
+// The update's reads of its own values at its left side, written as placeholder variables x_i
+// (names no user Var can have), so that the forms below are matched on one kind of node.
+const char *const kSelfPrefix = "assoc$x";
+std::string self_name(int i) { return kSelfPrefix + std::to_string(i); }
+bool is_self(const Expr &e, int i) {
+    const Variable *v = e.as<Variable>();
+    return v && v->name == self_name(i);
+}
+bool uses_self(const Expr &e, int values) {
+    for (int i = 0; i < values; i++) {
+        if (expr_uses_var(e, self_name(i))) return true;
+    }
+    return false;
+}
+
+class ReplaceSelfReads : public IRMutator {
+public:
+    ReplaceSelfReads(const FunctionContents &f, const std::vector<Expr> &args) : f_(f), args_(args) {}
+    using IRMutator::visit;
+    Expr visit(const Call *op) override {
+        if (is_self_read(self(op), f_, args_, op->value_index)) return Variable::make(op->type, self_name(op->value_index));
+        return IRMutator::visit(op);
+    }
+
+private:
+    const FunctionContents &f_;
+    const std::vector<Expr> &args_;
+};
+
+// The operands of a chain of one associative operation (min(min(a, b), c): a, b, c).
+template <typename Node>
+void flatten(const Expr &e, std::vector<Expr> &terms) {
+    if (const Node *n = e.as<Node>()) {
+        flatten<Node>(n->a, terms);
+        flatten<Node>(n->b, terms);
+    } else {
+        terms.push_back(e);
+    }
+}
+
+// The terms of a sum and difference, each with its sign (a - (b + c): +a, -b, -c).
+void flatten_sum(const Expr &e, bool negated, std::vector<std::pair<Expr, bool>> &terms) {
+    if (const Add *n = e.as<Add>()) {
+        flatten_sum(n->a, negated, terms);
+        flatten_sum(n->b, negated, terms);
+    } else if (const Sub *n = e.as<Sub>()) {
+        flatten_sum(n->a, negated, terms);
+        flatten_sum(n->b, !negated, terms);
+    } else {
+        terms.push_back({e, negated});
+    }
+}
+
+// A sum is x_i + y: x_i once and added, no other term reading any x. y is undefined when x_i
+// is the only term.
+bool split_sum(const Expr &e, int i, int values, Expr &y) {
+    std::vector<std::pair<Expr, bool>> terms;
+    flatten_sum(e, false, terms);
+    int selves = 0;
+    y = Expr();
+    for (auto &[t, negated] : terms) {
+        if (is_self(t, i) && !negated) {
+            selves++;
+            continue;
+        }
+        if (uses_self(t, values)) return false;
+        if (!y.defined()) y = negated ? -t : t;
+        else y = negated ? y - t : y + t;
+    }
+    return selves == 1;
+}
+
+// A chain of Node is Node(x_i, y), y the chain of the other operands.
+template <typename Node>
+bool split_chain(const Expr &e, int i, int values, const std::function<Expr(Expr, Expr)> &join, Expr &y) {
+    if (!e.as<Node>()) return false;
+    std::vector<Expr> terms;
+    flatten<Node>(e, terms);
+    int selves = 0;
+    y = Expr();
+    for (const Expr &t : terms) {
+        if (is_self(t, i)) {
+            selves++;
+            continue;
+        }
+        if (uses_self(t, values)) return false;
+        y = y.defined() ? join(y, t) : t;
+    }
+    return selves == 1 && y.defined();
+}
+
+// max(x + a, x + b) is x + max(a, b), and min likewise (max(f + e, f) is f + max(e, 0)): a sum
 // (Halide's associativity prover finds these too). Only for 32- and 64-bit signed integers,
 // whose overflow is undefined (as for any sum rfactor or a reorder of RVars reassociates). Not
 // where sums wrap (unsigned or narrower types: max(f + e, f) keeps f where f + e wraps, f +
 // max(e, 0) does not), nor for floats: with infinities max(f + e, f) depends on the order
 // (inf, then -inf: NaN; the other way: inf), and a NaN e is dropped or kept by the operand order.
-bool match_clamped_sum(const Expr &v, const FunctionContents &f, const std::vector<Expr> &args, int index, Expr &other) {
+bool split_clamped_sum(const Expr &v, int i, int values, Expr &y) {
     Type t = v.type();
     if (!t.is_int() || t.bits < 32) return false;
-    const bool is_max = v.as<Max>() != nullptr;
-    Expr a, b;
-    if (auto *n = v.as<Max>()) a = n->a, b = n->b;
-    else if (auto *n = v.as<Min>()) a = n->a, b = n->b;
-    else return false;
-    for (auto [sum, self] : {std::pair{a, b}, std::pair{b, a}}) {
-        const Add *add = sum.as<Add>();
-        if (!add || !is_self_read(self, f, args, index)) continue;
-        for (auto [self2, e] : {std::pair{add->a, add->b}, std::pair{add->b, add->a}}) {
-            if (is_self_read(self2, f, args, index) && !calls_func(e, f)) {
-                other = is_max ? max(e, make_zero(t)) : min(e, make_zero(t));
-                return true;
-            }
-        }
-    }
-    return false;
+    const Max *mx = v.as<Max>();
+    const Min *mn = v.as<Min>();
+    if (!mx && !mn) return false;
+    Expr ya, yb;
+    if (!split_sum(mx ? mx->a : mn->a, i, values, ya) || !split_sum(mx ? mx->b : mn->b, i, values, yb)) return false;
+    if (!ya.defined()) ya = make_zero(t);
+    if (!yb.defined()) yb = make_zero(t);
+    y = mx ? max(ya, yb) : min(ya, yb);
+    return true;
 }
 
-// Value `index` of the update is f[index] op e: fills op and e.
-bool match_one_value(const Expr &value, const FunctionContents &f, const std::vector<Expr> &args, int index, Op &op,
-                     Expr &other) {
-    Expr v = strip_identity_cast(value);
-    auto try_pair = [&](Op o, const Expr &a, const Expr &b) {
-        for (auto [self, e] : {std::pair{a, b}, std::pair{b, a}}) {
-            if (is_self_read(self, f, args, index) && !calls_func(e, f)) {
-                op = o;
-                other = e;
+// Casts that keep every value (uint8 -> uint16, uint16 -> int32), removed.
+Expr strip_widening(Expr e) {
+    while (const Cast *c = e.as<Cast>()) {
+        Type from = c->value.type(), to = c->type;
+        bool lossless = !from.is_float() && !to.is_float() && from.bits < to.bits && (from.is_uint() || to.is_int());
+        if (!lossless) break;
+        e = c->value;
+    }
+    return e;
+}
+
+// A saturating add of unsigned integers of type t (at most 32 bits): x + y, or t's largest
+// value where that is larger. Spelled as the narrowed min of a wide sum (saturating_cast gives
+// that with a max(..., 0) around the min), or as a select on x > max - y or x < ~y.
+bool split_saturating_add(const Expr &v, int i, int values, Expr &y) {
+    const Type t = v.type();
+    if (!t.is_uint() || t.bits < 8 || t.bits > 32) return false;
+    const int64_t top = t.max_int();
+    // x + e, either order: fills e.
+    auto sum_of_self = [&](const Expr &s, Expr &e) {
+        const Add *a = s.as<Add>();
+        if (!a) return false;
+        for (auto [p, q] : {std::pair{a->a, a->b}, std::pair{a->b, a->a}}) {
+            if (is_self(p, i) && !uses_self(q, values)) {
+                e = q;
                 return true;
             }
         }
         return false;
     };
-    if (auto *n = v.as<Add>()) return try_pair(Op::Add, n->a, n->b);
-    if (auto *n = v.as<Mul>()) return try_pair(Op::Mul, n->a, n->b);
-    if (match_clamped_sum(v, f, args, index, other)) {
-        op = Op::Add;
+    auto same = [](const Expr &a, const Expr &b) { return compare_expr(a, b) == 0; };
+    // max - e or ~e.
+    auto is_room_for = [&](const Expr &r, const Expr &e) {
+        if (const Sub *s = r.as<Sub>()) return is_const(s->a, top) && same(s->b, e);
+        const Call *c = r.as<Call>();
+        return c && c->call_type == Call::Intrinsic && c->name == Call::bitwise_not && same(c->args[0], e);
+    };
+    if (const Select *s = v.as<Select>()) {
+        Expr e;
+        if (is_const(s->true_value, top) && sum_of_self(s->false_value, e)) {
+            // select(x > max - e, max, x + e)
+            const GT *gt = s->condition.as<GT>();
+            const LT *lt = s->condition.as<LT>();
+            bool ok = (gt && is_self(gt->a, i) && is_room_for(gt->b, e)) || (lt && is_self(lt->b, i) && is_room_for(lt->a, e));
+            if (ok) y = e;
+            return ok;
+        }
+        if (is_const(s->false_value, top) && sum_of_self(s->true_value, e)) {
+            // select(x < ~e, x + e, max)
+            const LT *lt = s->condition.as<LT>();
+            const GT *gt = s->condition.as<GT>();
+            bool ok = (lt && is_self(lt->a, i) && is_room_for(lt->b, e)) || (gt && is_self(gt->b, i) && is_room_for(gt->a, e));
+            if (ok) y = e;
+            return ok;
+        }
+        return false;
+    }
+    const Cast *narrow = v.as<Cast>();
+    if (!narrow) return false;
+    Expr inner = narrow->value;
+    if (const Max *m = inner.as<Max>()) {  // saturating_cast's lower clamp, of a sum that is not negative
+        if (is_zero(m->b)) inner = m->a;
+        else if (is_zero(m->a)) inner = m->b;
+    }
+    const Min *m = inner.as<Min>();
+    if (!m) return false;
+    Expr wide_sum = is_const(m->b, top) ? m->a : is_const(m->a, top) ? m->b : Expr();
+    if (!wide_sum.defined()) return false;
+    const Add *add = strip_widening(wide_sum).as<Add>();
+    // The sum must not wrap: two values of t need t.bits + 1 bits (+ 2 when signed).
+    if (!add || add->type.is_float() || add->type.bits < t.bits + (add->type.is_int() ? 2 : 1)) return false;
+    for (auto [p, q] : {std::pair{add->a, add->b}, std::pair{add->b, add->a}}) {
+        Expr self_part = strip_widening(p), other = strip_widening(q);
+        if (!is_self(self_part, i) || uses_self(other, values)) continue;
+        Type ot = other.type();
+        if (!ot.is_uint() || ot.bits > t.bits) continue;
+        y = ot == t ? other : cast(t, other);
         return true;
     }
-    if (auto *n = v.as<Min>()) return try_pair(Op::Min, n->a, n->b);
-    if (auto *n = v.as<Max>()) return try_pair(Op::Max, n->a, n->b);
     return false;
 }
+
+// Value i (with placeholders) as one of the forms that stand alone: fills op and y.
+bool match_alone(const Expr &value, int i, int values, Op &op, Expr &y) {
+    Expr v = strip_identity_cast(value);
+    if (is_self(v, i)) {
+        op = Op::Keep;
+        y = Expr();
+        return true;
+    }
+    auto take = [&](Op o) {
+        op = o;
+        return true;
+    };
+    if ((v.as<Add>() || v.as<Sub>()) && split_sum(v, i, values, y) && y.defined()) return take(Op::Add);
+    if (split_chain<Mul>(v, i, values, [](Expr a, Expr b) { return a * b; }, y)) return take(Op::Mul);
+    if (split_chain<Min>(v, i, values, [](Expr a, Expr b) { return min(a, b); }, y)) return take(Op::Min);
+    if (split_chain<Max>(v, i, values, [](Expr a, Expr b) { return max(a, b); }, y)) return take(Op::Max);
+    if (split_clamped_sum(v, i, values, y)) return take(Op::Add);
+    if (v.type().is_bool()) {
+        if (split_chain<And>(v, i, values, [](Expr a, Expr b) { return a && b; }, y)) return take(Op::And);
+        if (split_chain<Or>(v, i, values, [](Expr a, Expr b) { return a || b; }, y)) return take(Op::Or);
+    }
+    if (split_saturating_add(v, i, values, y)) return take(Op::SaturatingAdd);
+    return false;
+}
+
+// Value k (with placeholders) as select(C, x_k, y_k) (or with the arms swapped), C comparing
+// x_j and y_j of a min or max value j the way that value picks: fills out's Follow entries.
+bool match_follow(const Expr &value, int k, int values, AssociativeUpdate &out) {
+    const Select *s = strip_identity_cast(value).as<Select>();
+    if (!s) return false;
+    bool self_if_true;
+    Expr y;
+    if (is_self(s->true_value, k)) self_if_true = true, y = s->false_value;
+    else if (is_self(s->false_value, k)) self_if_true = false, y = s->true_value;
+    else return false;
+    if (uses_self(y, values)) return false;
+    enum Rel { Less, LessEq, Greater, GreaterEq };
+    Expr p, q;
+    Rel rel;
+    if (auto n = s->condition.as<LT>()) p = n->a, q = n->b, rel = Less;
+    else if (auto n = s->condition.as<LE>()) p = n->a, q = n->b, rel = LessEq;
+    else if (auto n = s->condition.as<GT>()) p = n->a, q = n->b, rel = Greater;
+    else if (auto n = s->condition.as<GE>()) p = n->a, q = n->b, rel = GreaterEq;
+    else return false;
+    for (int j = 0; j < values; j++) {
+        if (j == k || (out.ops[j] != Op::Min && out.ops[j] != Op::Max)) continue;
+        const Expr &yj = out.others[j];
+        Rel r;  // the relation of x_j to y_j under which C holds
+        if (is_self(p, j) && compare_expr(q, yj) == 0) r = rel;
+        else if (is_self(q, j) && compare_expr(p, yj) == 0) r = rel == Less ? Greater : rel == LessEq ? GreaterEq : rel == Greater ? Less : LessEq;
+        else continue;
+        // The relation under which the select keeps x_k.
+        if (!self_if_true) r = r == Less ? GreaterEq : r == LessEq ? Greater : r == Greater ? LessEq : Less;
+        const bool is_min = out.ops[j] == Op::Min;
+        if (is_min ? (r != Less && r != LessEq) : (r != Greater && r != GreaterEq)) return false;
+        out.ops[k] = Op::Follow;
+        out.others[k] = y;
+        out.follows[k] = j;
+        out.first_wins[k] = r == LessEq || r == GreaterEq;
+        return true;
+    }
+    return false;
+}
+
+// Every value (with placeholders) in one of the forms.
+bool match_values(const std::vector<Expr> &values, AssociativeUpdate &out) {
+    const int n = int(values.size());
+    AssociativeUpdate u;
+    u.ops.assign(n, Op::Keep);
+    u.others.assign(n, Expr());
+    u.follows.assign(n, -1);
+    u.first_wins.assign(n, false);
+    std::vector<bool> matched(n, false);
+    for (int i = 0; i < n; i++) matched[i] = match_alone(values[i], i, n, u.ops[i], u.others[i]);
+    for (int k = 0; k < n; k++) {
+        if (!matched[k] && !match_follow(values[k], k, n, u)) return false;
+    }
+    out = u;
+    return true;
+}
+
+// ---------------------------------------------------------------- complex products
 
 // e is f[index] * y (either order) with y not reading f: fills y.
 bool match_self_product(const Expr &e, const FunctionContents &f, const std::vector<Expr> &args, int index, Expr &y) {
@@ -116,7 +344,9 @@ bool match_complex_mul(const std::vector<Expr> &values, const FunctionContents &
     }
     for (auto [a, b] : {std::pair{im->a, im->b}, std::pair{im->b, im->a}}) {
         if (is_self_product(a, f, args, 1, y0) && is_self_product(b, f, args, 0, y1)) {
-            out = AssociativeUpdate{true, {}, {y0, y1}};
+            out = AssociativeUpdate();
+            out.complex_mul = true;
+            out.others = {y0, y1};
             return true;
         }
     }
@@ -129,15 +359,26 @@ bool calls_func(const Expr &e, const FunctionContents &f) {
     return has_call(e, [&](const Call &c) { return is_call_to(&c, f); });
 }
 
+bool AssociativeUpdate::commutative() const {
+    return !has_follow();
+}
+
+bool AssociativeUpdate::has_follow() const {
+    return std::find(ops.begin(), ops.end(), Op::Follow) != ops.end();
+}
+
 std::vector<Expr> AssociativeUpdate::identity(const std::vector<Type> &types) const {
     if (complex_mul) return {make_one(types[0]), make_zero(types[1])};
     std::vector<Expr> out;
     for (size_t i = 0; i < types.size(); i++) {
         switch (ops[i]) {
-        case Op::Add: out.push_back(make_zero(types[i])); break;
         case Op::Mul: out.push_back(make_one(types[i])); break;
         case Op::Min: out.push_back(highest(types[i])); break;
-        default: out.push_back(lowest(types[i])); break;
+        case Op::Max: out.push_back(lowest(types[i])); break;
+        case Op::And: out.push_back(make_one(types[i])); break;
+        // Add, Or, SaturatingAdd: 0. Keep and Follow: any value (a Keep value is never read, a
+        // Follow value only where its min or max took the other side).
+        default: out.push_back(make_zero(types[i])); break;
         }
     }
     return out;
@@ -151,7 +392,22 @@ std::vector<Expr> AssociativeUpdate::combine(const std::vector<Expr> &a, const s
         case Op::Add: out.push_back(a[i] + b[i]); break;
         case Op::Mul: out.push_back(a[i] * b[i]); break;
         case Op::Min: out.push_back(min(a[i], b[i])); break;
-        default: out.push_back(max(a[i], b[i])); break;
+        case Op::Max: out.push_back(max(a[i], b[i])); break;
+        case Op::And: out.push_back(a[i] && b[i]); break;
+        case Op::Or: out.push_back(a[i] || b[i]); break;
+        case Op::SaturatingAdd: {
+            Expr top = make_const(a[i].type(), a[i].type().max_int());
+            out.push_back(select(a[i] > top - b[i], top, a[i] + b[i]));
+            break;
+        }
+        case Op::Keep: out.push_back(a[i]); break;
+        case Op::Follow: {
+            const int j = follows[i];
+            const bool is_min = ops[j] == Op::Min;
+            Expr a_wins = is_min ? (first_wins[i] ? a[j] <= b[j] : a[j] < b[j]) : (first_wins[i] ? a[j] >= b[j] : a[j] > b[j]);
+            out.push_back(select(a_wins, a[i], b[i]));
+            break;
+        }
         }
     }
     return out;
@@ -164,16 +420,19 @@ bool match_associative(const std::vector<Expr> &values, const FunctionContents &
     for (auto &a : args) {
         if (calls_func(a, f)) return false;
     }
-    AssociativeUpdate each;
-    each.ops.resize(values.size());
-    each.others.resize(values.size());
-    bool every_value = true;
-    for (size_t i = 0; i < values.size() && every_value; i++) {
-        every_value = match_one_value(values[i], f, args, int(i), each.ops[i], each.others[i]);
+    ReplaceSelfReads replace(f, args);
+    std::vector<Expr> with_x;
+    bool reads_elsewhere = false;
+    for (const Expr &v : values) {
+        with_x.push_back(replace.mutate(v));
+        reads_elsewhere |= calls_func(with_x.back(), f);
     }
-    if (every_value) {
-        out = each;
-        return true;
+    if (!reads_elsewhere) {
+        if (match_values(with_x, out)) return true;
+        // As the simplifier writes them: max(max(min(f, g), f), g) is max(f, g), f - 3 is f + -3.
+        std::vector<Expr> simplified;
+        for (const Expr &v : with_x) simplified.push_back(simplify(v));
+        if (match_values(simplified, out)) return true;
     }
     return match_complex_mul(values, f, args, out);
 }

@@ -1,6 +1,7 @@
 // Recognising associative updates, for rfactor and for reordering a reduction's loops: an
-// update f(args) = f(args) op e whose result does not depend on the order its RDom's points are
-// visited in (up to the rounding of floats, as in Halide).
+// update f(args) = f(args) op e whose result does not depend on how its RDom's points are
+// grouped (up to the rounding of floats, as in Halide), and which of them also do not depend on
+// the order the points are visited in.
 #pragma once
 
 #include <vector>
@@ -9,26 +10,42 @@
 
 namespace halo {
 
-// The recognised forms, one per value of f:
-// - every value on its own: f(args)[i] = f(args)[i] op_i e_i, op_i one of +, *, min and max,
-//   with no e_i reading f (a Func of one value, or a Tuple sum or min);
+// The recognised forms. Each value of f is one of (writing x for the value f(args)[i] the
+// update reads, y for the e that does not read f):
+// - x + y, x * y, min(x, y), max(x, y), x && y, x || y, and x itself (the value left alone);
+//   sums and products in any grouping and order, differences whose x is not subtracted
+//   (x - a - b is x + (-a - b)), chains of mins or maxes, and forms the simplifier brings to one
+//   of these (max(f + g, f - 3) is f + max(g, -3) for 32- and 64-bit signed integers);
+// - a saturating add of an unsigned integer: uint8(min(uint16(x) + uint16(y), 255)),
+//   saturating_cast of the wide sum, select(x > 255 - y, 255, x + y), select(x < ~y, x + y, 255);
+// - an argmin or argmax: the value follows a min or max value j of the same update,
+//   select(x_j < y_j, x, y) beside min(x_j, y_j) (the later point wins ties) or
+//   select(x_j <= y_j, x, y) (the earlier point wins), and the same for max with > and >=.
+//   Several values may follow one min or max (the position in x and y, say).
 // - a product of complex numbers, value 0 the real and value 1 the imaginary part:
 //   f = (f0 * e0 - f1 * e1, f1 * e0 + f0 * e1) (Halide's associativity prover knows it too).
-// Every form is commutative as well, so the points may also be visited in any order.
+// All but the argmin and argmax are commutative as well, so the points may be visited in any
+// order. An argmin or argmax is not: between equal values the one visited first or last wins.
 struct AssociativeUpdate {
-    enum Op { Add, Mul, Min, Max };
+    enum Op { Add, Mul, Min, Max, And, Or, SaturatingAdd, Keep, Follow };
     bool complex_mul = false;
     std::vector<Op> ops;        // per value, where !complex_mul
-    std::vector<Expr> others;   // e, per value
+    std::vector<Expr> others;   // y, per value (undefined for Keep)
+    std::vector<int> follows;   // for Follow: the index of the min or max value it follows
+    std::vector<bool> first_wins;  // for Follow: between equal values, the earlier point's
 
+    // Whether visiting the points in another order gives the same result.
+    bool commutative() const;
+    // Whether some value follows a min or max (an argmin or argmax).
+    bool has_follow() const;
     // The values the reduction starts from, for values of these types.
     std::vector<Expr> identity(const std::vector<Type> &types) const;
-    // a op b, value by value.
+    // a op b, a the points visited before b's.
     std::vector<Expr> combine(const std::vector<Expr> &a, const std::vector<Expr> &b) const;
 };
 
 // Whether the update (values at the left side args) of f is one of the forms above; fills out.
-// False where a left side or an e reads f.
+// False where a left side or a y reads f.
 bool match_associative(const std::vector<Expr> &values, const FunctionContents &f, const std::vector<Expr> &args,
                        AssociativeUpdate &out);
 

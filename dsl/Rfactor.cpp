@@ -122,8 +122,8 @@ bool predicate_reads(const Definition &def, const FunctionContents &f) {
 }  // namespace
 
 bool update_is_associative_and_commutative(const FunctionContents &f, const Definition &def) {
-    AssociativeUpdate unused;
-    return match_associative(def.values, f, def.args, unused) && !predicate_reads(def, f);
+    AssociativeUpdate assoc;
+    return match_associative(def.values, f, def.args, assoc) && assoc.commutative() && !predicate_reads(def, f);
 }
 
 Func Stage::rfactor(const RVar &r, const Var &v) { return rfactor({{r, v}}); }
@@ -141,9 +141,11 @@ Func Stage::rfactor(const std::vector<std::pair<RVar, Var>> &preserved) {
     AssociativeUpdate assoc;
     user_assert(match_associative(def.values, *f_, def.args, assoc))
         << stage << ": rfactor needs an associative update of the form " << f_->name << "(...) = " << f_->name
-        << "(...) op e, with op one of +, *, min and max, and neither e nor the left side reading " << f_->name
+        << "(...) op e, with op one of +, -, *, min, max, &&, || and a saturating add, and neither e nor the left side reading "
+        << f_->name
         << (def.values.size() > 1 ? " (for a Tuple: each value so, reading only its own value of " + f_->name +
-                                        ", or a product of complex numbers)"
+                                        ", or left as it is, or an argmin or argmax: select(" + f_->name + "[j] < e_j, " +
+                                        f_->name + "[i], e_i) beside min(" + f_->name + "[j], e_j); or a product of complex numbers)"
                                   : std::string())
         << " (this one is " << describe_values(def.values) << ")";
     user_assert(!predicate_reads(def, *f_))
@@ -168,7 +170,19 @@ Func Stage::rfactor(const std::vector<std::pair<RVar, Var>> &preserved) {
     std::vector<std::string> kept, moved;  // loop names, innermost first
     for (const Dim &d : def.schedule.dims) {
         if (!d.is_rvar) continue;
-        (preserved_var.count(d.var) ? moved : kept).push_back(d.var);
+        const bool is_moved = preserved_var.count(d.var) > 0;
+        // The intermediate visits the kept loops inside the moved ones: in the update's order
+        // only if no kept loop is outside a moved one. An argmin's result depends on the order.
+        if (!is_moved && !moved.empty() && !assoc.commutative()) {
+            const size_t follow = size_t(std::find(assoc.ops.begin(), assoc.ops.end(), AssociativeUpdate::Follow) - assoc.ops.begin());
+            user_error << stage << ": rfactor(" << moved.front() << ", " << preserved_var.at(moved.front())
+                       << "): the update is an argmin or argmax, whose result depends on the order of its points "
+                       << "(between equal values the " << (assoc.first_wins[follow] ? "first" : "last")
+                       << " one wins), and the RVar loop '" << d.var << "' it leaves to the intermediate is outside '"
+                       << moved.front() << "', so the intermediate would visit the points in another order. Rfactor "
+                       << "only loops outside every loop it keeps: rfactor '" << d.var << "' too, or an outer loop instead";
+        }
+        (is_moved ? moved : kept).push_back(d.var);
     }
 
     // The intermediate's RDom: the kept loops with their bounds, and the guards of the splits
@@ -206,14 +220,22 @@ Func Stage::rfactor(const std::vector<std::pair<RVar, Var>> &preserved) {
     for (auto &name : moved) intm_pure.push_back(Var(preserved_var.at(name)));
     std::vector<Type> types;
     for (const Expr &v : def.values) types.push_back(v.type());
-    intm(intm_pure) = Tuple(assoc.identity(types));
+    // An argmin's identity is one only from the left: merging an intermediate that visited no
+    // point (its loops empty for some u, or every point left out by a predicate) would take
+    // its position where the values tie. The intermediate then says whether it visited any.
+    const bool track_visits = assoc.has_follow();
+    std::vector<Expr> intm_init = assoc.identity(types);
+    if (track_visits) intm_init.push_back(Expr::make_bool(false));
+    intm(intm_pure) = Tuple(intm_init);
     std::vector<Expr> intm_lhs;
     for (auto &a : def.args) intm_lhs.push_back(substitute(original_in_intm, a));
     for (auto &name : moved) intm_lhs.push_back(Var(preserved_var.at(name)));
     std::vector<Expr> others;
     for (const Expr &e : assoc.others) others.push_back(substitute(original_in_intm, e));
-    std::vector<Expr> intm_now = values_of(intm(intm_lhs), types.size());
-    std::vector<Expr> combined = assoc.combine(intm_now, others);
+    const size_t intm_values = types.size() + (track_visits ? 1 : 0);
+    std::vector<Expr> intm_now = values_of(intm(intm_lhs), intm_values);
+    std::vector<Expr> combined = assoc.combine(std::vector<Expr>(intm_now.begin(), intm_now.begin() + types.size()), others);
+    if (track_visits) combined.push_back(Expr::make_bool(true));
     if (kept.empty()) {
         // Every RVar loop became a Var (as Halide allows): the intermediate's update has no
         // RDom, so the guards and predicates that would have been its RDom's select instead.
@@ -240,7 +262,11 @@ Func Stage::rfactor(const std::vector<std::pair<RVar, Var>> &preserved) {
         self.push_back(Call::make(types[i], f_->name, pure_args, Call::Halo, FunctionPtr::weak(f_), nullptr, int(i)));
     }
     def.args = pure_args;
-    def.values = assoc.combine(self, values_of(intm(intm_args), types.size()));
+    std::vector<Expr> partial = values_of(intm(intm_args), intm_values);
+    def.values = assoc.combine(self, std::vector<Expr>(partial.begin(), partial.begin() + types.size()));
+    if (track_visits) {
+        for (size_t i = 0; i < types.size(); i++) def.values[i] = select(partial.back(), def.values[i], self[i]);
+    }
     def.rdom = dom;
     def.schedule = StageSchedule();
     for (auto &rv : dom->vars) def.schedule.dims.push_back(Dim{rv.name, ForType::Serial, true});

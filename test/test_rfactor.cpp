@@ -364,14 +364,15 @@ TEST_CASE("Tuple-valued updates rfactor refuses: a value reading another, and a 
     Buffer<int> in = halo_test::random_image<int>({10}, 42, -5, 5);
     Var u("u");
     RDom r(0, 10, "r");
-    // An argmin: value 1 reads value 0, so the values are not each reduced on their own.
-    Func argmin("argmin");
-    argmin() = {1000, 0};
-    argmin() = {min(argmin()[0], in(r)), select(in(r) < argmin()[0], r, argmin()[1])};
-    std::string msg = compile_error_of([&] { argmin.update().rfactor(r, u); });
-    CHECK(contains(msg, "Func 'argmin' update 0: rfactor needs an associative update"));
-    CHECK(contains(msg, "(for a Tuple: each value so, reading only its own value of argmin, or a product of "
-                        "complex numbers)"));
+    // Value 1 adds value 0: not a form of its own, nor one that follows a min or max.
+    Func running("running");
+    running() = {1000, 0};
+    running() = {running()[0] + in(r), running()[1] + running()[0]};
+    std::string msg = compile_error_of([&] { running.update().rfactor(r, u); });
+    CHECK(contains(msg, "Func 'running' update 0: rfactor needs an associative update"));
+    CHECK(contains(msg, "(for a Tuple: each value so, reading only its own value of running, or left as it is, or an "
+                        "argmin or argmax: select(running[j] < e_j, running[i], e_i) beside min(running[j], e_j); or a "
+                        "product of complex numbers)"));
     // (a c - b d, a d + b c) with d in the real part but c' != c in the imaginary part.
     Func z("z");
     z() = {1, 0};
@@ -379,4 +380,107 @@ TEST_CASE("Tuple-valued updates rfactor refuses: a value reading another, and a 
     z() = {a * in(r) - b * 2, a * 2 + b * (in(r) + 1)};
     msg = compile_error_of([&] { z.update().rfactor(r, u); });
     CHECK(contains(msg, "Func 'z' update 0: rfactor needs an associative update"));
+    // A select that does not pick the side its min picks: the smaller value with the larger's
+    // position.
+    Func wrong("wrong");
+    wrong() = {1000, 0};
+    wrong() = {min(wrong()[0], in(r)), select(wrong()[0] > in(r), wrong()[1], r)};
+    msg = compile_error_of([&] { wrong.update().rfactor(r, u); });
+    CHECK(contains(msg, "Func 'wrong' update 0: rfactor needs an associative update"));
+}
+
+namespace {
+
+// An argmin or argmax over r of in(r, x) (values with many ties), spelled `form`; the pair
+// starts from (start, -1).
+void define_arg_reduction(Func f, const Buffer<int> &in, const RDom &r, int form, int start) {
+    Var x("x");
+    f(x) = {start, -1};
+    Expr v = in(r, x), best = f(x)[0], at = f(x)[1];
+    switch (form) {
+    case 0: f(x) = {min(best, v), select(best < v, at, r)}; break;    // argmin, the last of equal values
+    case 1: f(x) = {min(best, v), select(v < best, r, at)}; break;    // argmin, the first
+    case 2: f(x) = {max(v, best), select(best >= v, at, r)}; break;   // argmax, the first
+    default: f(x) = {max(best, v), select(v >= best, r, at)}; break;  // argmax, the last
+    }
+}
+
+}  // namespace
+
+TEST_CASE("argmin and argmax Tuples rfactor over their outer loops, ties resolved as the serial order resolves them") {
+    // Values 0..3 over 37 points: every row has many equal minima and maxima.
+    Buffer<int> in = halo_test::random_image<int>({37, 6}, 43, 0, 3);
+    for (int form = 0; form < 4; form++) {
+        for (int how = 0; how < 3; how++) {
+            CAPTURE(form);
+            CAPTURE(how);
+            RDom r(0, 37, "r");
+            Func f("f"), ref("ref");
+            const int start = form < 2 ? 2 : 1;  // ties with the values too
+            define_arg_reduction(f, in, r, form, start);
+            define_arg_reduction(ref, in, r, form, start);
+            RVar ro("ro"), ri("ri");
+            Var u("u"), v("v");
+            if (how == 0) {
+                f.update().rfactor(r.x, u).compute_root().update().parallel(u);
+            } else if (how == 1) {
+                f.update().split(r.x, ro, ri, 4);
+                f.update().rfactor(ro, u).compute_root().update().parallel(u);
+            } else {
+                f.update().split(r.x, ro, ri, 4);
+                f.update().rfactor({{ro, u}, {ri, v}}).compute_root();
+            }
+            Realization got = f.realize({6}), want = reference_realize(ref, {6});
+            for (int x = 0; x < 6; x++) {
+                CAPTURE(x);
+                CHECK(Buffer<int>(got[0])(x) == Buffer<int>(want[0])(x));
+                CHECK(Buffer<int>(got[1])(x) == Buffer<int>(want[1])(x));
+            }
+        }
+    }
+}
+
+TEST_CASE("an argmin whose intermediate visits no point of some part keeps the position from before") {
+    // Rows x >= 3 leave out every point: an intermediate part that visited nothing must not
+    // bring its identity's position in, even where its value ties with the pair so far (the
+    // highest int, where the pair starts).
+    Buffer<int> in = halo_test::random_image<int>({37, 5}, 44, 0, 3);
+    for (int how = 0; how < 2; how++) {
+        CAPTURE(how);
+        Var x("x"), u("u"), v("v");
+        RDom r(0, 37, "r");
+        r.where(r.x < 12 - 4 * x);
+        Func f("f"), ref("ref");
+        for (Func *g : {&f, &ref}) {
+            (*g)(x) = {Expr(INT32_MAX), -1};
+            Expr best = (*g)(x)[0];
+            (*g)(x) = {min(best, in(r, x)), select(best < in(r, x), (*g)(x)[1], r)};
+        }
+        RVar ro("ro"), ri("ri");
+        f.update().split(r.x, ro, ri, 4);
+        if (how == 0) f.update().rfactor(ro, u).compute_root().update().parallel(u);
+        else f.update().rfactor({{ro, u}, {ri, v}}).compute_root();
+        Realization got = f.realize({5}), want = reference_realize(ref, {5});
+        for (int i = 0; i < 5; i++) {
+            CAPTURE(i);
+            CHECK(Buffer<int>(got[0])(i) == Buffer<int>(want[0])(i));
+            CHECK(Buffer<int>(got[1])(i) == Buffer<int>(want[1])(i));
+        }
+        CHECK(Buffer<int>(got[1])(4) == -1);
+    }
+}
+
+TEST_CASE("rfactor of an argmin's inner loop alone is an error: the intermediate would change the order of ties") {
+    Buffer<int> in = halo_test::random_image<int>({37, 6}, 45, 0, 3);
+    RDom r(0, 37, "r");
+    Func f("f");
+    define_arg_reduction(f, in, r, 1, 2);
+    RVar ro("ro"), ri("ri");
+    Var u("u");
+    f.update().split(r.x, ro, ri, 4);
+    std::string msg = compile_error_of([&] { f.update().rfactor(ri, u); });
+    CHECK(contains(msg, "Func 'f' update 0: rfactor(ri, u): the update is an argmin or argmax, whose result depends on "
+                        "the order of its points (between equal values the first one wins), and the RVar loop 'ro' it "
+                        "leaves to the intermediate is outside 'ri'"));
+    CHECK(contains(msg, "rfactor 'ro' too, or an outer loop instead"));
 }

@@ -1187,6 +1187,8 @@ TEST_CASE("wrap_frozen: giving a wrapper an update definition (accepted)") {
 
 // ================================================================ rfactor
 
+// Halide refuses this rfactor, taking g -= e for a non-commutative operator. Halo reads it as
+// g += -e, a sum, which any order computes: the program runs, with the serial loop's values.
 TEST_CASE("rfactor_inner_dim_non_commutative: rfactor of a subtraction") {
     Func f("f"), g("gsub");
     Var x("x"), y("y"), u("u");
@@ -1194,12 +1196,20 @@ TEST_CASE("rfactor_inner_dim_non_commutative: rfactor of a subtraction") {
     f.compute_root();
     Param<int> inner_extent("inner_extent"), outer_extent("outer_extent");
     RDom r(10, inner_extent, 30, outer_extent, "r");
+    inner_extent.set(20);
+    outer_extent.set(40);
     g(x, y) = 40;
     g(x, y) -= f(r.x, r.y);
     RVar rxo("rxo"), rxi("rxi");
     g.update(0).split(r.x, rxo, rxi, 2);
-    std::string msg = compile_error_of([&] { g.update(0).rfactor(rxi, u); });
-    check_message(msg, {"'gsub'", "rfactor"});
+    std::string msg = compile_error_of([&] { g.update(0).rfactor(rxi, u).compute_root(); });
+    CHECK(msg == "");
+    Buffer<int> out = g.realize({2, 2});
+    int want = 40;
+    for (int j = 30; j < 70; j++)
+        for (int i = 10; i < 30; i++) want -= i + j;
+    for (int yy = 0; yy < 2; yy++)
+        for (int xx = 0; xx < 2; xx++) CHECK(out(xx, yy) == want);
 }
 
 TEST_CASE("rfactor of a scan (not an associative reduction)") {

@@ -373,9 +373,21 @@ void RandomPipeline::add_tuple_stage(PipelineStage &st, int a, int b) {
     f(x, y) = {read(a, x, y) + 1, read(b, x - 1, y) * 2};
     log_ << F << "(x, y) = {" << A << "(x, y) + 1, " << B << "(x-1, y) * 2}\n";
     switch (rand(4)) {
-    case 2: {  // a Tuple reduction, sometimes rfactored: a sum and a max, or a complex product
+    case 2: {  // a Tuple reduction, sometimes rfactored: a sum and a max, an argmin or argmax, or a complex product
         RDom k(-1, 3, "k" + F);
-        if (coin()) {
+        const int form = rand(3);
+        if (form == 2) {
+            // Values in [0, 3]: many ties, which the first or the last point wins.
+            Expr v = read(a, x + k.x, y) % 4, best = f(x, y)[0], at = f(x, y)[1];
+            const char *spelled[] = {"{min(f0, v), select(f0 < v, f1, k)}", "{min(f0, v), select(v < f0, k, f1)}",
+                                     "{max(f0, v), select(f0 >= v, f1, k)}", "{max(v, f0), select(v >= f0, k, f1)}"};
+            const int which = rand(4);
+            if (which == 0) f(x, y) = {min(best, v), select(best < v, at, k.x)};
+            else if (which == 1) f(x, y) = {min(best, v), select(v < best, k.x, at)};
+            else if (which == 2) f(x, y) = {max(best, v), select(best >= v, at, k.x)};
+            else f(x, y) = {max(v, best), select(v >= best, k.x, at)};
+            log_ << F << "(x, y) = " << spelled[which] << " with v = " << A << "(x + k, y) % 4, k in [-1, 1]\n";
+        } else if (form == 0) {
             f(x, y) = {f(x, y)[0] + read(a, x + k.x, y) * (k.x + 2), max(f(x, y)[1], read(b, x, y + k.x))};
             log_ << F << "(x, y) = {" << F << "[0] + " << A << "(x + k, y) * (k + 2), max(" << F << "[1], " << B
                  << "(x, y + k))}, k in [-1, 1]\n";
