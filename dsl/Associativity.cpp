@@ -186,24 +186,25 @@ bool split_saturating_add(const Expr &v, int i, int values, Expr &y) {
         return c && c->call_type == Call::Intrinsic && c->name == Call::bitwise_not && same(c->args[0], e);
     };
     if (const Select *s = v.as<Select>()) {
-        Expr e;
-        if (is_const(s->true_value, top) && sum_of_self(s->false_value, e)) {
-            // select(x > max - e, max, x + e)
-            const GT *gt = s->condition.as<GT>();
-            const LT *lt = s->condition.as<LT>();
-            bool ok = (gt && is_self(gt->a, i) && is_room_for(gt->b, e)) || (lt && is_self(lt->b, i) && is_room_for(lt->a, e));
-            if (ok) y = e;
-            return ok;
+        // select(x > max - e, max, x + e) or select(x < max - e, x + e, max), either comparison
+        // written either way round.
+        const bool saturates_if_true = is_const(s->true_value, top);
+        const Expr &saturated = saturates_if_true ? s->true_value : s->false_value;
+        const Expr &sum = saturates_if_true ? s->false_value : s->true_value;
+        Expr e, x, room;
+        if (!is_const(saturated, top) || !sum_of_self(sum, e)) return false;
+        if (const GT *gt = s->condition.as<GT>()) {
+            x = saturates_if_true ? gt->a : gt->b;
+            room = saturates_if_true ? gt->b : gt->a;
+        } else if (const LT *lt = s->condition.as<LT>()) {
+            x = saturates_if_true ? lt->b : lt->a;
+            room = saturates_if_true ? lt->a : lt->b;
+        } else {
+            return false;
         }
-        if (is_const(s->false_value, top) && sum_of_self(s->true_value, e)) {
-            // select(x < ~e, x + e, max)
-            const LT *lt = s->condition.as<LT>();
-            const GT *gt = s->condition.as<GT>();
-            bool ok = (lt && is_self(lt->a, i) && is_room_for(lt->b, e)) || (gt && is_self(gt->b, i) && is_room_for(gt->a, e));
-            if (ok) y = e;
-            return ok;
-        }
-        return false;
+        if (!is_self(x, i) || !is_room_for(room, e)) return false;
+        y = e;
+        return true;
     }
     const Cast *narrow = v.as<Cast>();
     if (!narrow) return false;
@@ -430,9 +431,15 @@ bool match_associative(const std::vector<Expr> &values, const FunctionContents &
     if (!reads_elsewhere) {
         if (match_values(with_x, out)) return true;
         // As the simplifier writes them: max(max(min(f, g), f), g) is max(f, g), f - 3 is f + -3.
+        // (A constant the simplifier cannot fold, an overflowing one, leaves the update as written:
+        // lowering reports it where it belongs.)
         std::vector<Expr> simplified;
-        for (const Expr &v : with_x) simplified.push_back(simplify(v));
-        if (match_values(simplified, out)) return true;
+        try {
+            for (const Expr &v : with_x) simplified.push_back(simplify(v));
+        } catch (const CompileError &) {
+            simplified.clear();
+        }
+        if (!simplified.empty() && match_values(simplified, out)) return true;
     }
     return match_complex_mul(values, f, args, out);
 }
