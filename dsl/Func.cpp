@@ -92,6 +92,11 @@ uint64_t next_function_serial() {
     return next++;
 }
 
+Func::Func(std::shared_ptr<FunctionContents> f) : f_(std::move(f)) {
+    user_assert(f_) << "Func made from a null FunctionContents: name a new Func (Func f(\"f\")), or make "
+                    << "it from the function() of a Func that exists";
+}
+
 Func::Func(const std::string &name) : f_(std::make_shared<FunctionContents>()) {
     f_->name = name;
     f_->schedule.compute_level = LoopLevel::inlined();

@@ -106,6 +106,10 @@ private:
     std::set<std::string> loops_inside_earlier_splits() const;
     std::string describe() const;
     void set_for_type(const VarOrRVar &v, ForType t, const char *directive);
+    // split, for the directive named (tile, vectorize, unroll and parallel split too): its
+    // messages, and the run-time check of its factor, name the directive the user wrote.
+    Stage &split_as(const char *directive, const VarOrRVar &old, const VarOrRVar &outer, const VarOrRVar &inner,
+                    Expr factor, TailStrategy tail);
     std::shared_ptr<FunctionContents> f_;
     int index_;
     std::vector<int> path_;  // the specialization: indices into specializations, outermost first
@@ -183,7 +187,7 @@ public:
     explicit Func(const std::string &name);
     // A Func holding one Expr, defined over the Vars that appear in it.
     explicit Func(const Expr &e);
-    explicit Func(std::shared_ptr<FunctionContents> f) : f_(std::move(f)) {}
+    explicit Func(std::shared_ptr<FunctionContents> f);
 
     const std::string &name() const { return f_->name; }
     bool defined() const { return f_->has_pure_definition; }

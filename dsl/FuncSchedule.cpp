@@ -181,12 +181,17 @@ void Stage::check_update_tail(const std::string &var, TailStrategy tail, bool is
 
 Stage &Stage::split(const VarOrRVar &old, const VarOrRVar &outer, const VarOrRVar &inner,
                     Expr factor, TailStrategy tail) {
+    return split_as("split", old, outer, inner, std::move(factor), tail);
+}
+
+Stage &Stage::split_as(const char *directive, const VarOrRVar &old, const VarOrRVar &outer, const VarOrRVar &inner,
+                       Expr factor, TailStrategy tail) {
     f_->changed();
-    Dim &d = find_dim(old.name, "split");
+    Dim &d = find_dim(old.name, directive);
     user_assert(factor.defined() && !factor.type().is_float())
-        << describe() << ": split(" << old.name << ") needs an integer factor";
+        << describe() << ": " << directive << "(" << old.name << ") needs an integer factor";
     if (tail == TailStrategy::PredicateLoads || tail == TailStrategy::PredicateStores) {
-        user_assert(!d.is_rvar) << describe() << ": split(" << old.name << ") of an RVar with TailStrategy::"
+        user_assert(!d.is_rvar) << describe() << ": " << directive << "(" << old.name << ") of an RVar with TailStrategy::"
                                 << (tail == TailStrategy::PredicateLoads ? "PredicateLoads" : "PredicateStores")
                                 << ", which would change the meaning of the reduction (as in Halide); use "
                                 << "GuardWithIf or Predicate";
@@ -196,14 +201,14 @@ Stage &Stage::split(const VarOrRVar &old, const VarOrRVar &outer, const VarOrRVa
     for (const Split &s : def().schedule.splits) {
         bool predicated = s.requested_tail == TailStrategy::PredicateLoads || s.requested_tail == TailStrategy::PredicateStores;
         user_assert(!(predicated && s.kind == Split::SplitVar && s.inner == old.name))
-            << describe() << ": split(" << old.name << ") splits the inner loop of split(" << s.old_var << ", "
+            << describe() << ": " << directive << "(" << old.name << ") splits the inner loop of split(" << s.old_var << ", "
             << s.outer << ", " << s.inner << ") with TailStrategy::"
             << (s.requested_tail == TailStrategy::PredicateLoads ? "PredicateLoads" : "PredicateStores")
             << ", which must stay the innermost split (as in Halide): use GuardWithIf for split(" << s.old_var
             << ", ...) and the predicated tail only on the last split";
     }
     user_assert(tail != TailStrategy::PredicateLoads || !loops_inside_earlier_splits().count(old.name))
-        << describe() << ": split(" << old.name << ") with TailStrategy::PredicateLoads: " << old.name
+        << describe() << ": " << directive << "(" << old.name << ") with TailStrategy::PredicateLoads: " << old.name
         << " stems from the inner loop of an earlier split, which PredicateLoads may not split (as in Halide). "
         << "Use PredicateStores or GuardWithIf";
     const TailStrategy requested_tail = tail;
@@ -211,7 +216,7 @@ Stage &Stage::split(const VarOrRVar &old, const VarOrRVar &outer, const VarOrRVa
         tail = TailStrategy::GuardWithIf;  // the same values (see TailStrategy)
     }
     if (auto c = as_const_int(factor)) {
-        user_assert(*c > 0) << describe() << ": split(" << old.name << ") by " << *c
+        user_assert(*c > 0) << describe() << ": " << directive << "(" << old.name << ") by " << *c
                             << ": the factor must be a positive integer";
     }
     // A factor known only at run time may use scalar Params and buffer fields (an input's or
@@ -228,7 +233,7 @@ Stage &Stage::split(const VarOrRVar &old, const VarOrRVar &outer, const VarOrRVa
     factor.accept(&uses);
     if (std::string v = first_loop_variable(factor); !v.empty() && uses.bad.empty()) uses.bad = "the loop variable '" + v + "'";
     user_assert(uses.bad.empty())
-        << describe() << ": split(" << old.name << ") by " << factor << ", which uses " << uses.bad
+        << describe() << ": " << directive << "(" << old.name << ") by " << factor << ", which uses " << uses.bad
         << ". A split factor must be a constant or an expression of scalar Params (or input sizes)";
     factor = cast(Int(32), factor);
     auto &dims = def().schedule.dims;
@@ -237,11 +242,11 @@ Stage &Stage::split(const VarOrRVar &old, const VarOrRVar &outer, const VarOrRVa
         if (&o == &d) continue;
         for (const std::string *n : {&outer.name, &inner.name}) {
             user_assert(o.var != *n || *n == old.name)
-                << describe() << ": split(" << old.name << ", " << outer.name << ", " << inner.name
+                << describe() << ": " << directive << "(" << old.name << ", " << outer.name << ", " << inner.name
                 << ") reuses the name of the existing loop '" << o.var << "'; pick new names";
         }
     }
-    user_assert(outer.name != inner.name) << describe() << ": split(" << old.name
+    user_assert(outer.name != inner.name) << describe() << ": " << directive << "(" << old.name
                                           << ") needs different names for the outer and inner loops";
     bool is_rvar = d.is_rvar;
     check_update_tail(old.name, tail, is_rvar);
@@ -253,6 +258,7 @@ Stage &Stage::split(const VarOrRVar &old, const VarOrRVar &outer, const VarOrRVa
     s.factor = factor;
     s.tail = tail;
     s.requested_tail = requested_tail;
+    s.directive = directive;
     def().schedule.splits.push_back(s);
     size_t pos = &d - dims.data();
     ForType ft = d.for_type;
@@ -346,8 +352,8 @@ Stage &Stage::reorder(const std::vector<VarOrRVar> &vars) {
 Stage &Stage::tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &xo, const VarOrRVar &yo,
                    const VarOrRVar &xi, const VarOrRVar &yi, Expr xfactor, Expr yfactor,
                    TailStrategy tail) {
-    split(x, xo, xi, xfactor, tail);
-    split(y, yo, yi, yfactor, tail);
+    split_as("tile", x, xo, xi, xfactor, tail);
+    split_as("tile", y, yo, yi, yfactor, tail);
     return reorder({xi, yi, xo, yo});
 }
 
@@ -363,7 +369,7 @@ Stage &Stage::tile(const std::vector<VarOrRVar> &vars, const std::vector<VarOrRV
         << describe() << ": tile(vars, outers, inners, factors) needs one outer, one inner and one factor per "
         << "Var; got " << vars.size() << " Vars, " << outers.size() << " outers, " << inners.size()
         << " inners and " << factors.size() << " factors";
-    for (size_t i = 0; i < vars.size(); i++) split(vars[i], outers[i], inners[i], factors[i], tail);
+    for (size_t i = 0; i < vars.size(); i++) split_as("tile", vars[i], outers[i], inners[i], factors[i], tail);
     std::vector<VarOrRVar> order(inners);  // innermost first: the inner loops, then the outer ones
     order.insert(order.end(), outers.begin(), outers.end());
     return reorder(order);
@@ -409,7 +415,7 @@ Stage &Stage::vectorize(const VarOrRVar &v, int width, TailStrategy tail) {
     // As in Halide, the outer loop keeps the name (compute_at(f, x) after vectorize(x, 8)
     // names it); the inner, vectorized one gets a new name: x_vi (x_vi2, ... if taken).
     std::string inner = fresh_loop_name(v.name + "_vi");
-    split(v, v, VarOrRVar(Var(inner)), width, tail);
+    split_as("vectorize", v, v, VarOrRVar(Var(inner)), width, tail);
     if (v.is_rvar) find_dim(inner, "vectorize").is_rvar = true;
     return vectorize(VarOrRVar(Var(inner)));
 }
@@ -423,7 +429,7 @@ Stage &Stage::unroll(const VarOrRVar &v, int factor, TailStrategy tail) {
         << "positive integer, at most 256 (each unrolled copy is code; use vectorize or a smaller factor)";
     // The outer loop keeps the name, as for vectorize.
     std::string inner = fresh_loop_name(v.name + "_ui");
-    split(v, v, VarOrRVar(Var(inner)), factor, tail);
+    split_as("unroll", v, v, VarOrRVar(Var(inner)), factor, tail);
     if (v.is_rvar) find_dim(inner, "unroll").is_rvar = true;
     return unroll(VarOrRVar(Var(inner)));
 }
@@ -434,7 +440,7 @@ Stage &Stage::parallel(const VarOrRVar &v) {
 Stage &Stage::parallel(const VarOrRVar &v, Expr task_size, TailStrategy tail) {
     // As in Halide: the outer, parallel loop keeps the name; each task runs the inner one.
     std::string inner = fresh_loop_name(v.name + "_pi");
-    split(v, v, VarOrRVar(Var(inner)), task_size, tail);
+    split_as("parallel", v, v, VarOrRVar(Var(inner)), task_size, tail);
     if (v.is_rvar) find_dim(inner, "parallel").is_rvar = true;
     return parallel(v);
 }

@@ -31,6 +31,8 @@ struct Split {
     // The tail strategy the directive named, where it differs from tail (the Predicate*
     // strategies are computed as GuardWithIf): what later directives are checked against.
     TailStrategy requested_tail = TailStrategy::Auto;
+    // The directive that made the split (split, tile, vectorize, unroll, parallel), for messages.
+    std::string directive = "split";
 };
 
 // The directive that gives a loop this kind (vectorize for Vectorized, ...), for messages.

@@ -43,7 +43,8 @@ void add_schedule_checks(const Definition &def, const std::string &func, int k, 
     for (const Split &sp : def.schedule.splits) {
         if (sp.kind != Split::SplitVar || is_const(simplify(sp.factor))) continue;
         Expr msg = Call::make(Int(32), "halo_error_split_factor",
-                              {StringImm::make(stage_name(func, k)), StringImm::make(sp.old_var), sp.factor},
+                              {StringImm::make(stage_name(func, k)), StringImm::make(sp.directive),
+                               StringImm::make(sp.old_var), sp.factor},
                               Call::Extern);
         Expr ok = sp.factor > 0;
         checks.push_back(AssertStmt::make(general.defined() ? (!general || ok) : ok, msg));

@@ -363,13 +363,14 @@ int32_t halo_error_align_modulus(void *user_context, const char *directive, int3
     return halo_error_code_bad_split_factor;
 }
 
-int32_t halo_error_split_factor(void *user_context, const char *stage_name, const char *var_name,
-                                int32_t factor) {
+int32_t halo_error_split_factor(void *user_context, const char *stage_name, const char *directive,
+                                const char *var_name, int32_t factor) {
     char msg[512];
+    const char *what = std::strcmp(directive, "parallel") == 0 ? "task size" : "factor";
     std::snprintf(msg, sizeof msg,
-                  "%s: split(%s, ...) by a factor that is %d at run time; split factors must be "
-                  "positive: check the Param the factor is computed from",
-                  stage_name, var_name, factor);
+                  "%s: %s(%s, ...) by a %s that is %d at run time; %s %ss must be positive: check the "
+                  "Param the %s is computed from",
+                  stage_name, directive, var_name, what, factor, directive, what, what);
     halo_error(user_context, msg);
     return halo_error_code_bad_split_factor;
 }

@@ -153,8 +153,8 @@ int32_t halo_error_bounds_overflow(void *user_context, const char *bound_name, i
 int32_t halo_error_rdom_overflow(void *user_context, const char *stage_name, const char *rvar_name,
                                  int32_t min, int32_t extent);
 int32_t halo_error_align_modulus(void *user_context, const char *directive, int32_t modulus);
-int32_t halo_error_split_factor(void *user_context, const char *stage_name, const char *var_name,
-                                int32_t factor);
+int32_t halo_error_split_factor(void *user_context, const char *stage_name, const char *directive,
+                                const char *var_name, int32_t factor);
 int32_t halo_error_bad_stride(void *user_context, const char *buffer_name, int32_t stride);
 // No specialization's condition held for a stage scheduled with specialize_fail(message);
 // returns halo_error_code_specialize_fail.

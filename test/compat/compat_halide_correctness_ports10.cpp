@@ -1019,7 +1019,7 @@ TEST_CASE("negative_split_factors: a parallel split by a negative Param is a run
     std::string msg = thrown_message([&] { f.realize({32}); });
     INFO(msg);
     CHECK(contains(msg, "-17"));
-    CHECK(contains(msg, "factor"));
+    CHECK(contains(msg, "parallel(" + x.name() + ", ...) by a task size that is -17"));
 
     split.set(8);  // a valid factor runs
     Buffer<int> out = f.realize({32});

@@ -1320,7 +1320,7 @@ TEST_CASE("TailStrategy::Predicate, PredicateLoads and PredicateStores compute w
     } catch (const CompileError &e) {
         msg = e.what();
     }
-    CHECK(msg.find("split(r.x) of an RVar with TailStrategy::PredicateLoads") != std::string::npos);
+    CHECK(msg.find("vectorize(r.x) of an RVar with TailStrategy::PredicateLoads") != std::string::npos);
     g.update(0).split(r.x, RVar("ro"), RVar("ri"), 4, TailStrategy::Predicate);
     Buffer<int> go = g.realize({5});
     int total = 0;
