@@ -90,6 +90,16 @@ void flatten_sum(const Expr &e, bool negated, std::vector<std::pair<Expr, bool>>
     }
 }
 
+// -t, for a term of a sum. A constant is negated here, wrapping: constant folding 0 - INT32_MIN
+// would be an overflow error, where x - INT32_MIN and x + INT32_MIN are the same bits.
+Expr negate(const Expr &t) {
+    if (const int64_t *v = as_const_int(t)) {
+        const Type ty = t.type();
+        return *v == ty.min_int() ? t : make_const(ty, -*v);
+    }
+    return -t;
+}
+
 // A sum is x_i + y: x_i once and added, no other term reading any x. y is undefined when x_i
 // is the only term.
 bool split_sum(const Expr &e, int i, int values, Expr &y) {
@@ -103,7 +113,7 @@ bool split_sum(const Expr &e, int i, int values, Expr &y) {
             continue;
         }
         if (uses_self(t, values)) return false;
-        if (!y.defined()) y = negated ? -t : t;
+        if (!y.defined()) y = negated ? negate(t) : t;
         else y = negated ? y - t : y + t;
     }
     return selves == 1;
@@ -382,6 +392,13 @@ std::vector<Expr> AssociativeUpdate::identity(const std::vector<Type> &types) co
         default: out.push_back(make_zero(types[i])); break;
         }
     }
+    return out;
+}
+
+std::vector<Expr> AssociativeUpdate::first(const std::vector<Expr> &initial, const std::vector<Expr> &b) const {
+    if (complex_mul) return b;
+    std::vector<Expr> out;
+    for (size_t i = 0; i < b.size(); i++) out.push_back(ops[i] == Op::Keep ? initial[i] : b[i]);
     return out;
 }
 

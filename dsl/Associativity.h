@@ -42,6 +42,10 @@ struct AssociativeUpdate {
     std::vector<Expr> identity(const std::vector<Type> &types) const;
     // a op b, a the points visited before b's.
     std::vector<Expr> combine(const std::vector<Expr> &a, const std::vector<Expr> &b) const;
+    // The values after visiting b's point alone, from `initial` (which only a Keep value keeps):
+    // b itself, without the identity, which an argmin's is not from the left (between equal
+    // values the first point wins over the identity's position).
+    std::vector<Expr> first(const std::vector<Expr> &initial, const std::vector<Expr> &b) const;
 };
 
 // Whether the update (values at the left side args) of f is one of the forms above; fills out.

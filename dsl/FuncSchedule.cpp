@@ -140,6 +140,14 @@ namespace {
 // Whether the order of an update's RVar loops cannot change its result: it is an associative
 // and commutative reduction, or no two points of its RDom touch one point of the Func with one
 // of them writing it (f(r.x, r.y) = f(r.x, r.y) * 2 + 1), so its iterations are independent.
+// Why an update's RVars keep their order, for messages.
+std::string rvar_order_reason(const std::string &f) {
+    return "it is not an associative and commutative reduction, such as " + f + "(...) = " + f +
+           "(...) op e with op one of +, *, min, max, && and || (an argmin or argmax is not commutative: "
+           "which of equal values wins depends on the order), and different points of its RDom may touch one "
+           "point of " + f;
+}
+
 bool rvar_order_is_free(const FunctionContents &f, const Definition &def) {
     if (update_is_associative_and_commutative(f, def)) return true;
     if (!def.rdom) return false;
@@ -287,9 +295,8 @@ Stage &Stage::fuse(const VarOrRVar &inner, const VarOrRVar &outer, const VarOrRV
     user_assert(rv_before == rv_after || rvar_order_is_free(*f_, def()))
         << describe() << ": fuse(" << inner.name << ", " << outer.name << ", " << fused.name
         << ") would change the order of its RVars (the fused loop runs " << outer.name << " just outside "
-        << inner.name << "), which can change the result of the reduction (it is not of the form "
-        << f_->name << "(...) = " << f_->name << "(...) op e with op one of +, *, min, max). Fuse loops in "
-        << "the order they run, or reorder the pure Vars around the RVars first";
+        << inner.name << "), which can change the result of the reduction (" << rvar_order_reason(f_->name)
+        << "). Fuse loops in the order they run, or reorder the pure Vars around the RVars first";
     // As in Halide the fused loop keeps the inner loop's kind (vectorize(x).fuse(x, y, xy) is a
     // vectorized xy), checked again as a directive on the fused loop (over an RVar it must be
     // race free). The outer loop's kind cannot carry over: refuse rather than drop it.
@@ -341,10 +348,8 @@ Stage &Stage::reorder(const std::vector<VarOrRVar> &vars) {
     user_assert(rv_before == rv_after || rvar_order_is_free(*f_, def()))
         << describe() << ": reorder would change the order of its RVars ("
         << (rv_before.empty() ? "" : rv_before[0]) << " ...), which can change the result of the "
-        << "reduction (it is not of the form " << f_->name << "(...) = " << f_->name
-        << "(...) op e with op one of +, *, min, max, and different points of its RDom may touch one "
-        << "point of " << f_->name << "). Keep RVars in their order (innermost first as in the RDom); "
-        << "reorder pure Vars around them instead";
+        << "reduction (" << rvar_order_reason(f_->name) << "). Keep RVars in their order (innermost first "
+        << "as in the RDom); reorder pure Vars around them instead";
     dims = reordered;
     return *this;
 }

@@ -119,6 +119,9 @@ struct FunctionContents {
     // How many intermediates rfactor made of this Func's updates: the first is named f_intm,
     // later ones f_intm_1, f_intm_2, ... (an update rfactored again must not reuse the name).
     int rfactor_intermediates = 0;
+    // An argmin's rfactor intermediate, whose last value records whether a part visited any
+    // point (dsl/Rfactor.cpp): not rfactored again.
+    bool records_visits = false;
 
     // The type of each value (one per component of a Tuple).
     std::vector<Type> types() const {

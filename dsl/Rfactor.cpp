@@ -138,6 +138,10 @@ Func Stage::rfactor(const std::vector<std::pair<RVar, Var>> &preserved) {
     user_assert(def.specializations.empty() && !def.fails_unspecialized)
         << stage << " is specialized; rfactor it before specializing it";
     user_assert(!preserved.empty()) << stage << ": rfactor needs at least one (RVar, Var) pair";
+    user_assert(!f_->records_visits)
+        << stage << ": rfactor of the intermediate of an argmin's or argmax's rfactor, whose last value records "
+        << "whether a part visited any point: it cannot be rfactored again. Rfactor the original update once, "
+        << "with every RVar loop that should become a Var (rfactor({{r1, u}, {r2, v}}))";
     AssociativeUpdate assoc;
     user_assert(match_associative(def.values, *f_, def.args, assoc))
         << stage << ": rfactor needs an associative update of the form " << f_->name << "(...) = " << f_->name
@@ -174,11 +178,10 @@ Func Stage::rfactor(const std::vector<std::pair<RVar, Var>> &preserved) {
         // The intermediate visits the kept loops inside the moved ones: in the update's order
         // only if no kept loop is outside a moved one. An argmin's result depends on the order.
         if (!is_moved && !moved.empty() && !assoc.commutative()) {
-            const size_t follow = size_t(std::find(assoc.ops.begin(), assoc.ops.end(), AssociativeUpdate::Follow) - assoc.ops.begin());
             user_error << stage << ": rfactor(" << moved.front() << ", " << preserved_var.at(moved.front())
                        << "): the update is an argmin or argmax, whose result depends on the order of its points "
-                       << "(between equal values the " << (assoc.first_wins[follow] ? "first" : "last")
-                       << " one wins), and the RVar loop '" << d.var << "' it leaves to the intermediate is outside '"
+                       << "(between equal values, the first or the last one wins, as its select says), and the RVar "
+                       << "loop '" << d.var << "' it leaves to the intermediate is outside '"
                        << moved.front() << "', so the intermediate would visit the points in another order. Rfactor "
                        << "only loops outside every loop it keeps: rfactor '" << d.var << "' too, or an outer loop instead";
         }
@@ -224,6 +227,7 @@ Func Stage::rfactor(const std::vector<std::pair<RVar, Var>> &preserved) {
     // point (its loops empty for some u, or every point left out by a predicate) would take
     // its position where the values tie. The intermediate then says whether it visited any.
     const bool track_visits = assoc.has_follow();
+    intm.function()->records_visits = track_visits;
     std::vector<Expr> intm_init = assoc.identity(types);
     if (track_visits) intm_init.push_back(Expr::make_bool(false));
     intm(intm_pure) = Tuple(intm_init);
@@ -234,8 +238,14 @@ Func Stage::rfactor(const std::vector<std::pair<RVar, Var>> &preserved) {
     for (const Expr &e : assoc.others) others.push_back(substitute(original_in_intm, e));
     const size_t intm_values = types.size() + (track_visits ? 1 : 0);
     std::vector<Expr> intm_now = values_of(intm(intm_lhs), intm_values);
-    std::vector<Expr> combined = assoc.combine(std::vector<Expr>(intm_now.begin(), intm_now.begin() + types.size()), others);
-    if (track_visits) combined.push_back(Expr::make_bool(true));
+    const std::vector<Expr> intm_so_far(intm_now.begin(), intm_now.begin() + types.size());
+    std::vector<Expr> combined = assoc.combine(intm_so_far, others);
+    if (track_visits) {
+        // The first point a part visits starts it (no merge with the identity).
+        std::vector<Expr> first = assoc.first(intm_so_far, others);
+        for (size_t i = 0; i < combined.size(); i++) combined[i] = select(intm_now.back(), combined[i], first[i]);
+        combined.push_back(Expr::make_bool(true));
+    }
     if (kept.empty()) {
         // Every RVar loop became a Var (as Halide allows): the intermediate's update has no
         // RDom, so the guards and predicates that would have been its RDom's select instead.

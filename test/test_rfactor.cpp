@@ -480,7 +480,45 @@ TEST_CASE("rfactor of an argmin's inner loop alone is an error: the intermediate
     f.update().split(r.x, ro, ri, 4);
     std::string msg = compile_error_of([&] { f.update().rfactor(ri, u); });
     CHECK(contains(msg, "Func 'f' update 0: rfactor(ri, u): the update is an argmin or argmax, whose result depends on "
-                        "the order of its points (between equal values the first one wins), and the RVar loop 'ro' it "
-                        "leaves to the intermediate is outside 'ri'"));
+                        "the order of its points (between equal values, the first or the last one wins, as its select "
+                        "says), and the RVar loop 'ro' it leaves to the intermediate is outside 'ri'"));
     CHECK(contains(msg, "rfactor 'ro' too, or an outer loop instead"));
+}
+
+TEST_CASE("an argmin's intermediate is not rfactored again, and an argmin's RVars keep their order, both said plainly") {
+    Buffer<int> in = halo_test::random_image<int>({50, 4}, 46, 0, 3);
+    Var x("x"), u("u"), v("v");
+    RDom r(0, 50, "r");
+    Func f("f");
+    define_arg_reduction(f, in, r, 1, 2);
+    RVar ro("ro"), ri("ri"), a("a"), b("b");
+    f.update().split(r.x, ro, ri, 10);
+    Func intm = f.update().rfactor(ro, u);
+    intm.update().split(ri, a, b, 5);
+    std::string msg = compile_error_of([&] { intm.update().rfactor(a, v); });
+    CHECK(contains(msg, "Func 'f_intm' update 0: rfactor of the intermediate of an argmin's or argmax's rfactor"));
+    CHECK(contains(msg, "Rfactor the original update once, with every RVar loop that should become a Var"));
+    // Reordering a 2-D argmin's RVars.
+    RDom s(0, 5, 0, 10, "s");
+    Func g("g");
+    g(x) = {100, -1};
+    Expr best = g(x)[0], val = in(s.x + 5 * x % 10, s.y % 4);
+    g(x) = {min(best, val), select(best < val, g(x)[1], s.x + s.y * 5)};
+    msg = compile_error_of([&] { g.update().reorder(s.y, s.x); });
+    CHECK(contains(msg, "reorder would change the order of its RVars"));
+    CHECK(contains(msg, "an argmin or argmax is not commutative: which of equal values wins depends on the order"));
+}
+
+TEST_CASE("a difference with the most negative int32 constant rfactors: the constant is negated wrapping") {
+    Buffer<int> in = halo_test::random_image<int>({1, 3}, 47, -3, 0);
+    Var x("x"), u("u");
+    RDom r(0, 1, "r");
+    Func f("f"), ref("ref");
+    for (Func *g : {&f, &ref}) {
+        (*g)(x) = -5 - x;
+        (*g)(x) = (*g)(x) - Expr(INT32_MIN) - in(r, x);  // -5 - x + 2^31 - in fits
+    }
+    f.update().rfactor(r.x, u).compute_root();
+    Buffer<int> got = f.realize({3}), want = reference_realize(ref, {3});
+    for (int i = 0; i < 3; i++) CHECK(got(i) == want(i));
 }
