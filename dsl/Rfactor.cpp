@@ -223,9 +223,11 @@ Func Stage::rfactor(const std::vector<std::pair<RVar, Var>> &preserved) {
     for (auto &name : moved) intm_pure.push_back(Var(preserved_var.at(name)));
     std::vector<Type> types;
     for (const Expr &v : def.values) types.push_back(v.type());
-    // An argmin's identity is one only from the left: merging an intermediate that visited no
-    // point (its loops empty for some u, or every point left out by a predicate) would take
-    // its position where the values tie. The intermediate then says whether it visited any.
+    // An argmin's identity is not one on both sides: between equal values, the identity's
+    // position can win over a point's (first wins) or a part that visited no point (its loops
+    // empty for some u, or every point left out by a predicate) can win over what came before
+    // (last wins). So the intermediate records whether a part visited any point: each part
+    // starts at its first point, and the update merges only the parts that visited one.
     const bool track_visits = assoc.has_follow();
     intm.function()->records_visits = track_visits;
     std::vector<Expr> intm_init = assoc.identity(types);
