@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "../TestUtil.h"
+#include "CompatErrors.h"
 #include "dsl/Halo.h"
 namespace Halide = halo;
 
@@ -22,33 +23,8 @@ using halo_test::compile_error_of;
 using halo_test::contains;
 using halo_test::runtime_error_of;
 
-namespace {
-
-// Checks that msg contains every part, showing the message on failure.
-void check_message(const std::string &msg, std::initializer_list<const char *> parts) {
-    CHECK_MESSAGE(!msg.empty(), "nothing was thrown");
-    for (const char *p : parts) CHECK_MESSAGE(contains(msg, p), "'" << std::string(p) << "' not in: " << msg);
-    if (std::getenv("SHOW_MESSAGES")) MESSAGE(msg);
-}
-
-// Any exception's message, with its kind ("compile: ", "runtime: ", "internal: ", "other: ").
-template <typename F>
-std::string any_error_of(F fn) {
-    try {
-        fn();
-    } catch (const CompileError &e) {
-        return std::string("compile: ") + e.what();
-    } catch (const RuntimeError &e) {
-        return std::string("runtime: ") + e.what();
-    } catch (const InternalError &e) {
-        return std::string("internal: ") + e.what();
-    } catch (const std::exception &e) {
-        return std::string("other: ") + e.what();
-    }
-    return "";
-}
-
-}  // namespace
+using halo_compat_errors::any_error_of;
+using halo_compat_errors::check_message;
 
 // ================================================================ definitions and calls
 

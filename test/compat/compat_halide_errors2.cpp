@@ -4,7 +4,8 @@
 // legitimately accepts a program Halide refuses, the case says why and checks the values
 // against plain C++ instead. SHOW_MESSAGES=1 prints every message checked.
 // Ported elsewhere with the same behaviour, so not here: realize_constantly_larger_than_two_gigs
-// (compat_halide_correctness_ports9.cpp; Halo allocates the 4 GB), broken_promise, bad_bound_storage.
+// (compat_halide_correctness_ports9.cpp; Halo allocates the 4 GB), broken_promise, bad_bound_storage,
+// uninitialized_param_2 (compat_halide_correctness_ports8.cpp).
 // Not ported (Halo has no such API): define_extern (bad_extern_split, extern_func_self_argument,
 // func_extern_*, vectorized_extern, wrong_dimensionality_extern_stage), Func(Type, dims)
 // (func_expr_dim_mismatch, func_expr_type_mismatch), undef (tuple_*_select_undef), atomic,
@@ -19,6 +20,7 @@
 #include <vector>
 
 #include "../TestUtil.h"
+#include "CompatErrors.h"
 #include "dsl/Halo.h"
 namespace Halide = halo;
 
@@ -27,33 +29,8 @@ using halo_test::compile_error_of;
 using halo_test::contains;
 using halo_test::runtime_error_of;
 
-namespace {
-
-// Checks that msg contains every part, showing the message on failure.
-void check_message(const std::string &msg, std::initializer_list<const char *> parts) {
-    CHECK_MESSAGE(!msg.empty(), "nothing was thrown");
-    for (const char *p : parts) CHECK_MESSAGE(contains(msg, p), "'" << std::string(p) << "' not in: " << msg);
-    if (std::getenv("SHOW_MESSAGES")) MESSAGE(msg);
-}
-
-// Any exception's message, with its kind ("compile: ", "runtime: ", "internal: ", "other: ").
-template <typename F>
-std::string any_error_of(F fn) {
-    try {
-        fn();
-    } catch (const CompileError &e) {
-        return std::string("compile: ") + e.what();
-    } catch (const RuntimeError &e) {
-        return std::string("runtime: ") + e.what();
-    } catch (const InternalError &e) {
-        return std::string("internal: ") + e.what();
-    } catch (const std::exception &e) {
-        return std::string("other: ") + e.what();
-    }
-    return "";
-}
-
-}  // namespace
+using halo_compat_errors::any_error_of;
+using halo_compat_errors::check_message;
 
 // ================================================================ definitions and calls
 
@@ -219,17 +196,6 @@ TEST_CASE("round_up_and_blend_race: a RoundUp split of an update, into a buffer 
     for (int i = 20; i < 40; i++) CHECK(mem[i] == -7);
     Buffer<int> grown = f.realize({20});
     for (int i = 0; i < 20; i++) CHECK(grown(i) == 4);
-}
-
-TEST_CASE("parallel with a task size that is 0 at run time") {
-    Var x("x");
-    Param<int> p("p");
-    Func f("f");
-    f(x) = x;
-    f.parallel(x, p);
-    p.set(0);
-    std::string msg = runtime_error_of([&] { f.realize({10}); });
-    check_message(msg, {"f", "0"});
 }
 
 TEST_CASE("parallel with a task size that is 0 at run time names parallel") {
@@ -409,30 +375,3 @@ TEST_CASE("auto_schedule_no_reorder: auto_schedule of an output already reordere
     CHECK(bad == 0);
 }
 
-// ================================================================ Generators
-
-namespace {
-
-class RealizesInGenerate : public Halide::Generator<RealizesInGenerate> {
-public:
-    Input<Buffer<uint8_t>> input{"input", 1};
-    Input<float> scalar_input{"scalar_input"};
-    Output<Buffer<uint8_t>> output{"output", 1};
-    Var x{"x"};
-    void generate() {
-        Func lut_fn("lut_fn");
-        lut_fn(x) = cast<uint8_t>(clamp(x * scalar_input / 255.f, 0.f, 255.f));
-        // scalar_input has no value yet: this realize cannot work.
-        Realization lut = lut_fn.realize({256});
-        Buffer<uint8_t> table = lut[0];
-        output(x) = input(x) + table(0);
-    }
-};
-
-}  // namespace
-
-TEST_CASE("uninitialized_param_2: a Generator realizes a Func of a scalar Input in generate") {
-    RealizesInGenerate gen;
-    std::string msg = compile_error_of([&] { gen.build(); });
-    check_message(msg, {"'lut_fn'", "'scalar_input'", "generate"});
-}
