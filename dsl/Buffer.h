@@ -284,6 +284,17 @@ public:
         return *this;
     }
     Buffer translated(int d, int delta) const { return alias().translate(d, delta); }
+    // Swaps dimensions d1 and d2 of the descriptor: the same memory, seen with its axes
+    // exchanged (Halide's transposed; an interleaved image is a (c, x, y) buffer transposed to
+    // (x, y, c)).
+    Buffer transposed(int d1, int d2) const {
+        check_dim(d1, "transposed");
+        check_dim(d2, "transposed");
+        Buffer view = alias();
+        std::swap(view.contents->dims[d1], view.contents->dims[d2]);
+        return view;
+    }
+    Buffer &transpose(int d1, int d2) { return become(transposed(d1, d2)); }
     // Copies the elements of src that this buffer also covers (as Halide's copy_from).
     template <typename U>
     void copy_from(const Buffer<U> &src) {

@@ -128,6 +128,35 @@ TEST_CASE("a cropped view keeps an owned allocation alive and is a valid pipelin
     CHECK(big(8, 7) == 0);
 }
 
+TEST_CASE("transposed swaps two dimensions of the same memory, and an interleaved output works") {
+    Buffer<int> cxy(3, 4, 2);  // channels innermost in memory
+    cxy.set_min(0, 5, -1);
+    cxy.for_each_element([&](int c, int x, int y) { cxy(c, x, y) = 100 * c + 10 * x + y; });
+    Buffer<int> xyc = cxy.transposed(0, 1).transposed(1, 2);  // (x, y, c)
+    CHECK(xyc.dim(0).min() == 5);
+    CHECK(xyc.dim(0).extent() == 4);
+    CHECK(xyc.dim(0).stride() == 3);
+    CHECK(xyc.dim(2).stride() == 1);
+    CHECK(xyc(7, 0, 2) == 270);
+    CHECK(cxy.dim(0).extent() == 3);  // transposed() leaves cxy alone
+    std::string msg = compile_error_of([&] { cxy.transposed(0, 3); });
+    CHECK(contains(msg, "transposed(3, ...): it has 3 dimensions"));
+    // An output written in the interleaved layout once dimension 0 may be strided.
+    Var x("x"), y("y"), c("c");
+    Func f("f");
+    f(x, y, c) = x * 1000 + y * 10 + c;
+    f.output_buffer().dim(0).set_stride(Expr());
+    f.vectorize(x, 4);
+    Buffer<int> out = Buffer<int>(3, 9, 5).transposed(0, 1).transposed(1, 2);
+    f.realize(out);
+    int bad = 0;
+    out.for_each_element([&](int xx, int yy, int cc) { bad += out(xx, yy, cc) != xx * 1000 + yy * 10 + cc; });
+    CHECK(bad == 0);
+    Buffer<int> same = out;
+    out.transpose(0, 2);
+    CHECK(same.dim(0).extent() == 3);  // in place: every handle sees it
+}
+
 TEST_CASE("copy_from copies where the buffers overlap") {
     Buffer<int> a(6, 6), b(4, 4);
     a.fill(0);
