@@ -65,6 +65,65 @@ void limit_memory() {
 }
 #endif
 
+// Where the compiled pipeline writes its output: a dense buffer, or (one seed in five each) a
+// window of a larger buffer (rows longer than the output) or a column-major buffer (dimension
+// 0 strided, which the output allows with output_buffer().dim(0).set_stride(Expr())). The
+// memory around a window keeps its sentinel: a store outside the window shows.
+class OutputStorage {
+public:
+    enum Layout { Dense, Window, ColumnMajor };
+    static constexpr int kSentinel = -12345;
+
+    OutputStorage(Layout layout, int w, int h, int x, int y) : layout_(layout) {
+        if (layout == Window) {
+            backing_ = Buffer<int>(w + 5, h + 3);
+            backing_.set_min(x - 2, y - 1);
+            backing_.fill(kSentinel);
+            view_ = backing_.cropped(0, x, w).cropped(1, y, h);
+        } else if (layout == ColumnMajor) {
+            column_major_.assign(size_t(w) * h, kSentinel);
+            const halo_dimension_t shape[] = {{x, w, h, 0}, {y, h, 1, 0}};
+            view_ = Buffer<int>(column_major_.data(), 2, shape, "output_column_major");
+        } else {
+            view_ = Buffer<int>(w, h);
+            view_.set_min(x, y);
+            view_.fill(kSentinel);
+        }
+    }
+    // Seeds choose the layout (not from the pipeline's random numbers, so that a seed's other
+    // choices stay); outputs near the ends of int32 stay dense.
+    static Layout for_seed(unsigned seed, bool extreme_region) {
+        if (extreme_region) return Dense;
+        switch ((seed / 7) % 5) {
+        case 1: return Window;
+        case 3: return ColumnMajor;
+        default: return Dense;
+        }
+    }
+    Buffer<int> &view() { return view_; }
+    const char *name() const { return layout_ == Window ? "a window of a larger buffer" : layout_ == ColumnMajor ? "column-major" : "dense"; }
+    // Before compiling: a column-major output needs dimension 0's stride left free.
+    void constrain(Func f) const {
+        if (layout_ == ColumnMajor) f.output_buffer().dim(0).set_stride(Expr());
+    }
+    // Points of the larger buffer outside the window that no longer hold the sentinel.
+    int written_outside() const {
+        if (layout_ != Window) return 0;
+        int bad = 0;
+        const halo_dimension_t &wx = view_.raw_buffer()->dim[0], &wy = view_.raw_buffer()->dim[1];
+        backing_.for_each_element([&](int px, int py) {
+            bool inside = px >= wx.min && px < wx.min + wx.extent && py >= wy.min && py < wy.min + wy.extent;
+            bad += !inside && backing_(px, py) != kSentinel;
+        });
+        return bad;
+    }
+
+private:
+    Layout layout_;
+    Buffer<int> backing_, view_;
+    std::vector<int> column_major_;
+};
+
 Outcome run_case(unsigned seed, std::string &description) {
     // Odd seeds stream every output that can (lower/NontemporalStores.h): its size threshold
     // would keep these small outputs out.
@@ -89,13 +148,13 @@ Outcome run_case(unsigned seed, std::string &description) {
     }
     description = p.description();
     if (std::getenv("HALO_FUZZ_PRINT_FIRST")) std::fprintf(stderr, "seed %u:\n%s\n", seed, description.c_str());
-    Buffer<int> out(p.out_w, p.out_h), expected(p.out_w, p.out_h);
-    out.set_min(p.out_x, p.out_y);
+    OutputStorage storage(OutputStorage::for_seed(seed, p.extreme_region()), p.out_w, p.out_h, p.out_x, p.out_y);
+    Buffer<int> &out = storage.view();
+    Buffer<int> expected(p.out_w, p.out_h);
     expected.set_min(p.out_x, p.out_y);
     // The same contents in both: an output whose pure definition stores nothing somewhere
     // (undef()) keeps them there, and a point the compiled code failed to write shows.
-    out.fill(-12345);
-    expected.fill(-12345);
+    expected.fill(OutputStorage::kSentinel);
     try {
         Buffer<> e(expected);
         reference_realize(p.output(), e);
@@ -122,6 +181,8 @@ Outcome run_case(unsigned seed, std::string &description) {
     second.set_min(p.out_x, p.out_y);
     Target target = halo_fuzz::fuzz_target(seed);
     description += "target: " + target.to_string() + "\n";
+    description += std::string("output buffer: ") + storage.name() + "\n";
+    storage.constrain(p.output());
     try {
         if (two_outputs) {
             Var x("x"), y("y");
@@ -155,6 +216,9 @@ Outcome run_case(unsigned seed, std::string &description) {
     }
     std::string diff = halo_test::compare(out, expected);
     if (!diff.empty()) return {Outcome::Failure, std::string(two_outputs ? "(two outputs) " : "") + "wrong result: " + diff};
+    if (int outside = storage.written_outside()) {
+        return {Outcome::Failure, "stores outside the output's window, at " + std::to_string(outside) + " points"};
+    }
     if (two_outputs) {
         int bad = 0;
         second.for_each_element([&](int sx, int sy) { bad += second(sx, sy) != (expected(sx, sy) ^ 0x5a5a); });

@@ -13,6 +13,7 @@
 // ran, HALO_FUZZ_PRINT_FIRST=1 before. The last line, "fuzz totals: ...", is for scripts.
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 
 #include "TestUtil.h"
@@ -29,19 +30,76 @@ struct Region {
     int w, h, x, y;
 };
 
-Buffer<> output_buffer(Type t, const Region &r, int channels) {
+// How the compiled pipeline's output buffers lie in memory: dense (x innermost), interleaved
+// (channels innermost: (c, x, y) memory seen as (x, y, c), which needs
+// output_buffer().dim(0).set_stride(Expr())), or a window of a larger buffer whose memory
+// around the window keeps a byte pattern, so that a store outside the window shows. Seeds
+// choose (not the pipeline's random numbers, so that a seed's other choices stay).
+enum class Layout { Dense, Interleaved, Window };
+
+Layout layout_for_seed(unsigned seed) {
+    switch ((seed / 7) % 5) {
+    case 1: return Layout::Interleaved;
+    case 3: return Layout::Window;
+    default: return Layout::Dense;
+    }
+}
+
+const char *layout_name(Layout l) {
+    return l == Layout::Interleaved ? "interleaved (channels innermost)" : l == Layout::Window ? "a window of a larger buffer" : "dense";
+}
+
+constexpr uint8_t kPattern = 0xa5;
+
+struct OutputBuffer {
+    Buffer<> view, backing;  // backing: the larger buffer of a window (else undefined)
+
+    // The backing's bytes outside the window that lost the pattern.
+    int written_outside() const {
+        if (!backing.defined()) return 0;
+        int bad = 0, bytes = backing.type().bytes();
+        backing.for_each_element([&](const std::vector<int> &c) {
+            if (view.contains(c)) return;
+            const uint8_t *e = backing.data() + (int64_t(c[0] - backing.min(0)) * backing.stride(0) +
+                                                 int64_t(c[1] - backing.min(1)) * backing.stride(1) +
+                                                 int64_t(c[2] - backing.min(2)) * backing.stride(2)) * bytes;
+            for (int i = 0; i < bytes; i++) bad += e[i] != kPattern;
+        });
+        return bad;
+    }
+};
+
+Buffer<> dense_buffer(Type t, const Region &r, int channels) {
     Buffer<> b(t, {r.w, r.h, channels});
     b.set_min({r.x, r.y, 0});
     return b;
 }
 
+OutputBuffer output_buffer(Type t, const Region &r, int channels, Layout layout) {
+    OutputBuffer out;
+    if (layout == Layout::Interleaved) {
+        Buffer<> cxy(t, {channels, r.w, r.h});
+        cxy.set_min({0, r.x, r.y});
+        out.view = cxy.transposed(0, 1).transposed(1, 2);
+    } else if (layout == Layout::Window) {
+        out.backing = dense_buffer(t, {r.w + 5, r.h + 3, r.x - 2, r.y - 1}, channels);
+        std::memset(out.backing.data(), kPattern, size_t(out.backing.number_of_elements()) * t.bytes());
+        out.view = out.backing.cropped(0, r.x, r.w).cropped(1, r.y, r.h);
+        out.view.fill(0);  // as a new dense buffer holds
+    } else {
+        out.view = dense_buffer(t, r, channels);
+    }
+    return out;
+}
+
 // The outputs over one region: the reference's, then the compiled pipeline's, compared.
 Outcome realize_region(const halo_fuzz::TypedPipeline &p, const std::vector<Func> &outputs, Pipeline *both,
-                       const Region &region, const Target &target) {
-    std::vector<Buffer<>> expected, got;
+                       const Region &region, const Target &target, Layout layout) {
+    std::vector<Buffer<>> expected;
+    std::vector<OutputBuffer> got;
     try {
         for (const Func &f : outputs) {
-            expected.push_back(output_buffer(f.output_type(), region, p.channels));
+            expected.push_back(dense_buffer(f.output_type(), region, p.channels));
             reference_realize(f, expected.back());
         }
     } catch (const UndefinedBehaviorError &e) {
@@ -50,12 +108,12 @@ Outcome realize_region(const halo_fuzz::TypedPipeline &p, const std::vector<Func
         return {Outcome::Failure, std::string("the reference evaluator threw: ") + e.what()};
     }
     try {
-        for (const Func &f : outputs) got.push_back(output_buffer(f.output_type(), region, p.channels));
+        for (const Func &f : outputs) got.push_back(output_buffer(f.output_type(), region, p.channels, layout));
         if (both) {
             both->compile_jit(target);
-            both->realize(Realization(got[0], got[1]));
+            both->realize(Realization(got[0].view, got[1].view));
         } else {
-            Func(outputs[0]).realize(got[0], target);
+            Func(outputs[0]).realize(got[0].view, target);
         }
     } catch (const CompileError &e) {
         return {Outcome::Failure, std::string("CompileError on a valid program: ") + e.what()};
@@ -71,8 +129,11 @@ Outcome realize_region(const halo_fuzz::TypedPipeline &p, const std::vector<Func
         return {Outcome::Failure, std::string("exception: ") + e.what()};
     }
     for (size_t k = 0; k < outputs.size(); k++) {
-        std::string diff = halo_test::compare(got[k], expected[k]);
+        std::string diff = halo_test::compare(got[k].view, expected[k]);
         if (!diff.empty()) return {Outcome::Failure, "wrong result in " + outputs[k].name() + ": " + diff};
+        if (int outside = got[k].written_outside()) {
+            return {Outcome::Failure, outputs[k].name() + " stored outside its window: " + std::to_string(outside) + " bytes changed"};
+        }
     }
     return {Outcome::Match, ""};
 }
@@ -105,8 +166,13 @@ Outcome run_case(unsigned seed, std::string &description) {
     }
     Target target = halo_fuzz::fuzz_target(seed);
     description += "target: " + target.to_string() + "\n";
+    Layout layout = layout_for_seed(seed);
+    description += std::string("output buffers: ") + layout_name(layout) + "\n";
+    if (layout == Layout::Interleaved) {
+        for (Func f : outputs) f.output_buffer().dim(0).set_stride(Expr());
+    }
     for (const Region &r : regions) {
-        Outcome o = realize_region(p, outputs, both.get(), r, target);
+        Outcome o = realize_region(p, outputs, both.get(), r, target, layout);
         if (o.kind != Outcome::Match) return o;
     }
     return {Outcome::Match, ""};
