@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "JIT.h"
+#include "lower/BufferConstraints.h"
 #include "dsl/Func.h"
 #include "dsl/IRPrinter.h"
 #include "lower/Environment.h"
@@ -103,11 +104,11 @@ bool Pipeline::is_current_locked() const {
         std::shared_ptr<FunctionContents> f = weak.lock();
         if (!f || f->version != version) return false;
     }
-    for (const auto &[weak, version] : compiled_constraints_) {
-        std::shared_ptr<ParameterContents> p = weak.lock();
+    for (const CompiledParam &c : compiled_constraints_) {
+        std::shared_ptr<ParameterContents> p = c.param.lock();
         if (!p) return false;
         std::lock_guard<std::mutex> lock(p->mutex);
-        if (p->constraints_version != version) return false;
+        if (p->constraints_version != c.constraints_version || fixed_buffer_strided_dim0(*p) != c.strided_dim0) return false;
     }
     return true;
 }
@@ -130,7 +131,7 @@ void Pipeline::compile_locked() {
     compiled_versions_ = std::move(versions);
     for (auto &p : lowered_.params) {
         std::lock_guard<std::mutex> lock(p->mutex);
-        compiled_constraints_.emplace_back(p, p->constraints_version);
+        compiled_constraints_.push_back({p, p->constraints_version, fixed_buffer_strided_dim0(*p)});
     }
     compile_count_++;
     compile_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();

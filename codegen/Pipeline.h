@@ -85,8 +85,14 @@ private:
     std::shared_ptr<JITModule> jit_;
     // Every Func of the compiled pipeline and its version at the time, weakly as well.
     std::vector<std::pair<std::weak_ptr<FunctionContents>, uint64_t>> compiled_versions_;
-    // The input buffers' constraints the code was compiled with (ImageParam::dim(d).set_...).
-    std::vector<std::pair<std::weak_ptr<ParameterContents>, uint64_t>> compiled_constraints_;
+    // The input buffers' constraints the code was compiled with (ImageParam::dim(d).set_...),
+    // and whether each fixed Buffer's dimension 0 was strided (lower/BufferConstraints.h).
+    struct CompiledParam {
+        std::weak_ptr<ParameterContents> param;
+        uint64_t constraints_version;
+        bool strided_dim0;
+    };
+    std::vector<CompiledParam> compiled_constraints_;
     int compile_count_ = 0;
     Target target_ = get_jit_target_from_environment();
     double compile_ms_ = 0;

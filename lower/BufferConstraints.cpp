@@ -6,6 +6,7 @@
 #include "BoundsOverflowChecks.h"
 #include "Simplify.h"
 #include "Substitute.h"
+#include "dsl/Buffer.h"
 #include "dsl/Error.h"
 #include "dsl/IROperator.h"
 #include "dsl/IRPrinter.h"
@@ -38,6 +39,10 @@ struct Constrained {
 
 }  // namespace
 
+bool fixed_buffer_strided_dim0(const ParameterContents &p) {
+    return p.is_fixed_buffer && p.buffer && !p.buffer->dims.empty() && p.buffer->dims[0].stride != 1;
+}
+
 std::set<std::string> buffers_with_strided_dim0(const std::vector<std::shared_ptr<ParameterContents>> &params,
                                                 const std::vector<const FunctionContents *> &outputs) {
     std::set<std::string> strided;
@@ -48,6 +53,7 @@ std::set<std::string> buffers_with_strided_dim0(const std::vector<std::shared_pt
         if (!s.defined() || !is_one(simplify(s))) strided.insert(output->name);
     }
     for (auto &p : params) {
+        if (fixed_buffer_strided_dim0(*p)) strided.insert(p->name);
         if (!p->is_buffer || p->is_fixed_buffer || p->dimensions == 0) continue;
         std::lock_guard<std::mutex> lock(p->mutex);
         if (p->constraints.empty() || !p->constraints[0].stride_set) continue;

@@ -249,3 +249,55 @@ TEST_CASE("an output's dimension 0 may have another stride once output_buffer().
         }
     }
 }
+
+// A Buffer used directly (no ImageParam, so no constraints to set) is read in whatever layout it
+// has, as in Halide: an interleaved one strides in x. Its layout changing between dense and
+// strided in dimension 0 recompiles (here in place, with Buffer::transpose).
+TEST_CASE("a fixed Buffer with channels innermost is read as it lies") {
+    Buffer<int> cxy(std::vector<int>{3, 12, 5});
+    cxy.set_min({0, -2, 1});
+    Buffer<int> img = cxy.transposed(0, 1).transposed(1, 2);  // (x, y, c), x strided by 3
+    img.for_each_element([&](int x, int y, int c) { img(x, y, c) = x * 100 + y * 10 + c; });
+    Var x("x"), y("y"), c("c");
+    Func f("f");
+    f(x, y, c) = img(x, y, c) * 2 + img(x + 1, y, 2 - c);
+    f.vectorize(x, 8);
+    auto check = [&](const Buffer<int> &out) {
+        int bad = 0;
+        out.for_each_element([&](int xx, int yy, int cc) { bad += out(xx, yy, cc) != img(xx, yy, cc) * 2 + img(xx + 1, yy, 2 - cc); });
+        return bad;
+    };
+    Buffer<int> out(std::vector<int>{11, 5, 3});
+    out.set_min({-2, 1, 0});
+    f.realize(out);
+    CHECK(check(out) == 0);
+    CHECK(compiles(f) == 1);
+}
+
+TEST_CASE("a fixed Buffer transposed in place after compiling: the pipeline compiles again for its new layout") {
+    Buffer<int> img(std::vector<int>{9, 9, 2});
+    img.for_each_element([&](int x, int y, int c) { img(x, y, c) = x * 100 + y * 10 + c; });
+    Var x("x"), y("y"), c("c");
+    Func f("f");
+    f(x, y, c) = img(x, y, c) + img(x + 1, y, 1 - c) * 3;
+    f.vectorize(x, 4);
+    Buffer<int> out(std::vector<int>{8, 9, 2});
+    auto check = [&] {
+        int bad = 0;
+        out.for_each_element([&](int xx, int yy, int cc) { bad += out(xx, yy, cc) != img(xx, yy, cc) + img(xx + 1, yy, 1 - cc) * 3; });
+        return bad;
+    };
+    f.realize(out);
+    CHECK(check() == 0);
+    CHECK(compiles(f) == 1);
+    img.transpose(0, 1);  // every handle now sees x strided by 9
+    f.realize(out);
+    CHECK(check() == 0);
+    CHECK(compiles(f) == 2);
+    img.transpose(0, 1);  // dense again
+    f.realize(out);
+    CHECK(check() == 0);
+    CHECK(compiles(f) == 3);
+    f.realize(out);
+    CHECK(compiles(f) == 3);
+}
