@@ -67,6 +67,7 @@ private:
     std::ostringstream log_;
     halo::Var x_{"x"}, y_{"y"}, c_{"c"}, i_{"i"};
     halo::Buffer<uint8_t> input_;
+    bool interleaved_input_ = false;  // input_'s channels innermost in memory
     std::vector<TypedStage> stages_;
     int main_ = 0, second_ = -1;  // the outputs' stages
     int downsamples_ = 0;
