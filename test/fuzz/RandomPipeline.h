@@ -106,9 +106,11 @@ private:
     std::ostringstream log_;
     halo::Var x_{"x"}, y_{"y"};
     halo::Buffer<int> input_;
-    // One case in four reads the input through an ImageParam bound to a column-major copy
+    // One case in six reads the input through an ImageParam bound to a column-major copy
     // (x steps by the height), with dim(0).set_stride(Expr()): strided addresses, gathers.
     bool strided_input_ = false;
+    // One in six reads a column-major Buffer directly (no ImageParam): strided too.
+    bool transposed_fixed_input_ = false;
     std::vector<int> column_major_;
     halo::ImageParam input_param_{halo::Int(32), 2, "input"};
     std::vector<PipelineStage> stages_;
