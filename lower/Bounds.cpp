@@ -763,6 +763,7 @@ public:
 private:
     bool provides_;
     std::map<std::string, Expr> let_values_;  // values of the enclosing lets, for the simplifier
+    std::vector<std::string> let_order_;      // the enclosing LetStmts, outermost first
     std::optional<std::string> only_;         // the one Func whose box is wanted, if any
     std::unordered_set<const IRNode *> touching_;
 
@@ -852,10 +853,46 @@ private:
                 else m.erase(n);
             }
         } restore{let_values_, op->name, saved_value};
-        Interval v = bounds(simplify(op->value, let_values_));
-        if (v.min.defined()) v.min = lift_if_large(op->name + ".lo", simplify(v.min));
-        if (v.max.defined()) v.max = lift_if_large(op->name + ".hi", simplify(v.max));
-        with_binding(op->name, v, [&] { op->body.accept(this); });
+        let_order_.push_back(op->name);
+        with_binding(op->name, let_interval(op->name, op->value), [&] { op->body.accept(this); });
+        let_order_.pop_back();
+    }
+    Interval let_interval(const std::string &name, const Expr &value) {
+        Interval v = bounds(simplify(value, let_values_));
+        if (v.min.defined()) v.min = lift_if_large(name + ".lo", simplify(v.min));
+        if (v.max.defined()) v.max = lift_if_large(name + ".hi", simplify(v.max));
+        return v;
+    }
+    // Binds narrowed ranges of some variables around body (an if's then branch), and again the
+    // enclosing lets whose values name them, directly or through another such let: a let bound
+    // before the if (a consumer's coordinate, from its split's inner loop) would otherwise keep
+    // the range it has over the whole loop. (A sliding window's warm-up guard on a ShiftInwards
+    // split of x left g.s0.x = xi + ... outside it, and the output check then counted the
+    // warm-up iteration's coordinate: a false "would be computed at x in [-1, 15]".)
+    template <typename F>
+    void with_narrowed(const std::vector<std::pair<std::string, Interval>> &narrowed, F body) {
+        std::vector<std::pair<std::string, std::optional<Interval>>> saved;
+        std::set<std::string> changed;
+        auto bind = [&](const std::string &name, const Interval &i) {
+            auto old = scope.find(name);
+            saved.push_back({name, old == scope.end() ? std::nullopt : std::optional<Interval>(old->second)});
+            scope[name] = i;
+            changed.insert(name);
+        };
+        for (auto &[name, i] : narrowed) bind(name, i);
+        for (const std::string &let : let_order_) {
+            auto value = let_values_.find(let);
+            if (value == let_values_.end() || changed.count(let)) continue;
+            std::set<std::string> names;
+            collect_variables(value->second, names);
+            bool depends = std::any_of(names.begin(), names.end(), [&](const std::string &n) { return changed.count(n) > 0; });
+            if (depends) bind(let, let_interval(let, value->second));
+        }
+        body();
+        for (auto it = saved.rbegin(); it != saved.rend(); ++it) {
+            if (it->second) scope[it->first] = *it->second;
+            else scope.erase(it->first);
+        }
     }
     void visit(const For *op) override {
         if (!wanted(op)) return;
@@ -1041,10 +1078,6 @@ private:
         }
     }
 
-    void visit_narrowed(const std::vector<std::pair<std::string, Interval>> &narrowed, size_t k, const Stmt &body) {
-        if (k == narrowed.size()) return body.accept(this);
-        with_binding(narrowed[k].first, narrowed[k].second, [&] { visit_narrowed(narrowed, k + 1, body); });
-    }
 
     void visit(const IfThenElse *op) override {
         if (!wanted(op)) return;
@@ -1059,7 +1092,7 @@ private:
             Interval narrowed = scope[loop];
             if (from.min.defined()) narrowed.min = narrowed.min.defined() ? simplify(max(narrowed.min, from.min)) : from.min;
             op->condition.accept(this);
-            with_binding(loop, narrowed, [&] { op->then_case.accept(this); });
+            with_narrowed({{loop, narrowed}}, [&] { op->then_case.accept(this); });
             return;
         }
         if (!contains_likely(op->condition)) {
@@ -1069,7 +1102,7 @@ private:
             op->condition.accept(this);
             std::vector<std::pair<std::string, Interval>> narrowed;
             narrow_by(op->condition, narrowed);
-            visit_narrowed(narrowed, 0, op->then_case);
+            with_narrowed(narrowed, [&] { op->then_case.accept(this); });
             if (op->else_case.defined()) op->else_case.accept(this);
             return;
         }

@@ -350,3 +350,33 @@ TEST_CASE("warm-up: not under a condition that changes with the loop through a l
     REQUIRE(report.size() == 1);
     CHECK(contains(report[0], "t: starts 2 iterations early to warm up the sliding window of f"));
 }
+
+TEST_CASE("warm-up: sliding along x over the inner loop of a ShiftInwards split checks only the points computed") {
+    // The warm-up iteration (xi = -1) stores nothing of g, but g's coordinate, a let bound
+    // outside the warm-up guard, kept its range over the whole loop: the output check asked
+    // for x = min - 1 (a false "would be computed at x in [-1, 15]"), and a consumer that is
+    // not the output asked its input for a column nobody reads. (Found by a review.)
+    Var x("x"), y("y"), xo("xo"), xi("xi");
+    Buffer<int> in = halo_test::random_image<int>({17, 3}, 5, -100, 100);
+    in.set_min(-4, 2);
+    Func f("f"), g("g");
+    f(x, y) = in(x, y) * 2;
+    g(x, y) = f(x, y) + f(x + 1, y) * 3;
+    g.split(x, xo, xi, 8);
+    f.store_root().compute_at(g, xi);
+    std::string stmt = g.lowered_stmt();
+    CHECK(contains(stmt, "// f: sliding window over g.s0.xi in dimension x"));
+    CHECK(contains(stmt, "early to warm up the sliding window of f"));
+    for (int w : {8, 13, 16}) halo_test::check_against_reference(g, halo_test::int_buffer_at(w, 3, -4, 2));
+
+    // The same consumer behind another Func: the input holds exactly the columns read.
+    Buffer<int> weights = halo_test::random_image<int>({16, 3}, 6, -100, 100);
+    weights.set_min(-4, 2);
+    Func f2("f2"), h("h"), out("out");
+    f2(x, y) = in(x, y) * 2;
+    h(x, y) = f2(x, y) + f2(x + 1, y) + weights(x, y);
+    out(x, y) = h(x, y);
+    h.compute_root().split(x, xo, xi, 8);
+    f2.store_root().compute_at(h, xi);
+    halo_test::check_against_reference(out, halo_test::int_buffer_at(16, 3, -4, 2));
+}
