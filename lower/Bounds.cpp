@@ -311,10 +311,53 @@ private:
         }
         return true;
     }
+    static void sum_terms(const Expr &e, std::vector<Expr> &terms) {
+        if (const Add *a = e.as<Add>()) {
+            sum_terms(a->a, terms);
+            sum_terms(a->b, terms);
+        } else {
+            terms.push_back(e);
+        }
+    }
+    // A sum with the terms m and ((M - m) / F) * F, F a positive constant (a RoundUp split's
+    // last iteration: min + ((max - min) / F) * F + F - 1): those two lie in [M - F + 1, M]
+    // whatever m is. Bounded term by term, M's largest value less m's smallest would be
+    // divided instead (a producer computed per strip then asked its input for twice the rows).
+    bool bounds_of_rounded_down_difference(const Add *op) {
+        if (wraps(op->type)) return false;
+        std::vector<Expr> terms;
+        sum_terms(op->a, terms);
+        sum_terms(op->b, terms);
+        for (size_t i = 0; i < terms.size(); i++) {
+            const Mul *mul = terms[i].as<Mul>();
+            const Div *div = mul ? mul->a.as<Div>() : nullptr;
+            const Sub *sub = div ? div->a.as<Sub>() : nullptr;
+            const int64_t *f = mul ? as_const_int(mul->b) : nullptr, *d = div ? as_const_int(div->b) : nullptr;
+            if (!sub || !f || !d || *f != *d || *f <= 0) continue;
+            for (size_t j = 0; j < terms.size(); j++) {
+                if (j == i || !equal(terms[j], sub->b)) continue;
+                // (A single value m loses nothing: m + ((M's max - m) / F) * F is tighter.)
+                if (Interval small = get(sub->b); small.min.defined() && equal_ends(small)) return false;
+                Interval big = get(sub->a);
+                Expr rest;
+                for (size_t k = 0; k < terms.size(); k++) {
+                    if (k != i && k != j) rest = rest.defined() ? Add::make(rest, terms[k]) : terms[k];
+                }
+                Interval r = rest.defined() ? get(rest) : Interval::point(make_const(op->type, int64_t(0)));
+                Expr lo = big.min.defined() && r.min.defined() ? Add::make(Sub::make(big.min, make_const(op->type, *f - 1)), r.min) : Expr();
+                Expr hi = big.max.defined() && r.max.defined() ? Add::make(big.max, r.max) : Expr();
+                if (!lo.defined() && !hi.defined()) return false;
+                result = Interval(lo, hi);
+                return true;
+            }
+        }
+        return false;
+    }
     void visit(const Add *op) override {
         Interval a = get(op->a), b = get(op->b);
         if (wrapping_arith(op, a, b)) return;
         if (both_points<Add>(a, b)) return;
+        if (bounds_of_rounded_down_difference(op)) return;
         result = Interval(a.min.defined() && b.min.defined() ? Add::make(a.min, b.min) : Expr(),
                           a.max.defined() && b.max.defined() ? Add::make(a.max, b.max) : Expr());
     }
@@ -733,6 +776,30 @@ private:
 // Walks a statement with loop variables and lets bound to their intervals and records the
 // box of every Func or image call (or Provide) it meets; with a name, of that one only,
 // skipping the statements that do not touch it.
+// The constant c with e = c * v + (terms without v), if v appears in e only under additions,
+// subtractions and multiplications by constants; nullopt otherwise.
+std::optional<int64_t> coefficient_of(const Expr &e, const std::string &v) {
+    if (!expr_uses_var(e, v)) return 0;
+    if (const Variable *var = e.as<Variable>()) return var->name == v ? std::optional<int64_t>(1) : std::nullopt;
+    auto combine = [&](const Expr &a, const Expr &b, int64_t sign) -> std::optional<int64_t> {
+        auto ca = coefficient_of(a, v), cb = coefficient_of(b, v);
+        if (!ca || !cb) return std::nullopt;
+        return *ca + sign * *cb;
+    };
+    if (const Add *a = e.as<Add>()) return combine(a->a, a->b, 1);
+    if (const Sub *d = e.as<Sub>()) return combine(d->a, d->b, -1);
+    if (const Mul *m = e.as<Mul>()) {
+        const int64_t *k = as_const_int(m->b);
+        const Expr *other = &m->a;
+        if (!k) k = as_const_int(m->a), other = &m->b;
+        if (!k) return std::nullopt;
+        auto c = coefficient_of(*other, v);
+        if (!c || std::abs(*c) > (int64_t(1) << 31) || std::abs(*k) > (int64_t(1) << 31)) return std::nullopt;
+        return *c * *k;
+    }
+    return std::nullopt;
+}
+
 class BoxFinder : public IRVisitor {
 public:
     BoxFinder(const Scope &s, bool provides, const LetValues &outer_lets)
@@ -788,6 +855,42 @@ private:
 
     Interval bounds(const Expr &e) { return bounds_of_expr_in_scope(e, scope); }
 
+    // A loop whose ends name enclosing lets (a RoundUp split's loop over fo in [0, (max -
+    // min) / F], max and min the lets of the stage's region), with those lets' values: e linear
+    // in the loop's variable is largest at the loop's last value, written with the lets, so that
+    // min + ((max - min) / F) * F keeps min's correlation with itself (bounding the loop's
+    // variable alone, the lets' ranges replace them separately).
+    struct SymbolicLoop {
+        Expr min, max;
+        std::map<std::string, Expr> lets;
+    };
+    std::map<std::string, SymbolicLoop> symbolic_loops_;
+
+    Interval bounds_in_loops(const Expr &e) {
+        Interval v = bounds(e);
+        for (auto &[loop, r] : symbolic_loops_) {
+            if (!expr_uses_var(e, loop)) continue;
+            bool same_lets = std::all_of(r.lets.begin(), r.lets.end(), [&](const auto &l) {
+                auto now = let_values_.find(l.first);
+                return now != let_values_.end() && now->second.same_as(l.second);
+            });
+            auto c = same_lets ? coefficient_of(e, loop) : std::nullopt;
+            if (!c || *c == 0) continue;
+            auto tighter = [&](const Expr &have, const Expr &bound, bool upper) {
+                if (!bound.defined()) return have;
+                if (!have.defined()) return bound;
+                if (can_prove(upper ? bound <= have : bound >= have)) return bound;
+                if (can_prove(upper ? have <= bound : have >= bound)) return have;
+                return simplify(upper ? min(have, bound) : max(have, bound));
+            };
+            Expr at_max = simplify(substitute(loop, *c > 0 ? r.max : r.min, e), let_values_);
+            Expr at_min = simplify(substitute(loop, *c > 0 ? r.min : r.max, e), let_values_);
+            v.max = tighter(v.max, bounds(at_max).max, true);
+            v.min = tighter(v.min, bounds(at_min).min, false);
+        }
+        return v;
+    }
+
     void record(const std::string &name, const std::vector<Expr> &args) {
         if (only_ && name != *only_) return;
         Box b;
@@ -795,7 +898,7 @@ private:
         for (auto &a : args) {
             // Simplify first: interval arithmetic on (v.min + (v.max - v.min)) loses the
             // correlation between the two ends that the simplifier cancels exactly.
-            Interval i = bounds(simplify(a, let_values_));
+            Interval i = bounds_in_loops(simplify(a, let_values_));
             i.min = i.min.defined() ? simplify(i.min, let_values_) : i.min;
             i.max = i.max.defined() ? simplify(i.max, let_values_) : i.max;
             b.dims.push_back(i);
@@ -858,7 +961,7 @@ private:
         let_order_.pop_back();
     }
     Interval let_interval(const std::string &name, const Expr &value) {
-        Interval v = bounds(simplify(value, let_values_));
+        Interval v = bounds_in_loops(simplify(value, let_values_));
         if (v.min.defined()) v.min = lift_if_large(name + ".lo", simplify(v.min));
         if (v.max.defined()) v.max = lift_if_large(name + ".hi", simplify(v.max));
         return v;
@@ -904,7 +1007,29 @@ private:
         Interval last = bounds(simplify(Sub::make(Add::make(op->min, op->extent), make_one(op->min.type())), let_values_));
         Interval v(mn.min.defined() ? simplify(mn.min) : Expr(),
                    last.max.defined() ? simplify(last.max) : Expr());
+        SymbolicLoop symbolic{op->min, simplify(Sub::make(Add::make(op->min, op->extent), make_one(op->min.type())))};
+        std::set<std::string> names;
+        collect_variables(symbolic.min, names);
+        collect_variables(symbolic.max, names);
+        // (Only a rounded end is worth the work: a plain loop from m to M is bounded as well by
+        // the lets' ranges.)
+        struct HasDiv : IRVisitor {
+            bool found = false;
+            using IRVisitor::visit;
+            void visit(const Div *) override { found = true; }
+        } has_div;
+        symbolic.max.accept(&has_div);
+        for (const std::string &n : names) {
+            if (auto l = let_values_.find(n); has_div.found && l != let_values_.end()) symbolic.lets[n] = l->second;
+        }
+        auto outer = symbolic_loops_.find(op->name);
+        std::optional<SymbolicLoop> saved;
+        if (outer != symbolic_loops_.end()) saved = outer->second;
+        if (symbolic.lets.empty()) symbolic_loops_.erase(op->name);
+        else symbolic_loops_[op->name] = symbolic;
         with_binding(op->name, v, [&] { op->body.accept(this); });
+        if (saved) symbolic_loops_[op->name] = *saved;
+        else symbolic_loops_.erase(op->name);
     }
     // Whether e is fixed for the whole call: it reads only Params, buffer fields and the like,
     // no loop variable or let of the statement (anything bound here) and no Func, image or

@@ -235,3 +235,29 @@ TEST_CASE("a producer inside nested GuardWithIf guards is computed only where al
         }
     }
 }
+
+TEST_CASE("a producer split RoundUp per strip of a GuardWithIf consumer asks its input for about the rows it reads") {
+    // f's loop over fo runs to (max - min) / 4 of the strip's region. Bounded on its own, that
+    // end took the largest max less the smallest min over all strips, and the input check asked
+    // for rows [-1, 78] where f reads [-1, 42] (found by a review; Halide 14 asks for [-1, 42]).
+    // The last row f computes in a strip is now bounded as min + ((max - min) / 4) * 4 + 3 <=
+    // max + 3, with min's correlation with itself kept: [-1, 43].
+    Var x("x"), y("y"), yo("yo"), yi("yi"), fo("fo"), fi("fi");
+    ImageParam in(Int(32), 2, "in");
+    Func f("f"), g("g");
+    f(x, y) = in(x, y) * 2;
+    g(x, y) = f(x, y - 1) + f(x, y + 1);
+    g.split(y, yo, yi, 4, TailStrategy::GuardWithIf);
+    f.compute_at(g, yo).split(y, fo, fi, 4, TailStrategy::RoundUp);
+    Buffer<int> b = halo_test::random_image<int>({4, 45}, 9, -100, 100);
+    b.set_min(0, -1);
+    in.set(b);
+    halo_test::check_against_reference(g, halo_test::int_buffer_at(4, 40, 0, 0));
+    Buffer<int> short_input = b.cropped(1, -1, 44);
+    in.set(short_input);
+    std::string msg = halo_test::runtime_error_of([&] {
+        Buffer<int> out = halo_test::int_buffer_at(4, 40, 0, 0);
+        g.realize(out);
+    });
+    CHECK(contains(msg, "needs [-1, 43] of it"));
+}
