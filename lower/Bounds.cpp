@@ -1114,6 +1114,19 @@ private:
             narrow_by(a->b, narrowed);
             return;
         }
+        // min(v, e) == v holds where v <= e, and max(v, e) == v where v >= e (as Halide solves).
+        if (const EQ *o = condition.as<EQ>()) {
+            for (int side = 0; side < 2; side++) {
+                const Expr &both = side ? o->b : o->a, &alone = side ? o->a : o->b;
+                const Min *mn = both.as<Min>();
+                const Max *mx = both.as<Max>();
+                if (!alone.as<Variable>() || (!mn && !mx)) continue;
+                const Expr &a = mn ? mn->a : mx->a, &b = mn ? mn->b : mx->b;
+                const Expr *bound = equal(a, alone) ? &b : equal(b, alone) ? &a : nullptr;
+                if (!bound || expr_uses_var(*bound, alone.as<Variable>()->name)) continue;
+                return narrow_by(mn ? LE::make(alone, *bound) : GE::make(alone, *bound), narrowed);
+            }
+        }
         // v < e, v <= e, v > e, v >= e, v == e, with v on either side, or the negation of one of
         // the first four (as undef() in the true arm of a select on an update's left side gives).
         Expr lhs, rhs;
@@ -1187,14 +1200,15 @@ private:
             if (!have.min.defined() || !have.max.defined() || have.min.type() != Int(32)) continue;
             Expr have_min = Cast::make(Int(64), have.min), have_max = Cast::make(Int(64), have.max);
             Interval now = have;
+            // (Simplified first: a min's or max's bound is a select that folds on constants.)
             if (solved.upper.defined()) {
-                Interval u = bounds(solved.upper);
+                Interval u = bounds(simplify(solved.upper, let_values_));
                 if (u.max.defined()) {
                     now.max = simplify(Cast::make(Int(32), max(min(have_max, u.max), have_min)), let_values_);
                 }
             }
             if (solved.lower.defined()) {
-                Interval l = bounds(solved.lower);
+                Interval l = bounds(simplify(solved.lower, let_values_));
                 if (l.min.defined()) {
                     now.min = simplify(Cast::make(Int(32), min(max(have_min, l.min), have_max)), let_values_);
                 }

@@ -1,5 +1,7 @@
 #include "SolveForVariable.h"
 
+#include <cstdint>
+
 #include "Substitute.h"
 #include "dsl/IROperator.h"
 
@@ -33,7 +35,10 @@ Expr ceil_div(const Expr &a, int64_t k) {
 }
 Expr negate(const Expr &a) { return a.defined() ? Sub::make(make_zero(Int(64)), a) : Expr(); }
 
-bool solve(const Expr &e, const std::string &var, const Expr &upper, const Expr &lower, VariableBounds *result) {
+// `growth` is the product of the divisors solved through so far: each multiplies the bounds,
+// and bounds of int32 values times at most 2^20 stay far inside int64.
+bool solve(const Expr &e, const std::string &var, const Expr &upper, const Expr &lower, VariableBounds *result,
+           int64_t growth = 1) {
     if (!is_int32(e)) return false;
     if (const Variable *v = e.as<Variable>()) {
         if (v->name != var) return false;
@@ -44,14 +49,14 @@ bool solve(const Expr &e, const std::string &var, const Expr &upper, const Expr 
         // x + b <= U  <=>  x <= U - b (and the same below).
         const bool in_a = expr_uses_var(op->a, var);
         const Expr &x = in_a ? op->a : op->b, &rest = in_a ? op->b : op->a;
-        return solve(x, var, sub_or_undef(upper, rest), sub_or_undef(lower, rest), result);
+        return solve(x, var, sub_or_undef(upper, rest), sub_or_undef(lower, rest), result, growth);
     }
     if (const Sub *op = e.as<Sub>()) {
         if (expr_uses_var(op->a, var)) {
-            return solve(op->a, var, add_or_undef(upper, op->b), add_or_undef(lower, op->b), result);
+            return solve(op->a, var, add_or_undef(upper, op->b), add_or_undef(lower, op->b), result, growth);
         }
         // a - x <= U  <=>  x >= a - U;  a - x >= L  <=>  x <= a - L.
-        return solve(op->b, var, sub_or_undef(op->a, lower), sub_or_undef(op->a, upper), result);
+        return solve(op->b, var, sub_or_undef(op->a, lower), sub_or_undef(op->a, upper), result, growth);
     }
     if (const Mul *op = e.as<Mul>()) {
         const int64_t *c = as_const_int(op->b);
@@ -63,11 +68,34 @@ bool solve(const Expr &e, const std::string &var, const Expr &upper, const Expr 
         if (!c || *c == 0 || *c > (1 << 20) || *c < -(1 << 20)) return false;
         if (*c > 0) {
             // x * k <= U  <=>  x <= floor(U / k);  x * k >= L  <=>  x >= ceil(L / k).
-            return solve(*x, var, floor_div(upper, *c), ceil_div(lower, *c), result);
+            return solve(*x, var, floor_div(upper, *c), ceil_div(lower, *c), result, growth);
         }
         // x * -k <= U  <=>  x >= ceil(-U / k);  x * -k >= L  <=>  x <= floor(-L / k).
         const int64_t k = -*c;
-        return solve(*x, var, floor_div(negate(lower), k), ceil_div(negate(upper), k), result);
+        return solve(*x, var, floor_div(negate(lower), k), ceil_div(negate(upper), k), result, growth);
+    }
+    if (const Div *op = e.as<Div>()) {
+        // Rounding down, by k > 0: x / k <= U  <=>  x <= U * k + k - 1;  x / k >= L  <=>  x >= L * k.
+        const int64_t *k = as_const_int(op->b);
+        if (!k || *k <= 0 || growth * *k > (1 << 20)) return false;
+        Expr kk = make_const(Int(64), *k);
+        Expr u = upper.defined() ? Add::make(Mul::make(upper, kk), make_const(Int(64), *k - 1)) : Expr();
+        Expr l = lower.defined() ? Mul::make(lower, kk) : Expr();
+        return solve(op->a, var, u, l, result, growth * *k);
+    }
+    if (e.as<Min>() || e.as<Max>()) {
+        // What must hold, not an equivalence: min(x, c) >= L gives x >= L, and min(x, c) <= U
+        // gives x <= U where c > U (else nothing: x's largest int32); max the other way round.
+        const bool is_min = e.as<Min>() != nullptr;
+        const Expr &a = is_min ? e.as<Min>()->a : e.as<Max>()->a, &b = is_min ? e.as<Min>()->b : e.as<Max>()->b;
+        const bool in_a = expr_uses_var(a, var);
+        const Expr &x = in_a ? a : b, &c = in_a ? b : a;
+        if (is_min) {
+            Expr u = upper.defined() ? Select::make(LT::make(upper, wide(c)), upper, make_const(Int(64), int64_t(INT32_MAX))) : Expr();
+            return solve(x, var, u, lower, result, growth);
+        }
+        Expr l = lower.defined() ? Select::make(LT::make(wide(c), lower), lower, make_const(Int(64), int64_t(INT32_MIN))) : Expr();
+        return solve(x, var, upper, l, result, growth);
     }
     return false;
 }
