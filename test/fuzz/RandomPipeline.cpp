@@ -271,14 +271,19 @@ void RandomPipeline::add_update_stage(PipelineStage &st, int a, int b) {
         Expr condition = (k.x + y) % 2 == 0;
         // Sometimes a bound on k too, which narrows the region the update reads.
         int k_max = where_rand(3) == 0 ? where_rand(3) - 1 : 2;
-        // In one of four equivalent forms, which bounds inference solves for k.
-        const int form = k_max < 2 ? where_rand(4) : 0;
-        const char *forms[] = {"k <= K", "k + 2 <= K + 2", "2 * k < 2 * K + 2", "-k >= -K"};
+        // In one of six equivalent forms, or one that lets K + 1 through when K is even, which
+        // bounds inference solves for k.
+        const int form = k_max < 2 ? where_rand(7) : 0;
+        const char *forms[] = {"k <= K",      "k + 2 <= K + 2", "2 * k < 2 * K + 2",        "-k >= -K",
+                               "min(k, 5) <= K", "k == min(k, K)", "(k + 4) / 2 <= (K + 4) / 2"};
         if (k_max < 2) {
             Expr bound = form == 0   ? k.x <= k_max
                          : form == 1 ? k.x + 2 <= k_max + 2
                          : form == 2 ? 2 * k.x < 2 * k_max + 2
-                                     : -k.x >= -k_max;
+                         : form == 3 ? -k.x >= -k_max
+                         : form == 4 ? min(k.x, 5) <= k_max
+                         : form == 5 ? k.x == min(k.x, k_max)
+                                     : (k.x + 4) / 2 <= (k_max + 4) / 2;
             condition = condition && bound;
         }
         if (reads_self) condition = condition && f(x, y) < 40;
