@@ -173,6 +173,22 @@ std::set<std::string> Stage::loops_inside_earlier_splits() const {
     return inner_loops;
 }
 
+std::set<std::string> loops_from_shifted_outer_loops(const std::vector<Split> &splits, bool pure_definition) {
+    std::set<std::string> from;
+    for (const Split &s : splits) {
+        bool shifts = s.tail == TailStrategy::ShiftInwards || (s.tail == TailStrategy::Auto && pure_definition);
+        if (s.kind == Split::SplitVar && shifts) {
+            from.insert(s.outer);
+        } else if (s.kind == Split::SplitVar && from.count(s.old_var)) {
+            from.insert(s.inner);
+            from.insert(s.outer);
+        } else if (s.kind == Split::RenameVar && from.count(s.old_var)) {
+            from.insert(s.outer);
+        }
+    }
+    return from;
+}
+
 void Stage::check_update_tail(const std::string &var, TailStrategy tail, bool is_rvar) const {
     if (index_ == 0 || (tail != TailStrategy::ShiftInwards && tail != TailStrategy::RoundUp)) return;
     const std::string what = describe() + ": split(" + var + ") with TailStrategy::";
@@ -257,6 +273,14 @@ Stage &Stage::split_as(const char *directive, const VarOrRVar &old, const VarOrR
     user_assert(outer.name != inner.name) << describe() << ": " << directive << "(" << old.name
                                           << ") needs different names for the outer and inner loops";
     bool is_rvar = d.is_rvar;
+    // Halide's Auto in a pure definition: ShiftInwards, except for a loop that stems from the
+    // outer loop of a ShiftInwards split (f.vectorize(x, 8).unroll(x, 4)): that split's
+    // shift already keeps every point inside, so the new one rounds up (shifting again would
+    // only ask more of the output and inputs at small sizes).
+    if (tail == TailStrategy::Auto && index_ == 0 && !is_rvar &&
+        loops_from_shifted_outer_loops(def().schedule.splits, true).count(old.name)) {
+        tail = TailStrategy::RoundUp;
+    }
     check_update_tail(old.name, tail, is_rvar);
     Split s;
     s.kind = Split::SplitVar;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,11 @@ struct Split {
     // The directive that made the split (split, tile, vectorize, unroll, parallel), for messages.
     std::string directive = "split";
 };
+
+// The loops that stem from the outer loop of a ShiftInwards split (Auto in a pure definition),
+// as Halide 14 counts them: splitting one again with Auto rounds up (the shift already keeps
+// every point inside the loop's range), and such a RoundUp split asks nothing more of the output.
+std::set<std::string> loops_from_shifted_outer_loops(const std::vector<Split> &splits, bool pure_definition);
 
 // The directive that gives a loop this kind (vectorize for Vectorized, ...), for messages.
 inline const char *directive_name(ForType t) {

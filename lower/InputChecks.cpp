@@ -93,9 +93,11 @@ std::string output_overreach_hint(const FunctionContents &out, int d) {
     }
     bool shifts = false, rounds_up = false;
     for (int k = 0; k < out.stages(); k++) {
-        for (auto &s : out.stage(k).schedule.splits) {
+        const std::vector<Split> &splits = out.stage(k).schedule.splits;
+        std::set<std::string> inside_shift = loops_from_shifted_outer_loops(splits, k == 0);
+        for (auto &s : splits) {
             if (s.kind != Split::SplitVar) continue;
-            rounds_up |= s.tail == TailStrategy::RoundUp;
+            rounds_up |= s.tail == TailStrategy::RoundUp && !inside_shift.count(s.old_var);
             shifts |= s.tail == TailStrategy::ShiftInwards || (s.tail == TailStrategy::Auto && k == 0);
         }
     }

@@ -261,3 +261,51 @@ TEST_CASE("a producer split RoundUp per strip of a GuardWithIf consumer asks its
     });
     CHECK(contains(msg, "needs [-1, 43] of it"));
 }
+
+TEST_CASE("Auto splits of a loop that stems from a ShiftInwards outer loop round up, as in Halide 14") {
+    // f.vectorize(x, 8).unroll(x, 4): the vectorize's shift keeps every point inside, so the
+    // unroll rounds up. Shifting again asked 32 points of an output of 8, 16 or 20 (found by a
+    // review; Halide 14 runs these).
+    for (int w : {8, 16, 20, 40}) {
+        ImageParam in(Int(32), 1, "in");
+        Var x("x");
+        Func f("f");
+        f(x) = in(x) * 2;
+        f.vectorize(x, 8).unroll(x, 4);
+        Buffer<int> b = halo_test::random_image<int>({w}, 11, -100, 100);
+        b.set_min({3});
+        in.set(b);
+        Buffer<int> out(w);
+        out.set_min({3});
+        halo_test::check_against_reference(f, out);
+    }
+    // Outer loops of outer loops too; an explicit ShiftInwards still shifts (and asks more).
+    Var x("x"), y("y"), w0("w0"), w1("w1"), w2("w2"), w3("w3");
+    for (bool explicit_shift : {false, true}) {
+        ImageParam in(Int(32), 2, "in");
+        Func f("f");
+        f(x, y) = in(x, y) + y;
+        if (explicit_shift) f.split(y, w0, w1, 16).split(w0, w2, w3, 7, TailStrategy::ShiftInwards);
+        else f.split(y, w0, w1, 16).split(w0, w2, w3, 7);
+        Buffer<int> b = halo_test::random_image<int>({16, 18}, 12, -100, 100);
+        b.set_min({0, -1});
+        in.set(b);
+        Buffer<int> out(16, 18);
+        out.set_min({0, -1});
+        std::string msg = halo_test::runtime_error_of([&] { halo_test::check_against_reference(f, out); });
+        if (explicit_shift) CHECK_MESSAGE(contains(msg, "would be computed at y in"), msg);
+        else CHECK_MESSAGE(msg.empty(), msg);
+    }
+    // Too small for the vectorize's shift: the message names the shift, not the unroll's rounding.
+    ImageParam in(Int(32), 1, "in");
+    Func f("f");
+    f(x) = in(x) * 2;
+    f.vectorize(x, 8).unroll(x, 4);
+    in.set(halo_test::random_image<int>({5}, 13, -100, 100));
+    std::string msg = halo_test::runtime_error_of([&] {
+        Buffer<int> out(5);
+        f.realize(out);
+    });
+    CHECK(contains(msg, "TailStrategy::ShiftInwards (the default) needs the output to be at least as large as the split factor"));
+    CHECK(!contains(msg, "RoundUp"));
+}
