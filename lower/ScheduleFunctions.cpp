@@ -715,19 +715,25 @@ std::string resolve_loop(const Environment &env, const FunctionContents &f, cons
             << "as split(x, x, xi, 8) does), or compute '" << f.name << "' further out";
         return stage_prefix(g.name, stage) + l.var;
     }
-    std::string elsewhere;
+    std::string elsewhere, why;
     for (int s = 0; s < g.stages(); s++) {
         for (auto &d : g.stage(s).schedule.dims) {
-            if (s != stage && d.var == l.var && elsewhere.empty()) elsewhere = stage_description(s);
+            if (s == stage || d.var != l.var || !elsewhere.empty()) continue;
+            elsewhere = stage_description(s);
+            // (That stage may use f too: the stage looked in is the last that does.)
+            why = stage_uses(env, g.stage(s), f.name)
+                      ? " only: give the " + stage_description(stage) + " that loop too (schedule it with the same "
+                            "split), or compute '" + f.name + "' further out"
+                      : ", which does not use '" + f.name + "'";
         }
     }
     user_error << "Func '" << f.name << "' is scheduled " << directive << "(" << g.name << ", " << l.var
                << "), but the stage of '" << g.name << "' that uses '" << f.name << "' (its "
-               << stage_description(stage) << ") has no loop '" << l.var << "'. That stage's loops, "
+               << stage_description(stage) << (elsewhere.empty() || why[0] == ',' ? "" : ", the last stage that uses it")
+               << ") has no loop '" << l.var << "'. That stage's loops, "
                << "outermost first, are: " << loop_names_of(g.stage(stage))
                << ". Pick one of those (after splits, use the new names)"
-               << (elsewhere.empty() ? "" : "; '" + l.var + "' is a loop of " + g.name + "'s " + elsewhere +
-                                               ", which does not use '" + f.name + "'");
+               << (elsewhere.empty() ? "" : "; '" + l.var + "' is a loop of " + g.name + "'s " + elsewhere + why);
     return "";
 }
 

@@ -283,3 +283,25 @@ TEST_CASE("a PredicateStores split must stay innermost, and PredicateLoads canno
     Buffer<int> r = h.realize({13});
     for (int i = 0; i < 13; i++) CHECK(r(i) == i);
 }
+
+TEST_CASE("compute_at a loop of the consumer's pure definition when its update, which also uses the producer, lacks it") {
+    // Both stages of f use g; the update is the stage looked in, and it has no loop xo. The
+    // message once said the pure definition "does not use 'g'" (found by a review).
+    Func f("f"), g("g");
+    Var x("x"), y("y"), xo("xo"), xi("xi");
+    g(x, y) = x * 10 + y;
+    f(x, y) = g(x, y);
+    f(x, y) += g(x + 1, y);
+    f.split(x, xo, xi, 4);
+    g.compute_at(f, xo);
+    std::string msg = compile_error_of([&] { f.realize({13, 3}); });
+    CHECK(has(msg, "the stage of 'f' that uses 'g' (its update 0, the last stage that uses it) has no loop 'xo'"));
+    CHECK(has(msg, "'xo' is a loop of f's pure definition only: give the update 0 that loop too"));
+    CHECK(!has(msg, "does not use"));
+    // With the update split the same way, g is computed in both stages' loops.
+    f.update().split(x, xo, xi, 4);
+    Buffer<int> out = f.realize({13, 3});
+    int bad = 0;
+    out.for_each_element([&](int a, int b) { bad += out(a, b) != a * 10 + b + (a + 1) * 10 + b; });
+    CHECK(bad == 0);
+}
