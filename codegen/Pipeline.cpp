@@ -9,9 +9,9 @@
 #include <sstream>
 
 #include "JIT.h"
-#include "lower/BufferConstraints.h"
 #include "dsl/Func.h"
 #include "dsl/IRPrinter.h"
+#include "lower/BufferConstraints.h"
 #include "lower/Environment.h"
 #include "lower/InferInputBounds.h"
 #include "lower/LargeStack.h"

@@ -773,9 +773,6 @@ private:
     }
 };
 
-// Walks a statement with loop variables and lets bound to their intervals and records the
-// box of every Func or image call (or Provide) it meets; with a name, of that one only,
-// skipping the statements that do not touch it.
 // The constant c with e = c * v + (terms without v), if v appears in e only under additions,
 // subtractions and multiplications by constants; nullopt otherwise.
 std::optional<int64_t> coefficient_of(const Expr &e, const std::string &v) {
@@ -800,6 +797,9 @@ std::optional<int64_t> coefficient_of(const Expr &e, const std::string &v) {
     return std::nullopt;
 }
 
+// Walks a statement with loop variables and lets bound to their intervals and records the
+// box of every Func or image call (or Provide) it meets; with a name, of that one only,
+// skipping the statements that do not touch it.
 class BoxFinder : public IRVisitor {
 public:
     BoxFinder(const Scope &s, bool provides, const LetValues &outer_lets)
