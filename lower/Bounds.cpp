@@ -1011,16 +1011,18 @@ private:
         std::set<std::string> names;
         collect_variables(symbolic.min, names);
         collect_variables(symbolic.max, names);
-        // (Only a rounded end is worth the work: a plain loop from m to M is bounded as well by
-        // the lets' ranges.)
-        struct HasDiv : IRVisitor {
+        // (Only an end that is a difference or a quotient is worth the work, as in [0, max -
+        // min] or [0, (max - min) / F]: a plain loop from m to M is bounded as well by the lets'
+        // ranges.)
+        struct HasDifference : IRVisitor {
             bool found = false;
             using IRVisitor::visit;
             void visit(const Div *) override { found = true; }
-        } has_div;
-        symbolic.max.accept(&has_div);
+            void visit(const Sub *) override { found = true; }
+        } difference;
+        symbolic.max.accept(&difference);
         for (const std::string &n : names) {
-            if (auto l = let_values_.find(n); has_div.found && l != let_values_.end()) symbolic.lets[n] = l->second;
+            if (auto l = let_values_.find(n); difference.found && l != let_values_.end()) symbolic.lets[n] = l->second;
         }
         auto outer = symbolic_loops_.find(op->name);
         std::optional<SymbolicLoop> saved;

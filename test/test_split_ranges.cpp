@@ -309,3 +309,19 @@ TEST_CASE("Auto splits of a loop that stems from a ShiftInwards outer loop round
     CHECK(contains(msg, "TailStrategy::ShiftInwards (the default) needs the output to be at least as large as the split factor"));
     CHECK(!contains(msg, "RoundUp"));
 }
+
+TEST_CASE("a producer split by 1 with RoundUp inside a GuardWithIf tile asks its input only for what it reads") {
+    // g's loop runs over [0, max - min] of the tile's region and g.s0.x = loop + min: bounded
+    // apart, the input check asked for [0, 195] of an input of 100 (found by a review; Halide
+    // 14 runs this with exactly [0, 99]).
+    ImageParam in(Int(32), 1, "in");
+    Func f("f"), g("g");
+    Var x("x"), xo("xo"), xi("xi"), gi("gi");
+    g(x) = in(x) * 3;
+    f(x) = g(x);
+    f.split(x, xo, xi, 4, TailStrategy::GuardWithIf);
+    g.compute_at(f, xo).split(x, x, gi, 1, TailStrategy::RoundUp);
+    Buffer<int> b = halo_test::random_image<int>({100}, 14, -100, 100);
+    in.set(b);
+    halo_test::check_against_reference(f, Buffer<int>(100));
+}
