@@ -1279,83 +1279,28 @@ void CodeGen::unpack_buffer(const std::string &name, Value *buf, Type type, int 
                                                builder_.getInt16Ty(), builder_.getInt32Ty(), builder_.getPtrTy()});
     auto *dim_t = llvm::StructType::get(ctx_, {builder_.getInt32Ty(), builder_.getInt32Ty(),
                                                builder_.getInt32Ty(), builder_.getInt32Ty()});
+    // The structural checks in one call to the runtime (runtime/BufferChecks.cpp): inline they
+    // were a branch and an error block per check. (An input or output whose dim(0).set_stride
+    // was given takes any stride in dimension 0: its addresses use it.)
     Value *name_str = builder_.CreateGlobalStringPtr(name);
-    check_or_return(builder_.CreateIsNotNull(buf), [&] {
-        return builder_.CreateCall(runtime("halo_error_null_buffer", builder_.getInt32Ty(),
-                                           {builder_.getPtrTy(), builder_.getPtrTy()}),
-                                   {null_ctx(), name_str});
-    });
+    auto check = runtime("halo_check_buffer", builder_.getInt32Ty(),
+                         {builder_.getPtrTy(), builder_.getPtrTy(), builder_.getPtrTy(), builder_.getInt32Ty(),
+                          builder_.getInt32Ty(), builder_.getInt32Ty(), builder_.getInt32Ty()});
+    bool dense_dim0 = dims > 0 && !strided_buffers_.count(name);
+    Value *code = builder_.CreateCall(check, {null_ctx(), buf, name_str, builder_.getInt32(type.code),
+                                              builder_.getInt32(type.bits), builder_.getInt32(dims),
+                                              builder_.getInt32(dense_dim0)});
+    check_or_return(builder_.CreateICmpEQ(code, builder_.getInt32(0)), [&] { return code; });
     Value *host = builder_.CreateLoad(builder_.getPtrTy(), builder_.CreateStructGEP(buf_t, buf, 0));
-    check_or_return(builder_.CreateIsNotNull(host), [&] {
-        return builder_.CreateCall(runtime("halo_error_null_buffer", builder_.getInt32Ty(),
-                                           {builder_.getPtrTy(), builder_.getPtrTy()}),
-                                   {null_ctx(), name_str});
-    });
-    Value *code = builder_.CreateZExt(builder_.CreateLoad(builder_.getInt8Ty(), builder_.CreateStructGEP(buf_t, buf, 1)),
-                                      builder_.getInt32Ty());
-    Value *bits = builder_.CreateZExt(builder_.CreateLoad(builder_.getInt8Ty(), builder_.CreateStructGEP(buf_t, buf, 2)),
-                                      builder_.getInt32Ty());
-    Value *ok_type = builder_.CreateAnd(builder_.CreateICmpEQ(code, builder_.getInt32(type.code)),
-                                        builder_.CreateICmpEQ(bits, builder_.getInt32(type.bits)));
-    check_or_return(ok_type, [&] {
-        return builder_.CreateCall(
-            runtime("halo_error_bad_type", builder_.getInt32Ty(),
-                    {builder_.getPtrTy(), builder_.getPtrTy(), builder_.getInt32Ty(), builder_.getInt32Ty(),
-                     builder_.getInt32Ty(), builder_.getInt32Ty()}),
-            {null_ctx(), name_str, code, bits, builder_.getInt32(type.code), builder_.getInt32(type.bits)});
-    });
-    Value *ndims = builder_.CreateLoad(builder_.getInt32Ty(), builder_.CreateStructGEP(buf_t, buf, 4));
-    check_or_return(builder_.CreateICmpEQ(ndims, builder_.getInt32(dims)), [&] {
-        return builder_.CreateCall(runtime("halo_error_bad_dimensions", builder_.getInt32Ty(),
-                                           {builder_.getPtrTy(), builder_.getPtrTy(), builder_.getInt32Ty(),
-                                            builder_.getInt32Ty()}),
-                                   {null_ctx(), name_str, ndims, builder_.getInt32(dims)});
-    });
     Value *dim = builder_.CreateLoad(builder_.getPtrTy(), builder_.CreateStructGEP(buf_t, buf, 5));
     buffers_[name] = host;
-    if (dims > 0) {
-        // Everything below reads through dim.
-        check_or_return(builder_.CreateIsNotNull(dim), [&] {
-            return builder_.CreateCall(runtime("halo_error_null_dim", builder_.getInt32Ty(),
-                                               {builder_.getPtrTy(), builder_.getPtrTy(), builder_.getInt32Ty()}),
-                                       {null_ctx(), name_str, builder_.getInt32(dims)});
-        });
-        // (An input or output whose dim(0).set_stride was given takes any stride there: its
-        // addresses use it.)
-        if (!strided_buffers_.count(name)) {
-            Value *stride0 = builder_.CreateLoad(builder_.getInt32Ty(), builder_.CreateStructGEP(dim_t, dim, 2));
-            check_or_return(builder_.CreateICmpEQ(stride0, builder_.getInt32(1)), [&] {
-                return builder_.CreateCall(runtime("halo_error_bad_stride", builder_.getInt32Ty(),
-                                                   {builder_.getPtrTy(), builder_.getPtrTy(), builder_.getInt32Ty()}),
-                                           {null_ctx(), name_str, stride0});
-            });
-        }
-    }
     static const char *fields[] = {"min", "extent", "stride"};
     for (int d = 0; d < dims; d++) {
         Value *dp = builder_.CreateInBoundsGEP(dim_t, dim, builder_.getInt32(d));
-        Value *field[3];
         for (int f = 0; f < 3; f++) {
             std::string n = name + "." + fields[f] + "." + std::to_string(d);
-            field[f] = builder_.CreateLoad(builder_.getInt32Ty(), builder_.CreateStructGEP(dim_t, dp, f), n);
-            symbols_[n] = field[f];
+            symbols_[n] = builder_.CreateLoad(builder_.getInt32Ty(), builder_.CreateStructGEP(dim_t, dp, f), n);
         }
-        // The bounds checks compute the last coordinate, min + extent - 1, in 32 bits: a
-        // negative extent or a last coordinate that wraps would make them pass wrongly.
-        Value *mn = field[0], *extent = field[1];
-        Value *last = builder_.CreateSub(builder_.CreateAdd(builder_.CreateSExt(mn, builder_.getInt64Ty()),
-                                                            builder_.CreateSExt(extent, builder_.getInt64Ty())),
-                                         builder_.getInt64(1));
-        Value *ok = builder_.CreateAnd(
-            builder_.CreateICmpSGE(extent, builder_.getInt32(0)),
-            builder_.CreateAnd(builder_.CreateICmpSLE(last, builder_.getInt64(INT32_MAX)),
-                               builder_.CreateICmpSGE(last, builder_.getInt64(INT32_MIN))));
-        check_or_return(ok, [&] {
-            return builder_.CreateCall(runtime("halo_error_bad_extent", builder_.getInt32Ty(),
-                                               {builder_.getPtrTy(), builder_.getPtrTy(), builder_.getInt32Ty(),
-                                                builder_.getInt32Ty(), builder_.getInt32Ty()}),
-                                       {null_ctx(), name_str, builder_.getInt32(d), mn, extent});
-        });
     }
 }
 

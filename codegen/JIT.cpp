@@ -133,6 +133,7 @@ JITModule::JITModule(const LoweredPipeline &p, const Target &target) : impl_(std
                                                       llvm::JITSymbolFlags::Exported};
     };
     add("halo_error", &halo_error);
+    add("halo_check_buffer", &halo_check_buffer);
     add("halo_error_null_buffer", &halo_error_null_buffer);
     add("halo_error_bad_type", &halo_error_bad_type);
     add("halo_error_bad_dimensions", &halo_error_bad_dimensions);

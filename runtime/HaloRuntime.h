@@ -113,6 +113,12 @@ void halo_print(void *user_context, int32_t count, const int32_t *kinds, const i
 // halo_error_code_requirement_failed.
 int32_t halo_error_requirement_failed(void *user_context, const char *func_name, const char *condition,
                                       int32_t count, const int32_t *kinds, const int64_t *values);
+// Checks a buffer argument as pipelines do on entry (see halo_buffer_t): buf and its host
+// non-NULL, the type (code, bits), the dimension count, a non-NULL dim array, stride 1 in
+// dimension 0 if dense_dim0, and every extent (>= 0, min + extent - 1 in 32 bits). Reports the
+// first failure through the error functions below and returns its code, or 0.
+int32_t halo_check_buffer(void *user_context, const halo_buffer_t *buf, const char *buffer_name,
+                          int32_t type_code, int32_t type_bits, int32_t dimensions, int32_t dense_dim0);
 int32_t halo_error_null_buffer(void *user_context, const char *buffer_name);
 int32_t halo_error_bad_type(void *user_context, const char *buffer_name, int32_t got_code,
                             int32_t got_bits, int32_t want_code, int32_t want_bits);
