@@ -1,6 +1,8 @@
 #include "BoundsOverflowChecks.h"
 
 #include <cstdint>
+#include <utility>
+#include <vector>
 
 #include "dsl/IROperator.h"
 
@@ -23,11 +25,29 @@ public:
     Expr visit(const IntImm *op) override {
         return op->type == Int(32) ? Expr(int64_t(op->value)) : self(op);
     }
-    Expr visit(const Variable *op) override { return leaf(self(op)); }
+    Expr visit(const Variable *op) override {
+        for (auto it = lets_.rbegin(); it != lets_.rend(); ++it) {
+            if (it->first == op->name) return it->second ? Variable::make(Int(64), wide_name(op->name)) : self(op);
+        }
+        return leaf(self(op));
+    }
     Expr visit(const Cast *op) override { return leaf(self(op)); }
     Expr visit(const Load *op) override { return leaf(self(op)); }
     Expr visit(const Call *op) override { return leaf(self(op)); }
-    Expr visit(const Let *op) override { return leaf(self(op)); }
+    // A let's body is computed exactly too, from the let's value computed exactly (bound beside
+    // it, as name$int64: the parts of the body taken as they are, a cast's or a call's operand,
+    // still read the 32-bit one). The lets that bounds inference makes of large interval ends
+    // (x.hi$0 = ... in x.hi$0 + 1) are 32-bit sums that can wrap: an output of 2^30 + 1 columns
+    // in tiles of 16 rounded its producer's vector loop up past INT32_MAX, and the input check
+    // passed on the wrapped value.
+    Expr visit(const Let *op) override {
+        bool widened = is_int32(op->value);
+        lets_.push_back({op->name, widened});
+        Expr body = mutate(op->body);
+        lets_.pop_back();
+        if (widened) body = Let::make(wide_name(op->name), mutate(op->value), body);
+        return Let::make(op->name, op->value, body);
+    }
 
     template <typename Node>
     Expr arith(const Node *op) {
@@ -52,6 +72,11 @@ public:
         return Select::make(mutate(op->condition), mutate(op->true_value), mutate(op->false_value));
     }
     // And, Or, Not: the default recursion widens the comparisons inside.
+
+private:
+    // The enclosing Lets, innermost last, and whether each one has an exact (int64) copy.
+    std::vector<std::pair<std::string, bool>> lets_;
+    static std::string wide_name(const std::string &name) { return name + "$int64"; }
 };
 
 Expr overflow_error(const std::string &name, const Expr &value) {

@@ -1,5 +1,6 @@
 // Sizes and coordinates at the ends of what 32 and 64 bits hold: each either computes the
 // right answer or stops with a clear error, never wraps around.
+#include <algorithm>
 #include <climits>
 
 #include "TestUtil.h"
@@ -156,6 +157,31 @@ TEST_CASE("a stencil reaching past INT_MAX is a clear error, not a wrapped bound
     out2.set_min(INT_MAX - 15);
     CHECK_NOTHROW(f.realize(out2));
     CHECK(out2(INT_MAX - 1) == 2);
+}
+
+TEST_CASE("an input check whose bound is a let of bounds inference is computed without wrapping") {
+    // The output claims 2^30 + 1 columns (its memory holds 200: nothing may be written before
+    // the checks). Per tile of 16, g covers 17 columns, its vector loop rounded up to 4: the
+    // last tile's g ends past INT32_MAX in 32 bits, in a let of the input check's bound, which
+    // wrapped and let the check pass (then the pipeline wrote far outside the output).
+    std::vector<uint8_t> in_memory(100 * 100, 7), out_memory(200 * 20, 0);
+    for (int columns : {(1 << 30) + 1, INT_MAX - 100}) {
+        CAPTURE(columns);
+        halo_dimension_t in_shape[2] = {{-50, 100, 1, 0}, {-50, 100, 100, 0}};
+        halo_dimension_t out_shape[2] = {{0, columns, 1, 0}, {0, 20, 200, 0}};
+        Buffer<uint8_t> in(in_memory.data(), 2, in_shape), out(out_memory.data(), 2, out_shape);
+        Var x("x"), y("y"), xo("xo"), yo("yo"), xi("xi"), yi("yi");
+        Func g("g"), f("f");
+        g(x, y) = cast<int16_t>(in(x - 1, y)) + in(x + 1, y);
+        f(x, y) = cast<uint8_t>(g(x, y) + g(x + 1, y));
+        f.tile(x, y, xo, yo, xi, yi, 16, 16, TailStrategy::GuardWithIf);
+        g.compute_at(f, xo).vectorize(x, 4, TailStrategy::GuardWithIf);
+        std::string msg = runtime_error_of([&] { f.realize(out); });
+        INFO(msg);
+        CHECK(contains(msg, "covers dimension 0 in [-50, 49], but producing output 'f' needs [-1, " +
+                                std::to_string(int64_t(columns) + 1) + "] of it"));
+        CHECK(std::all_of(out_memory.begin(), out_memory.end(), [](uint8_t v) { return v == 0; }));
+    }
 }
 
 TEST_CASE("an offset of 2^31 - 1 from a coordinate near the top is caught by the bounds checks") {
