@@ -135,6 +135,25 @@ Expr with_lets(Expr e, const std::vector<std::pair<std::string, Expr>> &lets) {
     return e;
 }
 
+// c folded, if it is made of constants only (0 == 0, or a mux's index given as a literal): a
+// select on it reads only the side it takes, as the simplifier removes the other before code
+// is generated. (A condition that reads anything is left as it is.)
+Expr folded_if_constant(const Expr &c) {
+    if (is_const(c)) return c;
+    struct Finder : IRVisitor {
+        bool varies = false;
+        using IRVisitor::visit;
+        void visit(const Variable *) override { varies = true; }
+        void visit(const Load *) override { varies = true; }
+        void visit(const Call *op) override {
+            varies = varies || op->call_type != Call::Intrinsic || op->is_effect_intrinsic();
+            if (!varies) IRVisitor::visit(op);
+        }
+    } finder;
+    c.accept(&finder);
+    return finder.varies ? c : simplify(c);
+}
+
 class BoundsOfExpr : public IRVisitor {
 public:
     explicit BoundsOfExpr(const Scope &s) : scope(s) {}
@@ -490,6 +509,9 @@ private:
     void visit(const Or *op) override { bool_result(op); }
     void visit(const Not *op) override { bool_result(op); }
     void visit(const Select *op) override {
+        Expr condition = folded_if_constant(op->condition);
+        if (is_one(condition)) return op->true_value.accept(this);
+        if (is_zero(condition)) return op->false_value.accept(this);
         Interval t = get(op->true_value), f = get(op->false_value);
         // A single value where the condition and both sides are (a sliding window's start,
         // select(loop > first, ...), read where its loop variable is fixed): the union would
@@ -930,8 +952,9 @@ private:
     // A select on a constant (a specialization's condition substituted into its stage) reads
     // only the side it takes: the simplifier removes the other before code is generated.
     void visit(const Select *op) override {
-        if (is_one(op->condition)) return op->true_value.accept(this);
-        if (is_zero(op->condition)) return op->false_value.accept(this);
+        Expr condition = folded_if_constant(op->condition);
+        if (is_one(condition)) return op->true_value.accept(this);
+        if (is_zero(condition)) return op->false_value.accept(this);
         IRVisitor::visit(op);
     }
     void visit(const Let *op) override {

@@ -44,6 +44,25 @@ TEST_CASE("mux of a uint8 index and of Tuples") {
     }
 }
 
+TEST_CASE("a select or mux on a constant condition reads only the side it takes") {
+    // The input holds [0, 9]; the side not taken reads [100, 107]. As in Halide (whose
+    // simplifier folds the condition), that read is never made, so it asks nothing of the input.
+    Buffer<int> in(10);
+    for (int i = 0; i < 10; i++) in(i) = i;
+    Var x("x");
+    Func a("a"), b("b"), c("c"), d("d");
+    a(x) = select(Expr(0) == 0, x * 2, in(x + 100));
+    b(x) = mux(0, {x * 2, in(x + 100)});
+    c(x) = select(Expr(3) > 4, in(x + 100), in(x) + x);  // the false side: in(x) only
+    d(x) = in(select(Expr(1) < 2, x, x + 100));           // an index: only x
+    for (Func f : {a, b, c, d}) {
+        CAPTURE(f.name());
+        Buffer<int> out(8);
+        REQUIRE_NOTHROW(f.realize(out));
+        for (int i = 0; i < 8; i++) CHECK(out(i) == (f.name() == "d" ? i : 2 * i));
+    }
+}
+
 TEST_CASE("mux errors name the mismatch") {
     Var x("x");
     std::string msg = compile_error_of([&] { mux(x, {x, 1.5f}); });
