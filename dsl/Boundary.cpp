@@ -10,7 +10,8 @@ namespace BoundaryConditions {
 
 namespace {
 
-using Source = std::function<Expr(const std::vector<Expr> &)>;
+// The source's values at a point: one, or each value of a Tuple-valued Func.
+using Source = std::function<std::vector<Expr>(const std::vector<Expr> &)>;
 
 enum class Kind { RepeatEdge, Constant, Mirror, MirrorInterior, RepeatImage };
 
@@ -37,8 +38,9 @@ const char *kind_name(Kind k) {
 
 // var_names: the Vars of the boundary condition's Func (a Func source's own, as in Halide, so
 // that a schedule written with the source's Vars applies), or empty for bc0, bc1, ...
+// value: constant_exterior's value outside the bounds, one per value of the source.
 Func make_boundary(const std::string &name, const Source &source, int dims, const Region &bounds,
-                   Kind kind, const std::vector<std::string> &var_names, Expr value = Expr()) {
+                   Kind kind, const std::vector<std::string> &var_names, const std::vector<Expr> &value = {}) {
     user_assert(int(bounds.size()) <= dims)
         << "Boundary condition on '" << name << "' given " << bounds.size()
         << " bounds for a source with " << dims << " dimensions";
@@ -70,13 +72,21 @@ Func make_boundary(const std::string &name, const Source &source, int dims, cons
         outside = outside.defined() ? (outside || o) : o;
     }
     Func f(unique_boundary_name(name + "_" + kind_name(kind)));
-    Expr inside = source(coords);
-    if (kind == Kind::Constant && outside.defined()) {
-        // An integer constant takes the source's type, and must fit it (select's rule).
-        f(args) = select(outside, as_const_int(value) ? value : cast(inside.type(), value), inside);
-    } else {
-        f(args) = inside;
+    std::vector<Expr> inside = source(coords);
+    if (kind == Kind::Constant) {
+        user_assert(value.size() == inside.size())
+            << "constant_exterior of '" << name << "' given " << value.size() << " value" << (value.size() == 1 ? "" : "s")
+            << " for the outside, but '" << name << "' has " << inside.size()
+            << " (a Tuple-valued source takes a Tuple of as many values, one per element)";
+        for (size_t i = 0; i < inside.size() && outside.defined(); i++) {
+            user_assert(value[i].defined()) << "constant_exterior of '" << name << "' given an undefined value";
+            // An integer constant takes the source's type, and must fit it (select's rule).
+            Expr v = as_const_int(value[i]) ? value[i] : cast(inside[i].type(), value[i]);
+            inside[i] = select(outside, v, inside[i]);
+        }
     }
+    if (inside.size() == 1) f(args) = inside[0];
+    else f(args) = Tuple(inside);
     return f;
 }
 
@@ -97,13 +107,16 @@ Region region_of(const Buffer<> &b, const Region &given) {
 }
 
 Source of(const Func &f) {
-    return [f](const std::vector<Expr> &a) { return Expr(f(a)); };
+    return [f](const std::vector<Expr> &a) {
+        if (f.defined() && f.outputs() > 1) return Tuple(f(a)).as_vector();
+        return std::vector<Expr>{Expr(f(a))};
+    };
 }
 Source of(const ImageParam &p) {
-    return [p](const std::vector<Expr> &a) { return p(a); };
+    return [p](const std::vector<Expr> &a) { return std::vector<Expr>{p(a)}; };
 }
 Source of(const Buffer<> &b) {
-    return [b](const std::vector<Expr> &a) { return b(a); };
+    return [b](const std::vector<Expr> &a) { return std::vector<Expr>{b(a)}; };
 }
 
 std::vector<std::string> var_names_of(const Func &f) {
@@ -118,8 +131,8 @@ std::vector<std::string> var_names_of(const ImageParam &) { return {}; }
 std::vector<std::string> var_names_of(const Buffer<> &) { return {}; }
 
 template <typename S>
-Func boundary(const S &s, const Region &b, Kind kind, Expr value = Expr()) {
-    return make_boundary(s.name(), of(s), s.dimensions(), region_of(s, b), kind, var_names_of(s), std::move(value));
+Func boundary(const S &s, const Region &b, Kind kind, const std::vector<Expr> &value = {}) {
+    return make_boundary(s.name(), of(s), s.dimensions(), region_of(s, b), kind, var_names_of(s), value);
 }
 
 }  // namespace
@@ -127,9 +140,18 @@ Func boundary(const S &s, const Region &b, Kind kind, Expr value = Expr()) {
 Func repeat_edge(const Func &s, const Region &b) { return boundary(s, b, Kind::RepeatEdge); }
 Func repeat_edge(const ImageParam &s, const Region &b) { return boundary(s, b, Kind::RepeatEdge); }
 Func repeat_edge(const Buffer<> &s, const Region &b) { return boundary(s, b, Kind::RepeatEdge); }
-Func constant_exterior(const Func &s, Expr v, const Region &b) { return boundary(s, b, Kind::Constant, v); }
-Func constant_exterior(const ImageParam &s, Expr v, const Region &b) { return boundary(s, b, Kind::Constant, v); }
-Func constant_exterior(const Buffer<> &s, Expr v, const Region &b) { return boundary(s, b, Kind::Constant, v); }
+Func constant_exterior(const Func &s, Expr v, const Region &b) { return boundary(s, b, Kind::Constant, {v}); }
+Func constant_exterior(const ImageParam &s, Expr v, const Region &b) { return boundary(s, b, Kind::Constant, {v}); }
+Func constant_exterior(const Buffer<> &s, Expr v, const Region &b) { return boundary(s, b, Kind::Constant, {v}); }
+Func constant_exterior(const Func &s, const Tuple &v, const Region &b) {
+    return boundary(s, b, Kind::Constant, v.as_vector());
+}
+Func constant_exterior(const ImageParam &s, const Tuple &v, const Region &b) {
+    return boundary(s, b, Kind::Constant, v.as_vector());
+}
+Func constant_exterior(const Buffer<> &s, const Tuple &v, const Region &b) {
+    return boundary(s, b, Kind::Constant, v.as_vector());
+}
 Func mirror_image(const Func &s, const Region &b) { return boundary(s, b, Kind::Mirror); }
 Func mirror_image(const ImageParam &s, const Region &b) { return boundary(s, b, Kind::Mirror); }
 Func mirror_image(const Buffer<> &s, const Region &b) { return boundary(s, b, Kind::Mirror); }

@@ -292,3 +292,49 @@ TEST_CASE("mirror_interior of a one-pixel-wide region repeats that pixel") {
     f.realize(out);
     for (int i = -3; i < 6; i++) CHECK(out(i) == 40);
 }
+
+TEST_CASE("boundary conditions on a Tuple-valued Func apply to every element") {
+    // As in Halide 14: the boundary Func is Tuple-valued too; constant_exterior takes a Tuple.
+    Var x("x"), y("y");
+    Func src("src");
+    src(x, y) = Tuple(x + y * 10, cast<float>(x - y) * 0.5f);
+    const int mn_x = -1, w = 5, mn_y = 2, h = 4;
+    BC::Region region = {{mn_x, w}, {mn_y, h}};
+    auto edge = [](int v, int mn, int n) { return clampi(v, mn, mn + n - 1); };
+    auto image = [](int v, int mn, int n) { return repeat_coord(v, mn, n); };
+    // Each boundary Func with the source coordinate it reads (v, min, extent).
+    std::vector<std::pair<Func, std::function<int(int, int, int)>>> cases = {
+        {BC::repeat_edge(src, region), edge},
+        {BC::repeat_edge(src, mn_x, w, mn_y, h), edge},  // Halide's min, extent, ... form
+        {BC::mirror_image(src, region), mirror},
+        {BC::mirror_interior(src, region), mirror_interior_coord},
+        {BC::repeat_image(src, mn_x, w, mn_y, h), image},
+    };
+    for (auto &[bc, coord] : cases) {
+        CAPTURE(bc.name());
+        Func g("g");
+        g(x, y) = bc(x, y)[0] * 100 + cast<int>(bc(x, y)[1] * 2.0f);
+        g.vectorize(x, 4);
+        Buffer<int> out(11, 9);
+        out.set_min(-4, -1);
+        g.realize(out);
+        check_all(out, [&, coord = coord](const std::vector<int> &c) {
+            int sx = coord(c[0], mn_x, w), sy = coord(c[1], mn_y, h);
+            return double((sx + sy * 10) * 100 + (sx - sy));
+        });
+        halo_test::check_against_reference(g, out);
+    }
+    Func outside = BC::constant_exterior(src, Tuple(-7, 2.5f), region);
+    Func g("g");
+    g(x, y) = outside(x, y)[0] * 100 + cast<int>(outside(x, y)[1] * 2.0f);
+    Buffer<int> out(11, 9);
+    out.set_min(-4, -1);
+    g.realize(out);
+    check_all(out, [&](const std::vector<int> &c) {
+        bool in = c[0] >= mn_x && c[0] < mn_x + w && c[1] >= mn_y && c[1] < mn_y + h;
+        return in ? double((c[0] + c[1] * 10) * 100 + (c[0] - c[1])) : double(-7 * 100 + 5);
+    });
+    std::string msg = halo_test::compile_error_of([&] { BC::constant_exterior(src, 0, region); });
+    CHECK(halo_test::contains(msg, "constant_exterior of 'src' given 1 value for the outside, but 'src' has 2 (a "
+                                   "Tuple-valued source takes a Tuple of as many values, one per element)"));
+}
