@@ -4,6 +4,7 @@
 #pragma once
 
 #include <initializer_list>
+#include <mutex>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -89,6 +90,8 @@ public:
     void clear_error() { error_.clear(); }
     // Sends this context's errors to handler instead, with `user` in the context's user field
     // (the handler's first argument is the halo_context_t*). NULL restores last_error().
+    // One call may report from several threads at once (iterations of a parallel loop that
+    // fail together), so the handler must be safe to call concurrently.
     void set_error_handler(halo_error_handler_t handler, void *user) {
         ctx_.error_handler = handler ? handler : &Context::record_error;
         ctx_.user = handler ? user : this;
@@ -98,11 +101,14 @@ public:
     void release_memory() { halo_arena_release_unused(ctx_.arena); }
 
 private:
+    // Under a lock: iterations of one call's parallel loop that fail together report at once.
     static void record_error(void *user_context, const char *message) {
-        auto *ctx = static_cast<halo_context_t *>(user_context);
-        static_cast<Context *>(ctx->user)->error_ = message;
+        auto *self = static_cast<Context *>(static_cast<halo_context_t *>(user_context)->user);
+        std::lock_guard<std::mutex> lock(self->error_mutex_);
+        self->error_ = message;
     }
     halo_context_t ctx_{};
+    std::mutex error_mutex_;
     std::string error_;
 };
 

@@ -10,6 +10,7 @@
 
 #include "Halo.h"
 #include "TestUtil.h"
+#include "runtime/HaloBuffer.h"
 
 using namespace halo;
 
@@ -371,4 +372,22 @@ TEST_CASE("a require() failing in every row of a parallel loop gives one whole m
     p.set(2);
     Buffer<int> out = f.realize({64, 256});
     CHECK(out(63, 255) == 63 + 255);
+}
+
+TEST_CASE("an aot::Context records errors that iterations of one call's parallel loop report at once") {
+    // A call through a _with_context entry point reports to its context's handler from the pool
+    // threads running a parallel loop, when several iterations fail together (a require() per
+    // row): aot::Context's handler wrote its message unlocked, a race ThreadSanitizer reported
+    // for every such call. This calls the handler as they do, through halo_error, at once.
+    aot::Context context;
+    on_threads([&](int t) {
+        for (int i = 0; i < 200; i++) {
+            std::string message = "row " + std::to_string(t * 1000 + i) + " failed its requirement";
+            halo_error(context.get(), message.c_str());
+        }
+    });
+    const std::string &last = context.last_error();
+    INFO(last);
+    CHECK(last.find("row ") == 0);
+    CHECK(last.find(" failed its requirement") != std::string::npos);
 }
