@@ -2,6 +2,8 @@
 
 #include <sstream>
 
+#include "Function.h"
+
 namespace halo {
 
 namespace {
@@ -114,7 +116,9 @@ private:
             print(op->args[i]);
         }
         os_ << ")";
-        if (op->value_index > 0) os_ << "[" << op->value_index << "]";
+        // (Every value of a Tuple-valued Func's call is shown, [0] too: f()[0] beside f()[1].)
+        const FunctionContents *f = op->call_type == Call::Halo ? op->func.get() : nullptr;
+        if (op->value_index > 0 || (f && f->outputs() > 1)) os_ << "[" << op->value_index << "]";
     }
     void visit(const Let *op) override {
         os_ << "(let " << op->name << " = ";
