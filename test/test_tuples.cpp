@@ -275,3 +275,13 @@ TEST_CASE("conditionally-undef Tuple values need one condition, as in Halide") {
     CHECK(msg.find("Func 'h': conditionally-undef values in a Tuple must have the same conditions") != std::string::npos);
     CHECK(msg.find("value 1 is defined where (x < 4), value 0 where (x < 3)") != std::string::npos);
 }
+
+TEST_CASE("a call of a Tuple-valued Func prints which value it reads, [0] included") {
+    Var x("x");
+    Func f("f"), g("g");
+    f(x) = Tuple(x, x * 2);
+    g(x) = x;
+    std::ostringstream os;
+    os << (f(x)[0] + f(x)[1] + g(x));
+    CHECK(os.str() == "((f(x)[0] + f(x)[1]) + g(x))");
+}
