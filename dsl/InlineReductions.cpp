@@ -101,11 +101,11 @@ Expr checked(const Expr &e, const std::string &name) {
 }
 
 // The first point (in iteration order) where e reaches its extreme value: its coordinates,
-// then the value (Halide's layout).
+// then the value (Halide's layout); coordinates 0 if no point beats the type's extreme.
 Tuple arg_extreme(const RDom *over, const Expr &e, const std::string &name, bool is_max) {
     checked(e, name);
-    Expr best = is_max ? reduce(over, e, name + "_value", lowest(e.type()), maximum_of)
-                       : reduce(over, e, name + "_value", highest(e.type()), minimum_of);
+    Expr initial = is_max ? lowest(e.type()) : highest(e.type());
+    Expr best = reduce(over, e, name + "_value", initial, is_max ? maximum_of : minimum_of);
     std::shared_ptr<ReductionDomainContents> dom;
     if (over) {
         dom = over->domain();
@@ -121,11 +121,17 @@ Tuple arg_extreme(const RDom *over, const Expr &e, const std::string &name, bool
         linear = linear + (r - rv.min) * stride;
         stride = stride * rv.extent;
     }
-    Expr first = reduce(over, select(e == best, linear, Int(32).max_int()), name + "_index", Int(32).max(), minimum_of);
+    Expr not_found = Int(32).max();
+    Expr first = reduce(over, select(e == best, linear, not_found), name + "_index", not_found, minimum_of);
+    // As Halide's argmax (coordinates 0 and the type's lowest value, then the point whenever
+    // one is strictly greater): the first point of the best value, unless no point beats the
+    // initial value (an empty domain, every value the type's lowest, NaNs), which leaves the
+    // coordinates 0.
+    Expr found = best != initial && first != not_found;
     std::vector<Expr> coords;
     stride = 1;
     for (auto &rv : dom->vars) {
-        coords.push_back(rv.min + (first / stride) % rv.extent);
+        coords.push_back(select(found, rv.min + (first / stride) % rv.extent, 0));
         stride = stride * rv.extent;
     }
     coords.push_back(best);

@@ -113,3 +113,37 @@ TEST_CASE("an inline reduction of an expression graph whose tree is exponential 
         CHECK(uint32_t(out(yv)) == total);
     }
 }
+
+TEST_CASE("argmin and argmax leave the coordinates 0 where no point beats the type's extreme, as in Halide") {
+    // Halide starts from coordinates 0 and the type's extreme value, and takes a point only where
+    // its value is strictly better: a where() that empties the domain (x >= 7 here), or values
+    // all equal to the type's lowest (for argmax), leave the coordinates 0. Halo's coordinate was
+    // decoded from its "not found" index (10, outside the RDom) or was the first point (5).
+    Buffer<int> in(64);
+    for (int i = 0; i < 64; i++) in(i) = (i * 37) % 101 - 50;
+    Var x("x");
+    RDom r(3, 10, "r");
+    r.where(r < 10 - x);
+    Func f("f");
+    f(x) = argmin(in(r + x));
+    Realization found = f.realize({9});
+    Buffer<int> at = found[0], value = found[1];
+    for (int i = 0; i < 9; i++) {
+        CAPTURE(i);
+        int best = INT_MAX, best_at = 0;
+        for (int k = 3; k < 13 && k < 10 - i; k++) {
+            if (in(k + i) < best) best = in(k + i), best_at = k;
+        }
+        CHECK(value(i) == best);
+        CHECK(at(i) == best_at);
+    }
+    RDom s(5, 10, "s");
+    Func g("g");
+    g(x) = argmax(in(s) * 0 + INT_MIN + x);
+    Realization lowest = g.realize({2});
+    Buffer<int> g_at = lowest[0], g_value = lowest[1];
+    CHECK(g_at(0) == 0);  // every value INT_MIN: none beats the initial value
+    CHECK(g_value(0) == INT_MIN);
+    CHECK(g_at(1) == 5);  // INT_MIN + 1 everywhere: the first point
+    CHECK(g_value(1) == INT_MIN + 1);
+}
