@@ -593,7 +593,12 @@ private:
         std::string d0o = fresh(d0 + "o"), d0u = fresh(d0 + "u"), d0v = fresh(d0 + "v");
         std::string d1o = fresh(d1 + "o"), d1i = fresh(d1 + "i");
         Stage s = func.update(u);
+        // The loops the block makes are declared with it, in a scope of their own (so that
+        // the source compiles as pasted, and names like co may recur for other Funcs).
         std::ostringstream line;
+        line << "{\n    Var " << d0o << "(\"" << d0o << "\"), " << d0v << "(\"" << d0v << "\"), ";
+        if (unroll0 > 1) line << d0u << "(\"" << d0u << "\"), ";
+        line << d1o << "(\"" << d1o << "\"), " << d1i << "(\"" << d1i << "\");\n    ";
         line << f.name << ".update(" << u << ")";
         s.split(Var(d0), Var(d0o), Var(d0v), lanes * unroll0, TailStrategy::GuardWithIf);
         line << ".split(" << d0 << ", " << d0o << ", " << d0v << ", " << lanes * unroll0 << ", TailStrategy::GuardWithIf)";
@@ -633,7 +638,7 @@ private:
             s.parallel(Var(f.args[last]));
             line << ".parallel(" << f.args[last] << ")";
         }
-        source << line.str() << ";\n";
+        source << line.str() << ";\n}\n";
     }
 
     int extent0_hint = 0;  // the estimated extent of the output's first dimension (set by apply)

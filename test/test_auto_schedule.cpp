@@ -265,6 +265,39 @@ TEST_CASE("auto_schedule: convolutions get register blocks, channel counts the v
     }
 }
 
+// The loops a split makes (its 2nd and 3rd arguments, other than the Var it splits) that the
+// source uses before declaring them as Var name("name"): the source is C++ to paste, and did not compile when the register
+// blocks' loops (xo, xv, xu, yo, yi) went undeclared.
+std::vector<std::string> undeclared_split_loops(const std::string &source) {
+    std::vector<std::string> missing;
+    for (size_t at = source.find(".split("); at != std::string::npos; at = source.find(".split(", at + 1)) {
+        size_t open = at + 7, close = source.find(')', open);
+        std::vector<std::string> args;
+        std::string arg;
+        for (size_t i = open; i < close; i++) {
+            if (source[i] == ',') args.push_back(arg), arg.clear();
+            else if (source[i] != ' ') arg += source[i];
+        }
+        args.push_back(arg);
+        for (size_t k = 1; k < 3 && k < args.size(); k++) {
+            if (args[k] == args[0]) continue;  // the split Var's own name, the user's Var
+            if (source.rfind(args[k] + "(\"" + args[k] + "\")", at) == std::string::npos) missing.push_back(args[k]);
+        }
+    }
+    return missing;
+}
+
+TEST_CASE("auto_schedule: the source declares every loop its splits make") {
+    for (auto layout : {apps::CnnBlock::Layout::ChannelsInnermost, apps::CnnBlock::Layout::Planar}) {
+        apps::CnnBlock net(16, layout);
+        std::vector<int> estimates = net.image_shape(21, 9);
+        AutoScheduleResult r = auto_schedule(net.pool, estimates);
+        INFO(r.source);
+        CHECK(r.source.find(".update(0).split(") != std::string::npos);  // register blocks were made
+        CHECK(undeclared_split_loops(r.source).empty());
+    }
+}
+
 TEST_CASE("auto_schedule: an output with more channels than estimated is computed in several channel tiles") {
     AutoScheduleResult r = check_cnn_block(16, 13, 11, {8, 13, 11}, 3);
     INFO(r.source);
