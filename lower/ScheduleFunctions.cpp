@@ -716,20 +716,20 @@ std::string resolve_loop(const Environment &env, const FunctionContents &f, cons
         return stage_prefix(g.name, stage) + l.var;
     }
     std::string elsewhere, why;
+    bool elsewhere_uses_f = false;  // (the stage looked in is then the last that uses f)
     for (int s = 0; s < g.stages(); s++) {
         for (auto &d : g.stage(s).schedule.dims) {
             if (s == stage || d.var != l.var || !elsewhere.empty()) continue;
             elsewhere = stage_description(s);
-            // (That stage may use f too: the stage looked in is the last that does.)
-            why = stage_uses(env, g.stage(s), f.name)
-                      ? " only: give the " + stage_description(stage) + " that loop too (schedule it with the same "
-                            "split), or compute '" + f.name + "' further out"
-                      : ", which does not use '" + f.name + "'";
+            elsewhere_uses_f = stage_uses(env, g.stage(s), f.name);
+            why = elsewhere_uses_f ? " only: give the " + stage_description(stage) + " that loop too (schedule it "
+                                         "with the same split), or compute '" + f.name + "' further out"
+                                   : ", which does not use '" + f.name + "'";
         }
     }
     user_error << "Func '" << f.name << "' is scheduled " << directive << "(" << g.name << ", " << l.var
                << "), but the stage of '" << g.name << "' that uses '" << f.name << "' (its "
-               << stage_description(stage) << (elsewhere.empty() || why[0] == ',' ? "" : ", the last stage that uses it")
+               << stage_description(stage) << (elsewhere_uses_f ? ", the last stage that uses it" : "")
                << ") has no loop '" << l.var << "'. That stage's loops, "
                << "outermost first, are: " << loop_names_of(g.stage(stage))
                << ". Pick one of those (after splits, use the new names)"
