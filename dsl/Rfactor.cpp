@@ -258,6 +258,15 @@ Func Stage::rfactor(const std::vector<std::pair<RVar, Var>> &preserved) {
         }
     }
     intm(intm_lhs) = Tuple(combined);
+    if (Definition &intm_update = intm.function()->updates.back(); !kept.empty() && !intm_update.rdom) {
+        // No value reads a kept RVar (f * 4 + e * 0, matched as simplified: a product by 4 per
+        // point): the update still runs once per point of its RDom, not once.
+        intm_update.rdom = intm_dom;
+        intm_dom->used = true;
+        std::vector<Dim> dims;
+        for (auto &rv : intm_dom->vars) dims.push_back(Dim{rv.name, ForType::Serial, true});
+        intm_update.schedule.dims.insert(intm_update.schedule.dims.begin(), dims.begin(), dims.end());
+    }
 
     // This update now reduces the intermediate over the moved loops, at every point of f.
     auto dom = std::make_shared<ReductionDomainContents>();

@@ -522,3 +522,28 @@ TEST_CASE("a difference with the most negative int32 constant rfactors: the cons
     Buffer<int> got = f.realize({3}), want = reference_realize(ref, {3});
     for (int i = 0; i < 3; i++) CHECK(got(i) == want(i));
 }
+
+// An update that reads its RVars only where the simplifier removes them: matched as
+// simplified, its e no longer reads them, yet the intermediate must still apply it once per
+// point of its RDom (it applied it once per intermediate point, a wrong product).
+TEST_CASE("an update whose e reads its RVars only trivially still applies once per point") {
+    Buffer<int> in = halo_test::random_image<int>({11, 4}, 5, -3, 3);
+    Var x("x"), u("u");
+    RVar ro("ro"), ri("ri");
+    for (int form = 0; form < 3; form++) {
+        INFO("form " << form);
+        RDom r(0, 11, "r");
+        Func f("f"), ref("ref");
+        for (Func *g : {&f, &ref}) {
+            (*g)(x) = x + 1;
+            Expr e = in(r, x), fx = (*g)(x);
+            if (form == 0) (*g)(x) = fx * 4 + e * 0;
+            if (form == 1) (*g)(x) = fx + (e - e + 2);
+            if (form == 2) (*g)(x) = max(fx, e - e + 9 + x);
+        }
+        f.update().split(r.x, ro, ri, 3);
+        f.update().rfactor(ro, u).compute_root();
+        Buffer<int> got = f.realize({4}), want = reference_realize(ref, {4});
+        for (int i = 0; i < 4; i++) CHECK(got(i) == want(i));
+    }
+}
