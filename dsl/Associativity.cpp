@@ -138,25 +138,155 @@ bool split_chain(const Expr &e, int i, int values, const std::function<Expr(Expr
     return selves == 1 && y.defined();
 }
 
-// max(x + a, x + b) is x + max(a, b), and min likewise (max(f + e, f) is f + max(e, 0)): a sum
-// (Halide's associativity prover finds these too). Only for 32- and 64-bit signed integers,
-// whose overflow is undefined (as for any sum rfactor or a reorder of RVars reassociates). Not
-// where sums wrap (unsigned or narrower types: max(f + e, f) keeps f where f + e wraps, f +
-// max(e, 0) does not), nor for floats: with infinities max(f + e, f) depends on the order
-// (inf, then -inf: NaN; the other way: inf), and a NaN e is dropped or kept by the operand order.
-bool split_clamped_sum(const Expr &v, int i, int values, Expr &y) {
-    Type t = v.type();
-    if (!t.is_int() || t.bits < 32) return false;
-    const Max *mx = v.as<Max>();
-    const Min *mn = v.as<Min>();
-    if (!mx && !mn) return false;
-    Expr ya, yb;
-    if (!split_sum(mx ? mx->a : mn->a, i, values, ya) || !split_sum(mx ? mx->b : mn->b, i, values, yb)) return false;
-    if (!ya.defined()) ya = make_zero(t);
-    if (!yb.defined()) yb = make_zero(t);
-    y = mx ? max(ya, yb) : min(ya, yb);
-    return true;
-}
+// ---------------------------------------------------------------- rewrites to the forms
+
+// Rewrites, innermost first, that bring an update to one of the forms match_alone knows, each
+// exact for the types it is applied to (Halide's simplifier makes the same ones before its
+// associativity prover matches, so Halide accepts these updates):
+// - max(x + a, x + b) is x + max(a, b), and min likewise (max(f + e, f) is f + max(e, 0)). Only
+//   for 32- and 64-bit signed integers, whose overflow is undefined (as for any sum rfactor or a
+//   reorder of RVars reassociates). Not where sums wrap (unsigned or narrower types: max(f + e,
+//   f) keeps f where f + e wraps, f + max(e, 0) does not), nor for floats: with infinities
+//   max(f + e, f) depends on the order (inf, then -inf: NaN; the other way: inf), and a NaN e is
+//   dropped or kept by the operand order.
+// - select(a < b, a, b) is min(a, b) and select(a < b, b, a) is max(a, b), for every type: that
+//   is how min and max are computed (lower/CodeGenLLVM.cpp), NaNs included. With <= or >= only
+//   for integers, where a tie picks the same value either way (floats: +0 or -0).
+// - select(c, x + a, x + b) is x + select(c, a, b) (a or b may be absent: 0), c not reading x.
+//   Exact where sums wrap too; for floats only the sign of a zero sum may differ, as it does
+//   anyway where rfactor starts a float sum from +0.
+// - In an integer sum (wrapping, all exact): max(a, b) + min(a, b) is a + b; and a sum whose
+//   every term is x or x * k (k not reading x) is x * (the sum of the k).
+class RewriteToForms : public IRMutator {
+public:
+    explicit RewriteToForms(int values) : values_(values) {}
+    using IRMutator::visit;
+    Expr visit(const Min *op) override { return clamped_sum(IRMutator::visit(op)); }
+    Expr visit(const Max *op) override { return clamped_sum(IRMutator::visit(op)); }
+    Expr visit(const Add *op) override { return integer_sum(IRMutator::visit(op)); }
+    Expr visit(const Sub *op) override { return integer_sum(IRMutator::visit(op)); }
+    Expr visit(const Select *op) override { return select_form(IRMutator::visit(op)); }
+
+private:
+    const int values_;
+
+    Expr self(int i, Type t) const { return Variable::make(t, self_name(i)); }
+
+    // e is x_i + y for some i (y 0 where e is x_i alone): fills i and y.
+    bool self_plus(const Expr &e, int &i, Expr &y) const {
+        for (i = 0; i < values_; i++) {
+            if (split_sum(e, i, values_, y)) {
+                if (!y.defined()) y = make_zero(e.type());
+                return true;
+            }
+        }
+        return false;
+    }
+
+    Expr clamped_sum(Expr e) const {
+        const Type t = e.type();
+        if (!t.is_int() || t.bits < 32) return e;
+        const Max *mx = e.as<Max>();
+        const Min *mn = e.as<Min>();
+        if (!mx && !mn) return e;
+        int i, j;
+        Expr ya, yb;
+        if (!self_plus(mx ? mx->a : mn->a, i, ya) || !self_plus(mx ? mx->b : mn->b, j, yb) || i != j) return e;
+        return self(i, t) + (mx ? max(ya, yb) : min(ya, yb));
+    }
+
+    Expr select_form(Expr e) const {
+        const Select *s = e.as<Select>();
+        if (!s || s->type.is_bool() || !uses_self(e, values_)) return e;
+        if (Expr m = select_as_min_max(*s); m.defined()) return m;
+        int i, j;
+        Expr yt, yf;
+        if (uses_self(s->condition, values_) || !self_plus(s->true_value, i, yt) || !self_plus(s->false_value, j, yf) || i != j) {
+            return e;
+        }
+        return self(i, s->type) + select(s->condition, yt, yf);
+    }
+
+    static Expr select_as_min_max(const Select &s) {
+        Expr p, q;
+        bool less, strict;  // the condition is p < q, p <= q, p > q or p >= q
+        if (auto n = s.condition.as<LT>()) p = n->a, q = n->b, less = true, strict = true;
+        else if (auto n = s.condition.as<LE>()) p = n->a, q = n->b, less = true, strict = false;
+        else if (auto n = s.condition.as<GT>()) p = n->a, q = n->b, less = false, strict = true;
+        else if (auto n = s.condition.as<GE>()) p = n->a, q = n->b, less = false, strict = false;
+        else return Expr();
+        if (!strict && s.type.is_float()) return Expr();
+        auto same = [](const Expr &a, const Expr &b) { return compare_expr(a, b) == 0; };
+        bool picks_p;
+        if (same(s.true_value, p) && same(s.false_value, q)) picks_p = true;
+        else if (same(s.true_value, q) && same(s.false_value, p)) picks_p = false;
+        else return Expr();
+        if (!less) std::swap(p, q);  // p > q is q < p: the condition is now p < q (or <=)
+        const bool is_min = less == picks_p;
+        return is_min ? min(p, q) : max(p, q);
+    }
+
+    Expr integer_sum(Expr e) const {
+        const Type t = e.type();
+        if (t.is_float() || t.is_bool()) return e;
+        std::vector<std::pair<Expr, bool>> terms;
+        flatten_sum(e, false, terms);
+        const bool paired = pair_max_with_min(terms);
+        if (Expr product = common_factor(terms); product.defined()) return product;
+        return paired ? rebuild_sum(terms) : e;
+    }
+
+    // max(a, b) and min(a, b) (either order) of the same sign become a and b.
+    static bool pair_max_with_min(std::vector<std::pair<Expr, bool>> &terms) {
+        bool changed = false;
+        for (size_t m = 0; m < terms.size(); m++) {
+            const Max *mx = terms[m].first.as<Max>();
+            if (!mx) continue;
+            for (size_t n = 0; n < terms.size(); n++) {
+                const Min *mn = terms[n].first.as<Min>();
+                if (!mn || terms[n].second != terms[m].second) continue;
+                const bool same_order = compare_expr(mx->a, mn->a) == 0 && compare_expr(mx->b, mn->b) == 0;
+                const bool swapped = compare_expr(mx->a, mn->b) == 0 && compare_expr(mx->b, mn->a) == 0;
+                if (!same_order && !swapped) continue;
+                Expr a = mx->a, b = mx->b;
+                terms[m].first = a;
+                terms[n].first = b;
+                changed = true;
+                break;
+            }
+        }
+        return changed;
+    }
+
+    // x * (k1 + k2 + ...) where every term is x or x * k, at least two of them.
+    Expr common_factor(const std::vector<std::pair<Expr, bool>> &terms) const {
+        if (terms.size() < 2) return Expr();
+        const Type t = terms[0].first.type();
+        int index = -1;
+        Expr factor;
+        for (auto &[term, negated] : terms) {
+            int i = -1;
+            Expr k;
+            for (int c = 0; c < values_ && i < 0; c++) {
+                if (is_self(term, c)) i = c, k = make_one(t);
+                else if (const Mul *m = term.as<Mul>(); m && is_self(m->a, c) && !uses_self(m->b, values_)) i = c, k = m->b;
+                else if (m && is_self(m->b, c) && !uses_self(m->a, values_)) i = c, k = m->a;
+            }
+            if (i < 0 || (index >= 0 && i != index)) return Expr();
+            index = i;
+            factor = !factor.defined() ? (negated ? negate(k) : k) : negated ? factor - k : factor + k;
+        }
+        return self(index, t) * factor;
+    }
+
+    static Expr rebuild_sum(const std::vector<std::pair<Expr, bool>> &terms) {
+        Expr sum;
+        for (auto &[term, negated] : terms) {
+            sum = !sum.defined() ? (negated ? negate(term) : term) : negated ? sum - term : sum + term;
+        }
+        return sum;
+    }
+};
 
 // Casts that keep every value (uint8 -> uint16, uint16 -> int32), removed.
 Expr strip_widening(Expr e) {
@@ -257,7 +387,6 @@ bool match_alone(const Expr &value, int i, int values, Op &op, Expr &y) {
     if (split_chain<Mul>(v, i, values, [](Expr a, Expr b) { return a * b; }, y)) return take(Op::Mul);
     if (split_chain<Min>(v, i, values, [](Expr a, Expr b) { return min(a, b); }, y)) return take(Op::Min);
     if (split_chain<Max>(v, i, values, [](Expr a, Expr b) { return max(a, b); }, y)) return take(Op::Max);
-    if (split_clamped_sum(v, i, values, y)) return take(Op::Add);
     if (v.type().is_bool()) {
         if (split_chain<And>(v, i, values, [](Expr a, Expr b) { return a && b; }, y)) return take(Op::And);
         if (split_chain<Or>(v, i, values, [](Expr a, Expr b) { return a || b; }, y)) return take(Op::Or);
@@ -457,6 +586,17 @@ bool match_associative(const std::vector<Expr> &values, const FunctionContents &
             simplified.clear();
         }
         if (!simplified.empty() && match_values(simplified, out)) return true;
+        // Rewritten to the forms (select(e > f, e, f) is max(f, e)), as written or simplified.
+        for (const std::vector<Expr> *vs : {&with_x, &simplified}) {
+            if (vs->empty()) continue;
+            std::vector<Expr> rewritten;
+            try {  // (a new constant sum that overflows is an error of the folding: no match)
+                for (const Expr &v : *vs) rewritten.push_back(RewriteToForms(int(vs->size())).mutate(v));
+            } catch (const CompileError &) {
+                continue;
+            }
+            if (match_values(rewritten, out)) return true;
+        }
     }
     return match_complex_mul(values, f, args, out);
 }

@@ -523,6 +523,95 @@ TEST_CASE("a difference with the most negative int32 constant rfactors: the cons
     for (int i = 0; i < 3; i++) CHECK(got(i) == want(i));
 }
 
+// Updates Halide 14's associativity prover accepts once its simplifier has rewritten them:
+// select(e > f, e, f) is max(f, e), select(c, f + e, f) is f + select(c, e, 0), f * e + f is
+// f * (e + 1), max(f, e) + min(f, e) is f + e, max(f + e, f) + e is f + (max(e, 0) + e). Each
+// must give the reference's result exactly for integers (floats: the sums may round
+// differently), at random data, split sizes the RDom does not divide and a parallel intermediate.
+template <typename T>
+void check_rewritten_form(const char *name, Expr (*update)(Expr f, Expr e), unsigned seed) {
+    INFO("form " << std::string(name) << " on " << type_of<T>() << ", seed " << seed);
+    const double lo = type_of<T>().is_uint() ? 0 : -20, hi = type_of<T>().is_uint() ? 255 : 20;
+    Buffer<T> in = halo_test::random_image<T>({41, 5}, seed, lo, hi);
+    Var x("x"), u("u");
+    RVar ro("ro"), ri("ri");
+    RDom r(0, 41, "r");
+    Func f("f"), ref("ref");
+    for (Func *g : {&f, &ref}) {
+        (*g)(x) = cast(type_of<T>(), x + 3);
+        (*g)(x) = update((*g)(x), in(r, x));
+    }
+    f.update().split(r.x, ro, ri, 1 + int(seed % 7));
+    Func intm = f.update().rfactor(ro, u);
+    intm.compute_root().update().parallel(u);
+    Buffer<T> got = f.realize({5}), want = reference_realize(ref, {5});
+    for (int i = 0; i < 5; i++) {
+        if (type_of<T>().is_float()) CHECK(double(got(i)) == doctest::Approx(double(want(i))).epsilon(1e-5));
+        else CHECK(double(got(i)) == double(want(i)));
+    }
+}
+
+TEST_CASE("updates that rewrite to a max, min, sum or product rfactor, as in Halide") {
+    using Form = Expr (*)(Expr f, Expr e);
+    struct Case {
+        const char *name;
+        Form update;
+        bool integers_only, int32_only;
+    } cases[] = {
+        {"select(e > f, e, f)", [](Expr f, Expr e) { return select(e > f, e, f); }, false, false},
+        {"select(e > f, f, e)", [](Expr f, Expr e) { return select(e > f, f, e); }, false, false},
+        {"select(f < e, e, f)", [](Expr f, Expr e) { return select(f < e, e, f); }, false, false},
+        {"select(f < e, f, e)", [](Expr f, Expr e) { return select(f < e, f, e); }, false, false},
+        {"select(e <= f, e, f)", [](Expr f, Expr e) { return select(e <= f, e, f); }, true, false},
+        {"select(f >= e, f, e)", [](Expr f, Expr e) { return select(f >= e, f, e); }, true, false},
+        {"select(e > 3, f + e, f)", [](Expr f, Expr e) { return select(e > 3, f + e, f); }, false, false},
+        {"select(e < 5, f, f - e)", [](Expr f, Expr e) { return select(e < 5, f, f - e); }, false, false},
+        {"select(e > 9, e + f, select(e < 3, f + 1, f))",
+         [](Expr f, Expr e) { return select(e > 9, e + f, select(e < 3, f + 1, f)); }, false, false},
+        // (factors of -1 and 1, or 255 and 1: products that do not overflow int32)
+        {"f * k + f", [](Expr f, Expr e) { return f * cast(f.type(), (e & 1) * 2 - 2) + f; }, true, false},
+        {"f + f * k - f * 2", [](Expr f, Expr e) { return f + f * ((e & 1) * 2) - f * 2; }, true, false},
+        {"max(f, e) + min(e, f)", [](Expr f, Expr e) { return max(f, e) + min(e, f); }, true, false},
+        {"max(f + e, f) + e", [](Expr f, Expr e) { return max(f + e, f) + e; }, true, true},
+        {"max(f, e + f) - 1", [](Expr f, Expr e) { return max(f, e + f) - 1; }, true, true},
+        {"max(min(f + e, f), f - 1)", [](Expr f, Expr e) { return max(min(f + e, f), f - 1); }, true, true},
+        {"min(max(f + e, f), f + 2)", [](Expr f, Expr e) { return min(max(f + e, f), f + 2); }, true, true},
+    };
+    for (const Case &c : cases) {
+        for (unsigned seed = 1; seed <= 3; seed++) {
+            check_rewritten_form<int32_t>(c.name, c.update, seed);
+            if (c.int32_only) continue;
+            check_rewritten_form<uint8_t>(c.name, c.update, seed + 10);
+            check_rewritten_form<int16_t>(c.name, c.update, seed + 20);
+            if (!c.integers_only) check_rewritten_form<float>(c.name, c.update, seed + 30);
+        }
+    }
+}
+
+// Rewrites that are not exact are not made: the update stays refused, as in Halide where noted.
+TEST_CASE("updates that only look like a max or a conditional sum stay refused") {
+    Var x("x"), u("u");
+    RDom r(0, 10, "r");
+    auto refusal = [&](Type t, Expr (*update)(Expr f, Expr e)) {
+        Func f("f");
+        f(x) = cast(t, x);
+        f(x) = update(f(x), cast(t, r));
+        return compile_error_of([&] { f.update().rfactor(r, u); });
+    };
+    const std::string needs = "Func 'f' update 0: rfactor needs an associative update of the form f(...) = f(...) op e";
+    // The condition reads f: which points add depends on the order (Halide refuses it too).
+    CHECK(contains(refusal(Int(32), [](Expr f, Expr e) { return select(f > 3, f + e, f); }), needs));
+    // A tie of +0 and -0 picks by the order: not max for floats.
+    CHECK(contains(refusal(Float(32), [](Expr f, Expr e) { return select(e >= f, e, f); }), needs));
+    // The arms are not the compared values.
+    CHECK(contains(refusal(Int(32), [](Expr f, Expr e) { return select(e > f, e + 1, f); }), needs));
+    // max + min of different operands, and a sum with a term without f beside f * e.
+    CHECK(contains(refusal(Int(32), [](Expr f, Expr e) { return max(f, e) + min(f, e + 1); }), needs));
+    CHECK(contains(refusal(Int(32), [](Expr f, Expr e) { return f * e + f + e; }), needs));
+    // Sums that wrap: max(f + e, f) + e keeps f where f + e wraps.
+    CHECK(contains(refusal(UInt(8), [](Expr f, Expr e) { return max(f + e, f) + e; }), needs));
+}
+
 // An update that reads its RVars only where the simplifier removes them: matched as
 // simplified, its e no longer reads them, yet the intermediate must still apply it once per
 // point of its RDom (it applied it once per intermediate point, a wrong product).
