@@ -155,6 +155,7 @@ JITModule::JITModule(const LoweredPipeline &p, const Target &target) : impl_(std
     add("halo_error_requirement_failed", &halo_error_requirement_failed);
     add("halo_error_specialize_fail", &halo_error_specialize_fail);
     add("halo_error_param_range_i64", &halo_error_param_range_i64);
+    add("halo_error_param_range_u64", &halo_error_param_range_u64);
     add("halo_error_param_range_f64", &halo_error_param_range_f64);
     add("halo_error_func_bound", &halo_error_func_bound);
     add("halo_error_buffer_constraint", &halo_error_buffer_constraint);

@@ -128,9 +128,11 @@ void add_range_checks(const Stmt &s, const std::vector<std::shared_ptr<Parameter
             lo = p->min_value;
             hi = p->max_value;
         }
-        bool is_float = p->type.is_float();
-        Type wide = is_float ? Float(64) : Int(64);
-        const char *fn = is_float ? "halo_error_param_range_f64" : "halo_error_param_range_i64";
+        // (uint64 values past INT64_MAX would print as negative int64s)
+        const bool is_float = p->type.is_float(), is_u64 = p->type.is_uint() && p->type.bits == 64;
+        Type wide = is_float ? Float(64) : is_u64 ? UInt(64) : Int(64);
+        const char *fn = is_float ? "halo_error_param_range_f64"
+                                  : is_u64 ? "halo_error_param_range_u64" : "halo_error_param_range_i64";
         Expr value = Variable::make(p->type, name, p);
         for (int is_max = 0; is_max < 2; is_max++) {
             Expr bound = is_max ? hi : lo;

@@ -128,11 +128,12 @@ void default_print_handler(void *, const char *line) {
 std::atomic<halo_print_handler_t> print_handler{&default_print_handler};
 
 const char *type_name(int code, int bits, char *out, size_t n) {
-    const char *base = code == halo_type_int ? "int" : code == halo_type_uint ? "uint" : "float";
     if (code == halo_type_uint && bits == 1) {
         std::snprintf(out, n, "bool");
+    } else if (code == halo_type_int || code == halo_type_uint || code == halo_type_float) {
+        std::snprintf(out, n, "%s%d", code == halo_type_int ? "int" : code == halo_type_uint ? "uint" : "float", bits);
     } else {
-        std::snprintf(out, n, "%s%d", base, bits);
+        std::snprintf(out, n, "an invalid type (type_code %d, %d bits)", code, bits);
     }
     return out;
 }
@@ -214,11 +215,11 @@ int32_t halo_error_null_buffer(void *user_context, const char *buffer_name) {
 
 int32_t halo_error_bad_type(void *user_context, const char *buffer_name, int32_t got_code,
                             int32_t got_bits, int32_t want_code, int32_t want_bits) {
-    char got[32], want[32], msg[256];
-    std::snprintf(msg, sizeof msg, "buffer '%s' has element type %s, but the pipeline expects %s",
-                  buffer_name, type_name(got_code, got_bits, got, sizeof got),
-                  type_name(want_code, want_bits, want, sizeof want));
-    halo_error(user_context, msg);
+    char got[64], want[64];
+    std::string msg = std::string("buffer '") + buffer_name + "' has element type " +
+                      type_name(got_code, got_bits, got, sizeof got) + ", but the pipeline expects " +
+                      type_name(want_code, want_bits, want, sizeof want);
+    halo_error(user_context, msg.c_str());
     return halo_error_code_bad_type;
 }
 
@@ -375,7 +376,19 @@ int32_t halo_error_split_factor(void *user_context, const char *stage_name, cons
     return halo_error_code_bad_split_factor;
 }
 
+}  // extern "C"
+
+// (Outside extern "C": C linkage would export these helpers, and a program's own gcd()
+// would clash with them.)
 namespace {
+// The fewest digits that read back as x: 1.0000001 beside a bound of 1 must not print as 1.
+void shortest_text(double x, char *out, size_t size) {
+    for (int digits = 6; digits <= 17; digits++) {
+        std::snprintf(out, size, "%.*g", digits, x);
+        if (std::strtod(out, nullptr) == x) return;
+    }
+}
+
 int32_t param_range_error(void *user_context, const char *param_name, const char *value, const char *bound,
                           int32_t is_max) {
     char msg[512];
@@ -389,6 +402,8 @@ int32_t param_range_error(void *user_context, const char *param_name, const char
 }
 }  // namespace
 
+extern "C" {
+
 int32_t halo_error_param_range_i64(void *user_context, const char *param_name, int64_t value, int64_t bound,
                                    int32_t is_max) {
     char v[32], b[32];
@@ -397,11 +412,19 @@ int32_t halo_error_param_range_i64(void *user_context, const char *param_name, i
     return param_range_error(user_context, param_name, v, b, is_max);
 }
 
-int32_t halo_error_param_range_f64(void *user_context, const char *param_name, double value, double bound,
+int32_t halo_error_param_range_u64(void *user_context, const char *param_name, uint64_t value, uint64_t bound,
                                    int32_t is_max) {
     char v[32], b[32];
-    std::snprintf(v, sizeof v, "%g", value);
-    std::snprintf(b, sizeof b, "%g", bound);
+    std::snprintf(v, sizeof v, "%llu", (unsigned long long)value);
+    std::snprintf(b, sizeof b, "%llu", (unsigned long long)bound);
+    return param_range_error(user_context, param_name, v, b, is_max);
+}
+
+int32_t halo_error_param_range_f64(void *user_context, const char *param_name, double value, double bound,
+                                   int32_t is_max) {
+    char v[40], b[40];
+    shortest_text(value, v, sizeof v);
+    shortest_text(bound, b, sizeof b);
     return param_range_error(user_context, param_name, v, b, is_max);
 }
 
@@ -453,6 +476,8 @@ int32_t halo_error_bad_extent(void *user_context, const char *buffer_name, int32
     halo_error(user_context, msg);
     return halo_error_code_bad_extent;
 }
+
+}  // extern "C"
 
 namespace {
 
@@ -560,6 +585,8 @@ bool meet_modulo_rows(const halo_buffer_t *a, const halo_buffer_t *b) {
 }
 
 }  // namespace
+
+extern "C" {
 
 int32_t halo_check_buffers_disjoint(void *user_context, const halo_buffer_t *a, const char *a_name,
                                     const halo_buffer_t *b, const char *b_name, int32_t b_is_output) {

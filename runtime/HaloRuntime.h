@@ -168,6 +168,8 @@ int32_t halo_error_bad_stride(void *user_context, const char *buffer_name, int32
 // if is_max. Returns halo_error_code_param_out_of_range.
 int32_t halo_error_param_range_i64(void *user_context, const char *param_name, int64_t value, int64_t bound,
                                    int32_t is_max);
+int32_t halo_error_param_range_u64(void *user_context, const char *param_name, uint64_t value, uint64_t bound,
+                                   int32_t is_max);
 int32_t halo_error_param_range_f64(void *user_context, const char *param_name, double value, double bound,
                                    int32_t is_max);
 int32_t halo_error_specialize_fail(void *user_context, const char *stage_name, const char *message);

@@ -342,6 +342,16 @@ TEST_CASE("AOT: an input of the wrong element type is reported with both types")
     CHECK(c.output_untouched());
 }
 
+TEST_CASE("AOT: an element type code that is no type is reported as invalid, not as another type") {
+    BadCall c;
+    c.input.get()->type_code = 7;
+    CHECK(c.call(c.input, c.output) == halo_error_code_bad_type);
+    CHECK_MESSAGE(reported("buffer 'input' has element type an invalid type (type_code 7, 32 bits), but the pipeline "
+                           "expects float32"),
+                  last_error);
+    CHECK(c.output_untouched());
+}
+
 TEST_CASE("AOT: an output with the wrong number of dimensions is reported") {
     BadCall c;
     c.output.get()->dimensions = 2;

@@ -81,6 +81,26 @@ TEST_CASE("float and narrow integer Params: the bound is cast to the Param's typ
     CHECK(Buffer<>(f.realize({3})).get_as_double({2}) == 7.0f);
 }
 
+// The message must show values that differ from the bound as different: a uint64 past
+// INT64_MAX printed as an int64 was -1, a double just past 1 printed with 6 digits was 1.
+TEST_CASE("uint64 and double Params out of range print their exact values") {
+    Param<uint64_t> big("big", 5, 0, 100);
+    Param<double> ratio("ratio", 0.5, 0.0, 1.0);
+    Var x("x");
+    Func f("exact");
+    f(x) = cast<double>(big + cast<uint64_t>(x)) * ratio;
+    big.set(UINT64_MAX);
+    CHECK(contains(failure_of([&] { f.realize({3}); }).second,
+                   "Param 'big' is 18446744073709551615, larger than its largest value 100"));
+    big.set(5);
+    ratio.set(1.0000001);
+    CHECK(contains(failure_of([&] { f.realize({3}); }).second, "Param 'ratio' is 1.0000001, larger than its largest value 1 "));
+    ratio.set(-1e-300);
+    CHECK(contains(failure_of([&] { f.realize({3}); }).second, "Param 'ratio' is -1e-300, smaller than its smallest value 0 "));
+    ratio.set(0.1);
+    CHECK(Buffer<>(f.realize({3})).get_as_double({2}) == doctest::Approx(0.7));
+}
+
 TEST_CASE("a Param range must be constant numbers") {
     Param<int> p("p_bad"), q("q_other");
     std::string msg = compile_error_of([&] { p.set_min_value(q + 1); });
