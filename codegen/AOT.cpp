@@ -194,16 +194,19 @@ std::string header_text(const std::vector<AOTArgument> &inputs, const std::vecto
          "// (but for a buffer whose dim(0).set_stride was given),\n"
          "// inputs large enough for the output, and no output sharing memory with an input or\n"
          "// another output (no in-place runs; see halo_buffer_t in HaloRuntime.h).\n";
+    std::vector<std::string> names;
+    for (auto &a : inputs) names.push_back(a.name);
+    for (auto &o : outputs) names.push_back(o.name);  // a Tuple's fields: f.0, f.1 (as f_0, f_1)
+    names = c_parameter_names(names);
     std::ostringstream args;
-    for (auto &a : inputs) {
-        if (a.is_buffer) args << "halo_buffer_t *" << a.name << " /* " << a.type.to_string() << ", " << a.dimensions << "-D */, ";
-        else args << c_type(a.type) << " " << a.name << ", ";
+    for (size_t i = 0; i < inputs.size(); i++) {
+        const AOTArgument &a = inputs[i];
+        if (a.is_buffer) args << "halo_buffer_t *" << names[i] << " /* " << a.type.to_string() << ", " << a.dimensions << "-D */, ";
+        else args << c_type(a.type) << " " << names[i] << ", ";
     }
     for (size_t i = 0; i < outputs.size(); i++) {
-        std::string n = outputs[i].name;
-        std::replace(n.begin(), n.end(), '.', '_');
-        args << (i ? ", " : "") << "halo_buffer_t *" << n << " /* output, " << outputs[i].type.to_string() << ", "
-             << outputs[i].dimensions << "-D */";
+        args << (i ? ", " : "") << "halo_buffer_t *" << names[inputs.size() + i] << " /* output, "
+             << outputs[i].type.to_string() << ", " << outputs[i].dimensions << "-D */";
     }
     h << "int32_t " << name << "(" << args.str() << ");\n\n";
     h << "// The same with a context (see halo_context_t; NULL is allowed): intermediate buffers come\n"

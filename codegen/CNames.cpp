@@ -49,6 +49,26 @@ std::string why_not_function_name(const std::string &name) {
     return "";
 }
 
+std::vector<std::string> c_parameter_names(const std::vector<std::string> &names) {
+    std::vector<std::string> out;
+    std::set<std::string> taken;
+    for (const std::string &name : names) {
+        std::string c = name.empty() ? "arg" : name;
+        for (char &ch : c) {
+            if (!(std::isalnum(static_cast<unsigned char>(ch)) || ch == '_')) ch = '_';
+        }
+        const bool reserved = c.compare(0, 2, "__") == 0 ||
+                              (c[0] == '_' && c.size() > 1 && std::isupper(static_cast<unsigned char>(c[1])));
+        if (std::isdigit(static_cast<unsigned char>(c[0])) || reserved) c = "p" + c;
+        if (is_keyword(c) || c == "context") c += "_";
+        std::string unique = c;
+        for (int k = 2; taken.count(unique); k++) unique = c + "_" + std::to_string(k);
+        taken.insert(unique);
+        out.push_back(unique);
+    }
+    return out;
+}
+
 void check_function_name(const std::string &name) {
     std::string why = why_not_function_name(name);
     user_assert(why.empty()) << "Function name '" << name << "' cannot be used: " << why << "; choose another name";

@@ -4,7 +4,9 @@
 #pragma once
 
 #include <initializer_list>
+#include <cstdint>
 #include <mutex>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -20,25 +22,36 @@ constexpr halo_type_code_t type_code() {
                                             : std::is_signed<T>::value ? halo_type_int : halo_type_uint;
 }
 
+// A bool element is one byte, but its type is 1 bit wide, as the pipelines expect.
+template <typename T>
+constexpr int type_bits() {
+    return std::is_same<T, bool>::value ? 1 : int(8 * sizeof(T));
+}
+
 // Owns the dimension array; converts to halo_buffer_t* for the generated function.
 class BufferRef {
 public:
     // Dense memory with the given extents (dimension 0 innermost) and mins.
+    // Throws std::length_error where a stride would not fit halo_dimension_t's 32 bits.
     template <typename T>
     BufferRef(T *data, std::initializer_list<int> extents, std::initializer_list<int> mins = {}) {
-        int stride = 1;
+        int64_t stride = 1;
         auto m = mins.begin();
         for (int e : extents) {
+            if (stride > INT32_MAX) {
+                throw std::length_error("halo::aot::BufferRef: extents whose product before the last dimension is " +
+                                        std::to_string(stride) + " elements: a halo_buffer_t stride is 32-bit");
+            }
             int mn = m != mins.end() ? *m++ : 0;
-            dims_.push_back({mn, e, stride, 0});
-            stride *= e;
+            dims_.push_back({mn, e, int32_t(stride), 0});
+            stride *= e < 0 ? 0 : e;  // (a negative extent is the pipeline's error to report)
         }
-        init(reinterpret_cast<uint8_t *>(data), type_code<T>(), std::is_same<T, bool>::value ? 1 : 8 * sizeof(T));
+        init(reinterpret_cast<uint8_t *>(data), type_code<T>(), type_bits<T>());
     }
     // Explicit per-dimension min, extent and stride (in elements).
     template <typename T>
     BufferRef(T *data, const std::vector<halo_dimension_t> &dims) : dims_(dims) {
-        init(reinterpret_cast<uint8_t *>(data), type_code<T>(), 8 * sizeof(T));
+        init(reinterpret_cast<uint8_t *>(data), type_code<T>(), type_bits<T>());
     }
     // Any object with raw_buffer() (such as halo::Buffer).
     template <typename B, typename = decltype(std::declval<const B &>().raw_buffer())>

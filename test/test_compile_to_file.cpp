@@ -159,3 +159,76 @@ TEST_CASE("compile_to_* with another parameter of the same name but a different 
     CHECK(contains(msg, "Argument 'offset' does not match what the pipeline reads under that name: a scalar (Param) "
                         "of type uint8, but the argument is a scalar of type int32"));
 }
+
+// Parameter names come from the user's Params, ImageParams and Funcs: the header must compile
+// whatever they are (Halide's header renames them too), and the runtime library must export
+// only halo_ names, so that a program's own gcd() or modulo() links beside it.
+TEST_CASE("a header compiles whatever the arguments are named, and the runtime exports only halo_ names") {
+    ImageParam in(Int(32), 1, "int");
+    Param<int> ctx("context"), spaced("my input"), digit("2x"), reserved("__k");
+    Func f("f.out");
+    Var x("x");
+    f(x) = in(x) * ctx + spaced - digit + reserved;
+    std::string dir = tmp_dir(), prefix = dir + "/odd_names";
+    f.compile_to_static_library(prefix, {in, ctx, spaced, digit, reserved, ctx}, "odd_names");
+    std::string header = read_file(prefix + ".h");
+    CHECK(contains(header, "int32_t odd_names(halo_buffer_t *int_ /* int32, 1-D */, int32_t context_, int32_t my_input, "
+                           "int32_t p2x, int32_t p__k, int32_t context__2, halo_buffer_t *f_out /* output, int32, 1-D */);"));
+    std::ofstream(dir + "/odd_names_main.cpp") << R"(
+#include <cstdio>
+#include "odd_names.h"
+#include "runtime/HaloBuffer.h"
+// The runtime's internal helpers had these names with C linkage: a second definition.
+extern "C" int64_t gcd(int64_t a, int64_t b) { return b ? gcd(b, a % b) : a; }
+extern "C" int modulo(int a, int b) { return a % b; }
+extern "C" int address(int a) { return a; }
+extern "C" int param_range_error(int a) { return a; }
+int main() {
+    int32_t in[5] = {1, 2, 3, 4, 5}, out[5];
+    halo::aot::BufferRef ib(in, {5}), ob(out, {5});
+    if (odd_names(ib, 3, 10, 4, 1, 3, ob) != 0) return 2;
+    for (int i = 0; i < 5; i++) {
+        if (out[i] != in[i] * 3 + 10 - 4 + 1) { std::printf("wrong at %d\n", i); return 1; }
+    }
+    std::printf("ok %d %d\n", int(gcd(12, 18)), modulo(7, 4) + address(0) + param_range_error(0));
+    return 0;
+}
+)";
+    link_and_run(dir, "odd_names_main", prefix);
+}
+
+// halo::aot::BufferRef describes bool memory as 1-bit elements with explicit dimensions too (it
+// said 8-bit uint there, which the pipeline refused), and refuses extents whose strides would
+// not fit 32 bits instead of wrapping them.
+TEST_CASE("BufferRef of bool memory is a bool buffer either way, and refuses strides past 32 bits") {
+    ImageParam flags(Bool(), 1, "flags");
+    Func picked("picked");
+    Var x("x");
+    picked(x) = select(flags(x), 10, 20);
+    std::string dir = tmp_dir(), prefix = dir + "/bool_ref";
+    picked.compile_to_static_library(prefix, {flags}, "bool_ref");
+    std::ofstream(dir + "/bool_ref_main.cpp") << R"(
+#include <cstdio>
+#include <stdexcept>
+#include "bool_ref.h"
+#include "runtime/HaloBuffer.h"
+int main() {
+    bool in[6] = {true, false, false, true, true, false};
+    int32_t out[6];
+    halo::aot::BufferRef by_extents(in, {6}), by_dims(in, std::vector<halo_dimension_t>{{0, 6, 1, 0}}), ob(out, {6});
+    if (bool_ref(by_extents, ob) != 0 || bool_ref(by_dims, ob) != 0) return 2;
+    for (int i = 0; i < 6; i++) {
+        if (out[i] != (in[i] ? 10 : 20)) { std::printf("wrong at %d\n", i); return 1; }
+    }
+    try {
+        halo::aot::BufferRef huge(in, {65536, 65536, 2});
+        return 3;
+    } catch (const std::length_error &e) {
+        std::printf("%s\n", e.what());
+    }
+    std::printf("ok\n");
+    return 0;
+}
+)";
+    link_and_run(dir, "bool_ref_main", prefix);
+}
