@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstring>
+#include <iomanip>
 #include <cstdio>
 #include <fstream>
 #include <memory>
@@ -190,6 +192,7 @@ void add_report(const Options &o, Variant &v) {
     int64_t computed = 0, required = 0;
     double factor = NAN;
     v.row.tile_bytes = 0;
+    std::set<std::string> funcs;
     try {
         for (auto &f : v.outputs) {
             RedundancyReport r = redundancy_report(f, o.sizes, 1e9);
@@ -198,30 +201,69 @@ void add_report(const Options &o, Variant &v) {
                 required += row.required;
                 if (row.allocations > 1) v.row.tile_bytes += double(row.buffer_bytes);
                 if (row.func == o.report_func) factor = row.factor;
+                funcs.insert(row.func);
             }
         }
         if (o.report_func.empty() && required > 0) factor = double(computed) / double(required);
     } catch (const std::exception &) {
         // A schedule whose loops depend on data: no report, the variant still runs.
+        funcs.clear();
+    }
+    if (!o.report_func.empty() && !funcs.empty() && !funcs.count(o.report_func)) {
+        std::string list;
+        for (auto &name : funcs) list += (list.empty() ? "" : ", ") + name;
+        user_error << "--report-func " << o.report_func << ": the redundancy report of generator '" << o.generator
+                   << "' has no Func of that name; its Funcs are " << list;
     }
     v.row.recompute_factor = factor;
+}
+
+// The element of b at c, exactly: floats to 17 digits, integers of every width as they are
+// (a double cannot hold every 64-bit integer: 2^60 and 2^60 + 1 are the same double).
+struct Element {
+    bool is_float;
+    double f;
+    uint64_t bits;  // the integer's bits, sign-extended for signed types
+    std::string text() const {
+        std::ostringstream s;
+        if (is_float) s << std::setprecision(17) << f;
+        else s << bits;
+        return s.str();
+    }
+};
+
+Element element_at(const Buffer<> &b, const std::vector<int> &c) {
+    const Type t = b.type();
+    if (t.is_float()) return {true, b.get_as_double(c), 0};
+    const halo_buffer_t *raw = b.raw_buffer();
+    int64_t offset = 0;
+    for (size_t d = 0; d < c.size(); d++) offset += int64_t(c[d] - raw->dim[d].min) * raw->dim[d].stride;
+    const uint8_t *p = raw->host + offset * t.bytes();
+    uint64_t bits = 0;
+    std::memcpy(&bits, p, size_t(t.bytes()));  // little-endian x86
+    const int width = 8 * t.bytes();
+    if (t.is_int() && width < 64 && (bits >> (width - 1)) & 1) bits |= ~uint64_t(0) << width;
+    return {false, 0, bits};
 }
 
 // How `got` differs from `expected` ("" if it agrees): relative to max(1, |expected|) for floats.
 std::string difference(const std::vector<Buffer<>> &got, const std::vector<Buffer<>> &expected) {
     for (size_t i = 0; i < got.size() && i < expected.size(); i++) {
         std::string what;
-        const bool is_float = got[i].type().is_float();
+        const Type t = got[i].type();
         got[i].for_each_element([&](const std::vector<int> &c) {
             if (!what.empty()) return;
-            double a = got[i].get_as_double(c), b = expected[i].get_as_double(c);
-            bool same = a == b || (std::isnan(a) && std::isnan(b)) ||
-                        (is_float && std::fabs(a - b) <= 1e-4 * std::max(1.0, std::fabs(b)));
+            Element a = element_at(got[i], c), b = element_at(expected[i], c);
+            bool same = a.is_float ? a.f == b.f || (std::isnan(a.f) && std::isnan(b.f)) ||
+                                         std::fabs(a.f - b.f) <= 1e-4 * std::max(1.0, std::fabs(b.f))
+                                   : a.bits == b.bits;
             if (same) return;
             std::ostringstream s;
             s << "output " << i << " at (";
             for (size_t d = 0; d < c.size(); d++) s << (d ? ", " : "") << c[d];
-            s << ") is " << a << ", not " << b;
+            std::string at = a.text(), want = b.text();
+            if (t.is_int()) at = std::to_string(int64_t(a.bits)), want = std::to_string(int64_t(b.bits));
+            s << ") is " << at << ", not " << want;
             what = s.str();
         });
         if (!what.empty()) return what;

@@ -1,7 +1,9 @@
 // The sweep's command line (halo-sweep, and a generator executable's --sweep mode).
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <iostream>
+#include <set>
 
 #include "Sweep.h"
 #include "dsl/Halo.h"
@@ -21,10 +23,13 @@ int positive(const std::string &option, const std::string &text) {
 Options parse(int argc, char **argv, bool &help) {
     Options o;
     bool sizes_given = false, csv_given = false, png_given = false;
+    std::set<std::string> seen;  // options that take one value
     for (int i = 1; i < argc; i++) {
         std::string a = argv[i];
         auto value = [&]() -> std::string {
             user_assert(i + 1 < argc) << "Option " << a << " needs a value";
+            // (--input may repeat, for different inputs)
+            user_assert(a == "--input" || seen.insert(a).second) << "Option " << a << " is given twice; give it once";
             return argv[++i];
         };
         if (a == "--help" || a == "-h") {
@@ -83,6 +88,13 @@ Options parse(int argc, char **argv, bool &help) {
     return o;
 }
 
+// halo-sweep starts a generator executable in its --sweep mode and cannot tell from the exit
+// status alone that it ran a sweep (`halo-sweep /bin/true` exits 0): the sweep says so in the
+// file halo-sweep names.
+void mark_sweep_ran() {
+    if (const char *path = std::getenv("HALO_SWEEP_DONE_FILE")) std::ofstream(path) << "ran\n";
+}
+
 }  // namespace
 
 int run_sweep_command_line(int argc, char **argv) {
@@ -95,10 +107,27 @@ int run_sweep_command_line(int argc, char **argv) {
             std::printf("\ngenerators in this program:");
             for (auto &name : GeneratorRegistry::names()) std::printf(" %s", name.c_str());
             std::printf("\n");
+            mark_sweep_ran();
             return 0;
         }
-        run_sweep(o, std::cout);
+        Result r = run_sweep(o, std::cout);
         std::cout << "wrote " << o.csv_path << " and " << o.png_path << "\n";
+        mark_sweep_ran();
+        // A script (or halo_add_sweep) must notice outputs that differ, or a sweep of nothing.
+        int differing = 0, ran = 0;
+        for (const Row &row : r.rows) {
+            ran += row.error.empty();
+            differing += row.error.empty() && !row.disagreement.empty();
+        }
+        if (differing) {
+            std::fprintf(stderr, "error: %d variant(s) computed outputs that differ from the first variant's (see the "
+                                 "table's DIFFERS lines): a schedule computes something else\n", differing);
+            return 3;
+        }
+        if (!ran) {
+            std::fprintf(stderr, "error: no variant ran; each was skipped, with the reason in the table\n");
+            return 4;
+        }
         return 0;
     } catch (const std::exception &e) {
         std::fprintf(stderr, "error: %s\n", e.what());

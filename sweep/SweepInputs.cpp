@@ -1,5 +1,6 @@
 #include "SweepInputs.h"
 
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -86,31 +87,44 @@ void set_scalar_from_text(ParameterContents &param, const std::string &text) {
         else bad("not true or false");
         return;
     }
+    // A number starts like one: strtod and strtoll would skip spaces (" 2").
+    const char c0 = text.empty() ? 0 : text[0];
+    if (!(std::isdigit(static_cast<unsigned char>(c0)) || c0 == '-' || c0 == '+' || c0 == '.')) {
+        bad(t.is_float() ? "not a number" : "not an integer");
+    }
     char *end = nullptr;
     errno = 0;
     if (t.is_float()) {
         double v = std::strtod(text.c_str(), &end);
-        if (text.empty() || *end || !std::isfinite(v)) bad("not a number");
+        if (*end) bad("not a number");
+        // (a float32 past FLT_MAX would become inf)
+        if (!std::isfinite(v) || (t.bits == 32 && std::fabs(v) > double(std::numeric_limits<float>::max()))) {
+            bad("out of range");
+        }
         if (t.bits == 64) param.set_scalar<double>(v);
         else param.set_scalar<float>(float(v));
         return;
     }
-    long long v = std::strtoll(text.c_str(), &end, 10);
-    if (text.empty() || *end || errno == ERANGE) bad("not an integer");
-    int bits = t.bits;
+    const int bits = t.bits;
     if (t.is_uint()) {
-        if (v < 0 || (bits < 64 && v > (1ll << bits) - 1)) bad("out of range");
+        // strtoull takes "-1" as 2^64 - 1: a sign is refused first.
+        if (c0 == '-') bad("out of range");
+        unsigned long long v = std::strtoull(text.c_str(), &end, 10);
+        if (*end) bad("not an integer");
+        if (errno == ERANGE || (bits < 64 && v > (1ull << bits) - 1)) bad("out of range");
         if (bits == 8) param.set_scalar<uint8_t>(uint8_t(v));
         else if (bits == 16) param.set_scalar<uint16_t>(uint16_t(v));
         else if (bits == 32) param.set_scalar<uint32_t>(uint32_t(v));
         else param.set_scalar<uint64_t>(uint64_t(v));
-    } else {
-        if (bits < 64 && (v < -(1ll << (bits - 1)) || v > (1ll << (bits - 1)) - 1)) bad("out of range");
-        if (bits == 8) param.set_scalar<int8_t>(int8_t(v));
-        else if (bits == 16) param.set_scalar<int16_t>(int16_t(v));
-        else if (bits == 32) param.set_scalar<int32_t>(int32_t(v));
-        else param.set_scalar<int64_t>(int64_t(v));
+        return;
     }
+    long long v = std::strtoll(text.c_str(), &end, 10);
+    if (*end) bad("not an integer");
+    if (errno == ERANGE || (bits < 64 && (v < -(1ll << (bits - 1)) || v > (1ll << (bits - 1)) - 1))) bad("out of range");
+    if (bits == 8) param.set_scalar<int8_t>(int8_t(v));
+    else if (bits == 16) param.set_scalar<int16_t>(int16_t(v));
+    else if (bits == 32) param.set_scalar<int32_t>(int32_t(v));
+    else param.set_scalar<int64_t>(int64_t(v));
 }
 
 }  // namespace halo::sweep

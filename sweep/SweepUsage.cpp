@@ -35,7 +35,8 @@ std::string sweep_usage(const std::string &program) {
            "  param=v1,v2,...     the values of a GeneratorParam\n"
            "\n"
            "Variants that fail to compile or to run are listed as skipped, with the reason. Every variant's\n"
-           "output is compared with the first one's; a difference is reported.\n";
+           "output is compared with the first one's; a difference is reported. The exit status is 0,\n"
+           "or 3 if some variant's output differs, 4 if no variant ran, 1 for a wrong request.\n";
 }
 
 }  // namespace halo::sweep

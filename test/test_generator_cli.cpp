@@ -1,6 +1,7 @@
 // Bad command lines for the generator driver (the apps' generator executable): each one exits
 // nonzero within a time limit, with the expected error on stderr, and writes nothing.
 #include "TestUtil.h"
+#include "RunCommand.h"
 
 #include <dirent.h>
 #include <sys/stat.h>
@@ -222,5 +223,39 @@ TEST_CASE("auto_schedule=true schedules the outputs automatically, and -e schedu
     CHECK(text.str().find("// The schedule auto_schedule chose for generator 'blur'") == 0);
     CHECK(text.str().find(".store_at(output, yo).compute_at(output, yi)") != std::string::npos);  // blur slides
     std::string cmd = "rm -rf " + quoted(dir);
+    CHECK(std::system(cmd.c_str()) == 0);
+}
+
+// The sweep mode's exit status is what a script or halo_add_sweep can check: 0 when every
+// variant that ran agrees, 3 when an output differs, 4 when none ran; and halo-sweep refuses
+// a program that exits without running a sweep.
+TEST_CASE("the sweep's exit status says whether the variants agree and ran") {
+    std::string dir = fresh_dir("sweep_status");
+    auto sweep = [&](std::vector<std::string> params) {
+        std::vector<std::string> args = {"--sweep", "-g", "local_laplacian", "-r", "40x24x3", "--rounds", "1",
+                                         "--no-progress", "--csv", dir + "/s.csv", "--png", dir + "/s.png",
+                                         "schedule=breadth_first", "pyramid_levels=2"};
+        args.insert(args.end(), params.begin(), params.end());
+        return run_driver(args);
+    };
+    Result same = sweep({"levels=4", "vector_width=4,8"});
+    INFO(same.output);
+    CHECK(same.exit_code == 0);
+    Result differ = sweep({"levels=4", "alpha=1,2"});
+    INFO(differ.output);
+    CHECK(differ.exit_code == 3);
+    CHECK(halo_test::contains(differ.output, "error: 1 variant(s) computed outputs that differ from the first variant's"));
+    Result none = sweep({"levels=1"});  // below the range: every variant is skipped
+    INFO(none.output);
+    CHECK(none.exit_code == 4);
+    CHECK(halo_test::contains(none.output, "error: no variant ran"));
+    Result twice = sweep({"levels=4", "-r", "32x32x3"});
+    CHECK(twice.exit_code == 1);
+    CHECK(halo_test::contains(twice.output, "error: Option -r is given twice; give it once"));
+    std::string cmd = "timeout 60 " + quoted(HALO_SWEEP_EXE) + " /bin/true -g x 2>&1";
+    auto [rc, out] = halo_test::run_command(cmd);
+    CHECK(rc != 0);
+    CHECK(halo_test::contains(out, "error: '/bin/true' exited without running a sweep: is it a generator executable"));
+    cmd = "rm -rf " + quoted(dir);
     CHECK(std::system(cmd.c_str()) == 0);
 }

@@ -74,7 +74,21 @@ private:
     Func f{"f"};
 };
 
+// A uint64 output near 2^60, which a double cannot tell from the next integer.
+class SweepWide : public Generator<SweepWide> {
+public:
+    GeneratorParam<int> delta{"delta", 0, 0, 10};
+    Input<uint64_t> offset{"offset", 0};
+    Output<Buffer<uint64_t>> output{"output", 1};
+    void generate() { output(x) = (cast<uint64_t>(1) << 60) + cast<uint64_t>(x * int(delta)) + offset; }
+    void schedule() {}
+
+private:
+    Var x{"x"};
+};
+
 HALO_REGISTER_GENERATOR(SweepStencil, "sweep_stencil")
+HALO_REGISTER_GENERATOR(SweepWide, "sweep_wide")
 HALO_REGISTER_GENERATOR(SweepAuto, "sweep_auto")
 HALO_REGISTER_GENERATOR(SweepBrighten, "sweep_brighten")
 
@@ -249,6 +263,27 @@ TEST_CASE("a variant whose output differs from the first is reported") {
     CHECK(table.str().find("DIFFERS from the first variant") != std::string::npos);
 }
 
+TEST_CASE("64-bit integer outputs are compared and printed exactly") {
+    sweep::Options o;
+    o.generator = "sweep_wide";
+    o.sizes = {4};
+    o.rounds = 1;
+    o.progress = false;
+    o.params = {{"delta", {"0", "1"}}};
+    std::ostringstream table;
+    sweep::Result r = sweep::run_sweep(o, table);
+    REQUIRE(r.rows.size() == 2);
+    CHECK(r.rows[0].disagreement.empty());
+    CHECK(r.rows[1].disagreement == "output 0 at (1) is 1152921504606846977, not 1152921504606846976");
+    // Every uint64 value is a value of the scalar input; a sign is not.
+    o.inputs = {{"offset", "18446744073709551615"}};
+    r = sweep::run_sweep(o, table);
+    REQUIRE(r.rows.size() == 2);
+    CHECK(r.rows[0].error.empty());
+    o.inputs = {{"offset", "-1"}};
+    CHECK_THROWS_WITH(sweep::run_sweep(o, table), doctest::Contains("Input 'offset' is uint64; '-1' is out of range"));
+}
+
 TEST_CASE("variants that cannot compile or run are skipped with the reason") {
     sweep::Options o = stencil_options();
     o.sizes = {6, 21};  // narrower than the 8-wide vectors of the output
@@ -310,4 +345,14 @@ TEST_CASE("a wrong request is an error naming what is wrong") {
     o = stencil_options();
     o.inputs = {{"gain", "fast"}};
     CHECK_THROWS_WITH(sweep::run_sweep(o, table), doctest::Contains("Input 'gain' is float32; 'fast' is not a number"));
+    o = stencil_options();
+    o.report_func = "blur_y";
+    CHECK_THROWS_WITH(sweep::run_sweep(o, table),
+                      doctest::Contains("--report-func blur_y: the redundancy report of generator 'sweep_stencil' has no "
+                                        "Func of that name; its Funcs are blur_x, output"));
+    o = stencil_options();
+    o.inputs = {{"gain", "1e39"}};  // past FLT_MAX: it would be inf
+    CHECK_THROWS_WITH(sweep::run_sweep(o, table), doctest::Contains("Input 'gain' is float32; '1e39' is out of range"));
+    o.inputs = {{"gain", " 2"}};
+    CHECK_THROWS_WITH(sweep::run_sweep(o, table), doctest::Contains("Input 'gain' is float32; ' 2' is not a number"));
 }
