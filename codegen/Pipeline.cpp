@@ -257,14 +257,24 @@ void Pipeline::realize(Realization &dst, const ParamMap &param_map) {
 // report the region when they fail (take_output_overreach), and the call is made again.
 Realization Pipeline::realize(const std::vector<int> &sizes, const ParamMap &param_map) {
     auto outs = outputs();
-    // Each output's region, per dimension: [min, min + extent).
-    std::vector<std::vector<int>> mins(outs.size(), std::vector<int>(sizes.size(), 0)), extents(outs.size(), sizes);
+    // Outputs of fewer dimensions than others take the first sizes (as in Halide: a 1-D and a
+    // 2-D output realized over {w, h} are w and w x h).
+    const FunctionContents *widest = outs[0].get();
     for (auto &out : outs) {
         user_assert(out->has_pure_definition) << "Func '" << out->name << "' is realized but has no definition";
-        user_assert(int(sizes.size()) == out->dimensions())
-            << "Func '" << out->name << "' has " << out->dimensions() << " dimensions but realize() was given "
-            << sizes.size() << " sizes";
-        for (size_t d = 0; d < sizes.size(); d++) {
+        if (out->dimensions() > widest->dimensions()) widest = out.get();
+    }
+    user_assert(int(sizes.size()) == widest->dimensions())
+        << "Func '" << widest->name << "' has " << widest->dimensions() << " dimensions but realize() was given "
+        << sizes.size() << " sizes" << (outs.size() > 1 ? " (one per dimension of the pipeline's widest output)" : "");
+    // Each output's region, per dimension: [min, min + extent).
+    std::vector<std::vector<int>> mins, extents;
+    for (auto &out : outs) {
+        mins.emplace_back(out->dimensions(), 0);
+        extents.emplace_back(sizes.begin(), sizes.begin() + out->dimensions());
+    }
+    for (auto &out : outs) {
+        for (size_t d = 0; d < size_t(out->dimensions()); d++) {
             user_assert(sizes[d] >= 0) << "realize of Func '" << out->name << "' given negative size " << sizes[d]
                                        << " in dimension " << d << "; sizes are extents, 0 or more";
         }
@@ -316,7 +326,7 @@ Realization Pipeline::realize(const std::vector<int> &sizes, const ParamMap &par
     std::vector<Buffer<>> cropped;
     for (size_t i = 0; i < result.size(); i++) {
         Buffer<> b = result[i];
-        for (size_t d = 0; d < sizes.size(); d++) {
+        for (size_t d = 0; d < size_t(b.dimensions()); d++) {
             if (b.dim(int(d)).min() != 0 || b.dim(int(d)).extent() != sizes[d]) b = b.cropped(int(d), 0, sizes[d]);
         }
         cropped.push_back(b);

@@ -160,7 +160,15 @@ void add_output_checks(const FunctionContents &output, const Stmt &s, const LetV
 
 Stmt add_input_checks(const Stmt &whole, const std::vector<std::shared_ptr<ParameterContents>> &params,
                       const std::vector<const FunctionContents *> &outputs) {
-    const FunctionContents &last = *outputs[0];
+    // Whom the input's region is for: with several outputs the checked region is the union of
+    // what each needs (naming one of them, with the union, blamed it for the others' reads).
+    std::string producing = "output '" + outputs[0]->name + "'";
+    if (outputs.size() > 1) {
+        producing = "outputs ";
+        for (size_t i = 0; i < outputs.size(); i++) {
+            producing += std::string(i == 0 ? "" : i + 1 == outputs.size() ? " and " : ", ") + "'" + outputs[i]->name + "'";
+        }
+    }
     // The checks go inside the leading bounds lets, so they can name the stages' bounds
     // instead of expanding them (expansion grows exponentially with the pipeline's depth).
     // (Not through realizations: the checks must run before any buffer is allocated.)
@@ -186,7 +194,7 @@ Stmt add_input_checks(const Stmt &whole, const std::vector<std::shared_ptr<Param
             Expr have_min = field(p->name, "min", int(d));
             Expr have_max = simplify(have_min + field(p->name, "extent", int(d)) - 1);
             Expr msg = Call::make(Int(32), "halo_error_bounds",
-                                  {StringImm::make(p->name), StringImm::make(last.name), Expr(int32_t(d)),
+                                  {StringImm::make(p->name), StringImm::make(producing), Expr(int32_t(d)),
                                    exact_int64(have_min), exact_int64(have_max), exact_int64(need_min),
                                    exact_int64(need_max)},
                                   Call::Extern);

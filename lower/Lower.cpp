@@ -158,7 +158,9 @@ LoweredPipeline lower_on_this_stack(const std::vector<std::shared_ptr<FunctionCo
     for (auto &n : other_outputs) output_funcs.push_back(env.at(n).get());
     std::set<std::string> strided_buffers = buffers_with_strided_dim0(params, output_funcs);
     if (!options.without_checks) {
-        s = step("add_input_checks", add_input_checks(s, params, output_funcs));
+        std::vector<const FunctionContents *> in_user_order;  // for the messages
+        for (auto &n : output_names) in_user_order.push_back(env.at(n).get());
+        s = step("add_input_checks", add_input_checks(s, params, in_user_order));
         s = step("add_parameter_checks", add_parameter_checks(s, env, params));
     }
     s = step("remove_promises", remove_promises(s));

@@ -508,7 +508,7 @@ private:
             Expr needed = computed_max - lowest_written + 1;
             if (needed_at_first.defined()) needed = max(needed, select(here < loop->min, needed_at_first, needed));
             Expr msg = Call::make(Int(32), "halo_error_fold_storage",
-                                  {StringImm::make(f_.name), StringImm::make(f_.args[d]), needed, fold.factor},
+                                  {StringImm::make(f_.name), StringImm::make(f_.args[d]), needed, fold.factor, StringImm::make("")},
                                   Call::Extern);
             check = AssertStmt::make(needed <= fold.factor, msg);
             fold_checks[d]++;
@@ -597,7 +597,7 @@ private:
             }
             Expr needed = simplify(mx - mn + 1);
             Expr msg = Call::make(Int(32), "halo_error_fold_storage",
-                                  {StringImm::make(f_.name), StringImm::make(fold.var), needed, fold.factor},
+                                  {StringImm::make(f_.name), StringImm::make(fold.var), needed, fold.factor, StringImm::make("")},
                                   Call::Extern);
             s = Block::make(AssertStmt::make(needed <= fold.factor, msg), s);
             fold_checks[d]++;
@@ -902,8 +902,11 @@ private:
             int d = int(std::find(f.args.begin(), f.args.end(), fold.var) - f.args.begin());
             if (!slide.fold_checked_everywhere(d)) {
                 Expr needed = bounds[size_t(d)].extent;
+                // The whole realization is checked where f does not slide: say why it does not.
+                std::string hint = slide.why_not.empty() ? "" : " (it is not computed as a sliding window: " + slide.why_not + ")";
                 Expr msg = Call::make(Int(32), "halo_error_fold_storage",
-                                      {StringImm::make(f.name), StringImm::make(fold.var), needed, fold.factor},
+                                      {StringImm::make(f.name), StringImm::make(fold.var), needed, fold.factor,
+                                       StringImm::make(hint)},
                                       Call::Extern);
                 checks.push_back(AssertStmt::make(needed <= fold.factor, msg));
             }

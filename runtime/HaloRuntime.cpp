@@ -232,15 +232,14 @@ int32_t halo_error_bad_dimensions(void *user_context, const char *buffer_name, i
     return halo_error_code_bad_dimensions;
 }
 
-int32_t halo_error_bounds(void *user_context, const char *buffer_name, const char *output_name,
+int32_t halo_error_bounds(void *user_context, const char *buffer_name, const char *producing,
                           int32_t dim, int64_t have_min, int64_t have_max, int64_t need_min,
                           int64_t need_max) {
-    char msg[512];
-    std::snprintf(msg, sizeof msg,
-                  "input '%s' covers dimension %d in [%lld, %lld], but producing output '%s' needs "
-                  "[%lld, %lld] of it: pass a larger input or request a smaller output",
-                  buffer_name, dim, LL(have_min), LL(have_max), output_name, LL(need_min), LL(need_max));
-    halo_error(user_context, msg);
+    auto num = [](int64_t v) { return std::to_string(LL(v)); };
+    std::string msg = std::string("input '") + buffer_name + "' covers dimension " + std::to_string(dim) + " in [" +
+                      num(have_min) + ", " + num(have_max) + "], but producing " + producing + " needs [" +
+                      num(need_min) + ", " + num(need_max) + "] of it: pass a larger input or request a smaller output";
+    halo_error(user_context, msg.c_str());
     return halo_error_code_access_out_of_bounds;
 }
 
@@ -257,13 +256,11 @@ int32_t halo_error_output_bounds(void *user_context, const char *output_name, co
 }
 
 int32_t halo_error_fold_storage(void *user_context, const char *func_name, const char *dim_name, int32_t needed,
-                                int32_t fold) {
-    char msg[512];
-    std::snprintf(msg, sizeof msg,
-                  "Func '%s' is stored folded modulo %d in %s (fold_storage), but %d of it are needed at once: fold "
-                  "by at least %d",
-                  func_name, (int)fold, dim_name, (int)needed, (int)needed);
-    halo_error(user_context, msg);
+                                int32_t fold, const char *hint) {
+    std::string msg = std::string("Func '") + func_name + "' is stored folded modulo " + std::to_string(fold) + " in " +
+                      dim_name + " (fold_storage), but " + std::to_string(needed) +
+                      " of it are needed at once: fold by at least " + std::to_string(needed) + hint;
+    halo_error(user_context, msg.c_str());
     return halo_error_code_access_out_of_bounds;
 }
 

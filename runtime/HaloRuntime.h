@@ -124,7 +124,8 @@ int32_t halo_error_bad_type(void *user_context, const char *buffer_name, int32_t
                             int32_t got_bits, int32_t want_code, int32_t want_bits);
 int32_t halo_error_bad_dimensions(void *user_context, const char *buffer_name, int32_t got,
                                   int32_t want);
-int32_t halo_error_bounds(void *user_context, const char *buffer_name, const char *output_name,
+// An input too small; `producing` says for what ("output 'f'", "outputs 'f' and 'g'").
+int32_t halo_error_bounds(void *user_context, const char *buffer_name, const char *producing,
                           int32_t dim, int64_t have_min, int64_t have_max, int64_t need_min,
                           int64_t need_max);
 int32_t halo_error_output_bounds(void *user_context, const char *output_name, const char *dim_name,
@@ -142,7 +143,7 @@ int32_t halo_error_output_read(void *user_context, const char *output_name, cons
 // sliding window, or by the whole realization), more than the fold keeps. Returns
 // halo_error_code_access_out_of_bounds.
 int32_t halo_error_fold_storage(void *user_context, const char *func_name, const char *dim_name, int32_t needed,
-                                int32_t fold);
+                                int32_t fold, const char *hint);
 // The buffers of a Tuple-valued output (one per value) must cover the same region: buffer
 // `value` differs from buffer 0 in dimension dim. Returns halo_error_code_access_out_of_bounds.
 int32_t halo_error_realization_mismatch(void *user_context, const char *func_name, int32_t value, int32_t dim,

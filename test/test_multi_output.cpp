@@ -142,3 +142,42 @@ TEST_CASE("errors: an output placed inside another Func, given twice, or realize
     CHECK(contains(msg, "the pipeline of 'f', 'g' has 2 values but is realized into 1 buffer"));
     CHECK(contains(msg, "in the order of the outputs"));
 }
+
+// Outputs of different dimensionality realized over sizes: each takes the first sizes, as in
+// Halide (f over {10}, g over {10, 4}); more or fewer sizes than the widest output has is an error.
+TEST_CASE("outputs of fewer dimensions take the first sizes of realize") {
+    Var x("x"), y("y");
+    Func f("f"), g("g");
+    f(x) = x * 3;
+    g(x, y) = f(x) + y;
+    Pipeline p({f, g});
+    Realization r = p.realize({10, 4});
+    Buffer<int> a = r[0], b = r[1];
+    REQUIRE(a.dimensions() == 1);
+    REQUIRE(b.dimensions() == 2);
+    CHECK(a.dim(0).extent() == 10);
+    CHECK(b.dim(1).extent() == 4);
+    for (int i = 0; i < 10; i++) CHECK(a(i) == 3 * i);
+    CHECK(b(7, 3) == 24);
+    CHECK(contains(compile_error_of([&] { p.realize({10}); }),
+                   "Func 'g' has 2 dimensions but realize() was given 1 sizes (one per dimension of the pipeline's "
+                   "widest output)"));
+}
+
+// An input too small for several outputs: the region checked is the union of what they need,
+// and the message names them all (it named the first, with the others' reads).
+TEST_CASE("an input too small for several outputs names them all") {
+    ImageParam in(Int(32), 1, "in");
+    Var x("x");
+    Func f("f"), g("g");
+    f(x) = in(x + 5);
+    g(x) = in(x - 5);
+    Buffer<int> data = halo_test::int_buffer_at(30, 1, -5, 0).sliced(1, 0);
+    in.set(data);
+    Pipeline p({f, g});
+    std::string msg = runtime_error_of([&] { p.realize({21}); });
+    CHECK(contains(msg, "input 'in' covers dimension 0 in [-5, 24], but producing outputs 'f' and 'g' needs [-5, 25] "
+                        "of it"));
+    msg = runtime_error_of([&] { f.realize({21}); });
+    CHECK(contains(msg, "input 'in' covers dimension 0 in [-5, 24], but producing output 'f' needs [5, 25] of it"));
+}

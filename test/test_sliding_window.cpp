@@ -468,6 +468,18 @@ TEST_CASE("fold_storage: an explicit fold, and one too small for an iteration") 
     dx.compute_root();
     msg = halo_test::runtime_error_of([&] { dy.realize({10, 10}); });
     CHECK(contains(msg, "Func 'dx' is stored folded modulo 1 in y (fold_storage), but 10 of it are needed at once"));
+    // A Func that does not slide needs its whole realization at once: the error says why it
+    // does not slide (a RoundUp split by 2 of a region moving by 1 row).
+    Func ex("ex"), ey("ey");
+    Var yo("yo"), yi("yi");
+    ex(x, y) = in(x, y + 1) * 2 + 1;
+    ey(x, y) = ex(x, y - 1) + ex(x, y) + ex(x, y + 1);
+    ex.split(y, yo, yi, 2, TailStrategy::RoundUp);
+    ex.store_root().compute_at(ey, y).fold_storage(y, 4);
+    msg = halo_test::runtime_error_of([&] { ey.realize({20, 21}); });
+    CHECK(contains(msg, "Func 'ex' is stored folded modulo 4 in y (fold_storage), but 24 of it are needed at once: fold "
+                        "by at least 24 (it is not computed as a sliding window: a split of it rounds up by 2, and its "
+                        "region does not move by a multiple of 2 rows per iteration)"));
 }
 
 TEST_CASE("a bounded dimension unrolled or vectorized whole still slides: its loop is guarded to the new part") {
