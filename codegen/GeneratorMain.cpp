@@ -7,7 +7,9 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <iomanip>
 #include <map>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -116,6 +118,45 @@ void check_output_dir(const std::string &dir) {
     user_assert(S_ISDIR(st.st_mode)) << "Output directory '" << dir << "' (-o) is not a directory";
 }
 
+// An input's or output's types and shape: "{uint8, float32} buffer, 2-D" for a Tuple-valued
+// output; a scalar input's default and range: "float32 (default 1.5, in [0, 4])".
+std::string describe_io(const internal::GeneratorIOBase &io) {
+    std::ostringstream s;
+    std::vector<Type> types = io.types();
+    if (types.size() == 1) {
+        s << types[0];
+    } else {
+        s << "{";
+        for (size_t i = 0; i < types.size(); i++) s << (i ? ", " : "") << types[i];
+        s << "}";
+    }
+    if (io.io_is_buffer) s << " buffer, " << io.io_dimensions << "-D";
+    std::shared_ptr<ParameterContents> p = io.io_is_output ? nullptr : io.input_parameter();
+    if (!p || p->is_buffer) return s.str();
+    std::vector<std::string> notes;
+    if (p->scalar_set) {
+        std::ostringstream v;
+        const Type t = p->type;
+        if (t.is_float()) v << std::setprecision(17) << p->scalar_as_double();
+        else if (t.is_bool()) v << (p->get_scalar<bool>() ? "true" : "false");
+        else if (t.is_uint() && t.bits == 64) v << p->get_scalar<uint64_t>();
+        else v << p->scalar_as_int();
+        notes.push_back("default " + v.str());
+    }
+    auto bound = [](const Expr &b) {
+        std::ostringstream t;
+        if (!b.defined()) t << "-";
+        else if (const FloatImm *f = b.as<FloatImm>()) t << f->value;  // 4, not the printer's 4f
+        else t << b;
+        return t.str();
+    };
+    if (p->min_value.defined() || p->max_value.defined()) {
+        notes.push_back("in [" + bound(p->min_value) + ", " + bound(p->max_value) + "]");
+    }
+    for (size_t i = 0; i < notes.size(); i++) s << (i ? ", " : " (") << notes[i] << (i + 1 == notes.size() ? ")" : "");
+    return s.str();
+}
+
 void print_help(const char *argv0) {
     std::printf(usage, argv0, argv0, argv0);
     std::printf("\ngenerators:\n");
@@ -123,9 +164,8 @@ void print_help(const char *argv0) {
         auto g = GeneratorRegistry::create(name);
         std::printf("  %s\n", name.c_str());
         for (auto *io : g->ios()) {
-            std::printf("    %-8s %-20s %s%s\n", io->io_is_output ? "output" : "input", io->io_name.c_str(),
-                        io->io_type.to_string().c_str(),
-                        io->io_is_buffer ? (" buffer, " + std::to_string(io->io_dimensions) + "-D").c_str() : "");
+            std::printf("    %-8s %-20s %s\n", io->io_is_output ? "output" : "input", io->io_name.c_str(),
+                        describe_io(*io).c_str());
         }
         for (auto *p : g->params()) {
             std::printf("    %-8s %-20s %s (default %s)\n", "param", p->name.c_str(), p->type_name().c_str(),

@@ -57,6 +57,21 @@ int64_t parse_int(const std::string &text, const std::string &param, int64_t min
     return v;
 }
 
+// (strtoull would take "-1" as 2^64 - 1: a sign is not a digit here.)
+uint64_t parse_uint64(const std::string &text, const std::string &param, uint64_t min, uint64_t max) {
+    auto what = [&] { return "GeneratorParam '" + param + "' is an integer in [" + std::to_string(min) + ", " +
+                             std::to_string(max) + "]; '" + text + "' "; };
+    char *end = nullptr;
+    errno = 0;
+    const size_t first = !text.empty() && text[0] == '+' ? 1 : 0;
+    const bool digits = text.size() > first && std::isdigit(static_cast<unsigned char>(text[first]));
+    unsigned long long v = digits ? std::strtoull(text.c_str(), &end, 10) : 0;
+    user_assert(digits || text.empty() || text[0] != '-') << what() << "is out of range";
+    user_assert(end && end != text.c_str() && *end == 0) << what() << "is not an integer";
+    user_assert(errno != ERANGE && v >= min && v <= max) << what() << "is out of range";
+    return v;
+}
+
 double parse_double(const std::string &text, const std::string &param, double min, double max) {
     std::ostringstream range;
     range << "[" << min << ", " << max << "]";

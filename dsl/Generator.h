@@ -66,6 +66,7 @@ void register_io(GeneratorIOBase *io);
 // within [min, max]; otherwise a CompileError names the parameter and the accepted range.
 bool parse_bool(const std::string &text, const std::string &param);
 int64_t parse_int(const std::string &text, const std::string &param, int64_t min, int64_t max);
+uint64_t parse_uint64(const std::string &text, const std::string &param, uint64_t min, uint64_t max);
 double parse_double(const std::string &text, const std::string &param, double min, double max);
 Type parse_type(const std::string &text, const std::string &param);
 // A LoopLevel as Halide's GeneratorParam<LoopLevel> takes it: "root", "inlined" (or "inline"),
@@ -189,9 +190,11 @@ public:
         if constexpr (std::is_same_v<T, bool>) {
             value_ = internal::parse_bool(text, name);
         } else if constexpr (std::is_integral_v<T>) {
-            // parse_int works in int64_t: a 64-bit unsigned bound saturates.
-            int64_t hi = std::is_unsigned_v<T> && sizeof(T) == 8 && max_ > T(INT64_MAX) ? INT64_MAX : int64_t(max_);
-            value_ = T(internal::parse_int(text, name, int64_t(min_), hi));
+            if constexpr (std::is_unsigned_v<T> && sizeof(T) == 8) {
+                value_ = T(internal::parse_uint64(text, name, uint64_t(min_), uint64_t(max_)));
+            } else {
+                value_ = T(internal::parse_int(text, name, int64_t(min_), int64_t(max_)));
+            }
         } else if constexpr (std::is_floating_point_v<T>) {
             value_ = T(internal::parse_double(text, name, double(min_), double(max_)));
         } else if constexpr (std::is_same_v<T, Type>) {

@@ -259,3 +259,13 @@ TEST_CASE("the sweep's exit status says whether the variants agree and ran") {
     cmd = "rm -rf " + quoted(dir);
     CHECK(std::system(cmd.c_str()) == 0);
 }
+
+// --help lists every value type of a Tuple-valued output (it showed the first one alone).
+TEST_CASE("--help lists the generators with every type of their inputs and outputs") {
+    Result r = run_driver({"--help"});
+    INFO(r.output);
+    CHECK(r.exit_code == 0);
+    CHECK(halo_test::contains(r.output, "output   range                {uint8, uint8} buffer, 2-D"));
+    CHECK(halo_test::contains(r.output, "input    gain                 float32"));
+    CHECK(halo_test::contains(r.output, "param    tile_w               int in [1, 1024] (default 256)"));
+}

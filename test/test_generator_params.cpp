@@ -14,6 +14,7 @@ public:
     GeneratorParam<int> width{"width", 8, 1, 64};
     GeneratorParam<int> plain{"plain", 3};
     GeneratorParam<uint8_t> small{"small", 7};
+    GeneratorParam<uint64_t> huge{"huge", 1};
     GeneratorParam<float> gain{"gain", 0.5f, 0.0f, 1.0f};
     GeneratorParam<float> any{"any", 2.0f};
     Input<Buffer<uint8_t>> input{"input", 1};
@@ -61,6 +62,20 @@ TEST_CASE("an integer too large for its type is refused, not wrapped") {
     CHECK(contains(set_error(g, g.small, "-1"), "is out of range"));
     g.set_param("small", "255");
     CHECK(int(g.small.value()) == 255);
+}
+
+// uint64 values past INT64_MAX were refused as out of range (parsed as int64); a sign is not.
+TEST_CASE("a uint64 GeneratorParam takes every uint64 value") {
+    Params g;
+    g.set_param("huge", "18446744073709551615");
+    CHECK(g.huge.value() == UINT64_MAX);
+    g.set_param("huge", "+9223372036854775808");
+    CHECK(g.huge.value() == uint64_t(INT64_MAX) + 1);
+    CHECK(contains(set_error(g, g.huge, "-1"),
+                   "GeneratorParam 'huge' is an integer in [0, 18446744073709551615]; '-1' is out of range"));
+    CHECK(contains(set_error(g, g.huge, "18446744073709551616"), "is out of range"));
+    CHECK(contains(set_error(g, g.huge, " 5"), "is not an integer"));
+    CHECK(contains(set_error(g, g.huge, "5x"), "is not an integer"));
 }
 
 TEST_CASE("integer text must be exactly an integer") {
