@@ -334,6 +334,20 @@ Realization Pipeline::realize(const std::vector<int> &sizes, const ParamMap &par
     return Realization(cropped);
 }
 
+Func Pipeline::get_func(const std::string &name) const {
+    std::vector<std::shared_ptr<FunctionContents>> found;
+    std::string names;
+    for (auto &f : pipeline_functions(outputs())) {
+        if (f->name == name) found.push_back(f);
+        names += (names.empty() ? "" : ", ") + f->name;
+    }
+    user_assert(!found.empty()) << "Pipeline::get_func(\"" << name << "\"): no Func of the pipeline has that name; its "
+                                << "Funcs are " << names;
+    user_assert(found.size() == 1) << "Pipeline::get_func(\"" << name << "\"): " << found.size()
+                                   << " different Funcs of the pipeline have that name; keep a handle to the one you mean";
+    return Func(found[0]);
+}
+
 void Pipeline::infer_input_bounds(const std::vector<int> &sizes) {
     for (auto &[name, region] : infer_input_regions(outputs(), sizes)) {
         if (!region.param->buffer) region.param->set_buffer(allocate_input_region(name, region).contents);

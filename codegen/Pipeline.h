@@ -53,6 +53,12 @@ public:
     // reads (its mins may be negative). ImageParams already bound keep their buffers.
     void infer_input_bounds(const std::vector<int> &sizes);
 
+    // The Func of this pipeline named `name` (an output or a Func they read), as Halide's
+    // get_func gives one by index: a handle to a Func made by a library function (a boundary
+    // condition, an inline reduction), whose name auto_schedule's source uses. A CompileError
+    // names the pipeline's Funcs if none has the name, and says so if several share it.
+    Func get_func(const std::string &name) const;
+
     std::string lowered_stmt();
     std::string llvm_ir();
     std::string assembly();

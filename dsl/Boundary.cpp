@@ -72,6 +72,7 @@ Func make_boundary(const std::string &name, const Source &source, int dims, cons
         outside = outside.defined() ? (outside || o) : o;
     }
     Func f(unique_boundary_name(name + "_" + kind_name(kind)));
+    f.function()->made_by_library = true;
     std::vector<Expr> inside = source(coords);
     if (kind == Kind::Constant) {
         user_assert(value.size() == inside.size())

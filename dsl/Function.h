@@ -122,6 +122,10 @@ struct FunctionContents {
     // An argmin's rfactor intermediate, whose last value records whether a part visited any
     // point (dsl/Rfactor.cpp): not rfactored again.
     bool records_visits = false;
+    // Made by a library function (a boundary condition, an inline reduction's anonymous Func):
+    // the user's code has no variable of its name, so auto_schedule's source declares a handle
+    // (Pipeline::get_func).
+    bool made_by_library = false;
 
     // The type of each value (one per component of a Tuple).
     std::vector<Type> types() const {

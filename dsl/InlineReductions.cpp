@@ -66,6 +66,7 @@ Expr reduce(const RDom *over, Expr e, const std::string &name, Expr init, Expr (
             << "stay free for an outer reduction";
     }
     Func f(unique_name('r') + "_" + name);
+    f.function()->made_by_library = true;
     f(args) = init;
     f(args) = combine(f(args), e);
     return f(call_args);

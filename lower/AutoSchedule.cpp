@@ -612,7 +612,8 @@ private:
         std::vector<std::string> names;
         auto add = [&](const std::string &n, bool is_rvar) {
             order.push_back(is_rvar ? VarOrRVar(RVar(n)) : VarOrRVar(Var(n)));
-            names.push_back(n);
+            // (an RVar by its name: the user's RDom variable may be named otherwise, or be none)
+            names.push_back(is_rvar ? "RVar(\"" + n + "\")" : n);
         };
         add(d0v, false);
         if (unroll0 > 1) add(d0u, false);
@@ -643,6 +644,38 @@ private:
 
     int extent0_hint = 0;  // the estimated extent of the output's first dimension (set by apply)
 };
+
+// Whether `word` occurs in `text` not as the end of a longer identifier.
+bool names(const std::string &text, const std::string &word) {
+    for (size_t at = text.find(word); at != std::string::npos; at = text.find(word, at + 1)) {
+        const char before = at ? text[at - 1] : ' ';
+        const char after = at + word.size() < text.size() ? text[at + word.size()] : ' ';
+        auto ident = [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; };
+        if (!ident(before) && !ident(after)) return true;
+    }
+    return false;
+}
+
+// Funcs a library function made (boundary conditions, inline reductions) have no variable of
+// their name in the user's code: the source declares a handle to each one it schedules, and
+// their own Vars (a boundary condition of an image loops over bc0, bc1) that no other Func has.
+std::string library_handles(const Chooser &c, const std::string &source) {
+    std::set<std::string> user_vars;
+    for (auto &[name, f] : c.env) {
+        if (!f->made_by_library) user_vars.insert(f->args.begin(), f->args.end());
+    }
+    std::ostringstream h;
+    std::set<std::string> declared;
+    for (auto &[name, f] : c.env) {
+        if (!f->made_by_library || !names(source, name)) continue;
+        h << "Func " << name << " = Pipeline(" << c.output->name << ").get_func(\"" << f->name
+          << "\");  // made by a library function\n";
+        for (auto &a : f->args) {
+            if (!user_vars.count(a) && names(source, a) && declared.insert(a).second) h << "Var " << a << "(\"" << a << "\");\n";
+        }
+    }
+    return h.str();
+}
 
 // The redundancy report's row of every Func under the schedule, for the estimated size; empty if the
 // report cannot be made (it is advice: the rules' placement then stays), e.g. for loops over
@@ -987,7 +1020,7 @@ AutoScheduleResult auto_schedule(Func output, const std::vector<int> &estimates,
     Applier applier;
     applier.apply(c, loops);
     AutoScheduleResult r;
-    r.source = applier.source.str();
+    r.source = library_handles(c, applier.source.str()) + applier.source.str();
     r.summary = applier.summary.str();
     r.sliding = loops.sliding;
     r.tile_w = loops.sliding ? 0 : loops.tile_w;

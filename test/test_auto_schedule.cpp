@@ -515,3 +515,43 @@ TEST_CASE("set_estimates gives auto_schedule its sizes, a generator with auto_sc
     Buffer<float> out(64, 40);
     halo_test::check_against_reference(g, out);
 }
+
+// Boundary conditions and inline reductions make Funcs the user holds no variable of that name
+// for: the source declares a handle to each (Pipeline::get_func) and their own Vars, and names
+// RVars by name, so that it compiles as pasted beside the algorithm.
+TEST_CASE("auto_schedule: Funcs made by library functions get handles in the source") {
+    ImageParam in(Float(32), 2, "in");
+    Var x("x"), y("y");
+    Func padded = BoundaryConditions::repeat_edge(in);
+    Func blur("blur"), out("out");
+    RDom r(-2, 5, "r");
+    blur(x, y) = sum(padded(x + r, y)) / 5.0f;
+    out(x, y) = blur(x, y - 1) + blur(x, y + 1) + maximum(padded(x, y + r));
+    AutoScheduleResult res = auto_schedule(out, std::vector<int>{1024, 768});
+    INFO(res.source);
+    // Every Func the source schedules is the output, or one whose handle it declared first.
+    std::istringstream lines(res.source);
+    int library_funcs = 0;
+    for (std::string line; std::getline(lines, line);) {
+        size_t start = line.find_first_not_of(' ');
+        size_t dot = line.find('.', start);
+        if (start == std::string::npos || dot == std::string::npos || line.compare(start, 4, "Func") == 0 ||
+            line.compare(start, 3, "Var") == 0 || line[start] == '{' || line[start] == '}') {
+            continue;
+        }
+        std::string func = line.substr(start, dot - start);
+        if (func == "out") continue;
+        library_funcs++;
+        std::string handle = "Func " + func + " = Pipeline(out).get_func(\"" + func + "\");";
+        size_t declared = res.source.find(handle);
+        CHECK_MESSAGE(declared < res.source.find(line), func);
+    }
+    CHECK(library_funcs >= 2);
+    if (halo_test::contains(res.source, "bc0")) CHECK(halo_test::contains(res.source, "Var bc0(\"bc0\");"));
+    if (halo_test::contains(res.source, "r.x")) CHECK(halo_test::contains(res.source, "RVar(\"r.x\")"));
+    // get_func gives the very Func, and names the pipeline's Funcs when none has the name.
+    CHECK(Pipeline(out).get_func(padded.name()).function() == padded.function());
+    std::string msg = halo_test::compile_error_of([&] { Pipeline(out).get_func("nope"); });
+    CHECK(halo_test::contains(msg, "Pipeline::get_func(\"nope\"): no Func of the pipeline has that name; its Funcs are "));
+    CHECK(halo_test::contains(msg, padded.name()));
+}
