@@ -49,11 +49,18 @@ inline double median_ms(const std::function<int()> &f, int reps) {
     return ms[ms.size() / 2];
 }
 
-// Largest |a - b| over all elements.
+// |a - b|, never NaN: infinite where exactly one is NaN, 0 where both are (or a == b), so that
+// std::max over it cannot hide a NaN (std::max(worst, NaN) is worst).
+inline double value_difference(double a, double b) {
+    if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b) ? 0 : INFINITY;
+    return a == b ? 0 : std::fabs(a - b);
+}
+
+// Largest |a - b| over all elements (infinite if one has a NaN where the other has none).
 template <typename T>
 double max_abs_difference(const halo::Buffer<T> &a, const halo::Buffer<T> &b) {
     double worst = 0;
-    a.for_each_element([&](const std::vector<int> &c) { worst = std::max(worst, std::fabs(double(a(c)) - double(b(c)))); });
+    a.for_each_element([&](const std::vector<int> &c) { worst = std::max(worst, value_difference(a(c), b(c))); });
     return worst;
 }
 

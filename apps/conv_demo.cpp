@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdio>
 
+#include "DriverUtil.h"
 #include "conv_relu.h"
 
 using namespace halo;
@@ -30,7 +31,7 @@ int main(int argc, char **argv) {
         net.plain(photo, expected);
         double worst = 0;
         out.for_each_element([&](const std::vector<int> &c) {
-            worst = std::max(worst, double(std::fabs(out(c) - expected(c))));
+            worst = std::max(worst, apps::value_difference(out(c), expected(c)));
         });
         // Channels 0, 4 and 8 as an RGB picture, scaled to the brightest value.
         float peak = 1e-6f;

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <chrono>
 #include <cstdlib>
 #include <functional>
@@ -13,6 +14,14 @@
 #include <vector>
 
 namespace bench {
+
+// |a - b|, never NaN: infinite where exactly one is NaN, 0 where both are (or a == b), so that
+// std::max over it cannot hide a NaN (std::max(worst, NaN) is worst).
+inline double value_difference(double a, double b) {
+    if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b) ? 0 : INFINITY;
+    return a == b ? 0 : std::fabs(a - b);
+}
+
 
 struct Case {
     std::string name;

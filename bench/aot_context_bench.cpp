@@ -41,8 +41,8 @@ int main(int argc, char **argv) {
     }
     double worst = 0;
     out_plain.for_each_element([&](const std::vector<int> &c) {
-        worst = std::max(worst, double(std::fabs(out_plain(c) - out_context(c))));
-        worst = std::max(worst, double(std::fabs(out_plain(c) - out_jit(c))));
+        worst = std::max(worst, bench::value_difference(out_plain(c), out_context(c)));
+        worst = std::max(worst, bench::value_difference(out_plain(c), out_jit(c)));
     });
     std::printf("cnn_block breadth-first, channels innermost %dx%dx%d, %d rounds; context arena holds %.1f MiB\n", W, H, C, rounds,
                 context.arena_bytes() / 1048576.0);

@@ -39,9 +39,9 @@ int main(int argc, char **argv) {
     bench::run_interleaved(cases, rounds);
     double worst = 0;
     out_bf.for_each_element([&](const std::vector<int> &c) {
-        worst = std::max(worst, double(std::fabs(out_bf(c) - out_fused(c))));
-        worst = std::max(worst, double(std::fabs(out_bf(c) - out_blocked(c[2], c[0], c[1]))));
-        worst = std::max(worst, double(std::fabs(out_bf(c) - out_bf_blocked(c[2], c[0], c[1]))));
+        worst = std::max(worst, bench::value_difference(out_bf(c), out_fused(c)));
+        worst = std::max(worst, bench::value_difference(out_bf(c), out_blocked(c[2], c[0], c[1])));
+        worst = std::max(worst, bench::value_difference(out_bf(c), out_bf_blocked(c[2], c[0], c[1])));
     });
     double flops = 2.0 * 2 * (2.0 * W + 2) * (2.0 * H + 2) * C * C * 9;  // both convs, dominant term
     std::printf("cnn block %dx%dx%d (input %dx%dx%d), %d rounds\n", W, H, C, 2 * W + 4, 2 * H + 4, C, rounds);

@@ -23,7 +23,7 @@ int main(int argc, char **argv) {
     };
     bench::run_interleaved(cases, rounds);
     double worst = 0;
-    out.for_each_element([&](const std::vector<int> &c) { worst = std::max(worst, double(std::fabs(out(c) - expected(c)))); });
+    out.for_each_element([&](const std::vector<int> &c) { worst = std::max(worst, bench::value_difference(out(c), expected(c))); });
     double flops = 2.0 * W * H * apps::ConvRelu::out_channels * 27;
     std::printf("conv 3x3 3->10 + bias + relu, output %dx%dx10, %d rounds\n", W, H, rounds);
     std::printf("JIT compile time: %.1f ms\n", compile_ms);

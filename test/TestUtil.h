@@ -36,12 +36,19 @@ inline std::string compare(const halo::Buffer<> &a, const halo::Buffer<> &b, dou
     return err;
 }
 
+// |a - b|, never NaN: infinite where exactly one is NaN, 0 where both are (or a == b), so that
+// std::max over it cannot hide a NaN (std::max(worst, NaN) is worst).
+inline double value_difference(double a, double b) {
+    if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b) ? 0 : INFINITY;
+    return a == b ? 0 : std::fabs(a - b);
+}
+
 // Largest |a - b| over a's elements, relative to max(1, max |b|).
 template <typename T>
 double max_difference(const halo::Buffer<T> &a, const halo::Buffer<T> &b) {
     double worst = 0, scale = 1;
     b.for_each_element([&](const std::vector<int> &c) { scale = std::max(scale, std::fabs(double(b(c)))); });
-    a.for_each_element([&](const std::vector<int> &c) { worst = std::max(worst, std::fabs(double(a(c)) - double(b(c)))); });
+    a.for_each_element([&](const std::vector<int> &c) { worst = std::max(worst, value_difference(a(c), b(c))); });
     return worst / scale;
 }
 

@@ -41,7 +41,7 @@ void check_conv(const ConvData &d, const Buffer<float> &out, int x0 = 0, int y0 
             for (int x = x0; x < x0 + out.dim(0).extent(); x++) {
                 double e = d.expected(x, y, co), g = out(x, y, co);
                 if (e > 0) positive++;
-                if (std::fabs(g - e) > 1e-4 * std::max(1.0, std::fabs(e))) {
+                if (!(std::fabs(g - e) <= 1e-4 * std::max(1.0, std::fabs(e)))) {  // (a NaN fails)
                     if (!bad++) first = "at (" + std::to_string(x) + ", " + std::to_string(y) + ", " + std::to_string(co) +
                                         "): got " + std::to_string(g) + ", expected " + std::to_string(e);
                 }
