@@ -12,6 +12,7 @@
 #include "ParallelRVar.h"
 #include "lower/IREquality.h"
 #include "lower/Substitute.h"
+#include "lower/UnrollLoops.h"
 #include "lower/Simplify.h"
 
 namespace halo {
@@ -453,9 +454,9 @@ Stage &Stage::unroll(const VarOrRVar &v) {
     return *this;
 }
 Stage &Stage::unroll(const VarOrRVar &v, int factor, TailStrategy tail) {
-    user_assert(factor > 0 && factor <= 256)
+    user_assert(factor > 0 && factor <= max_unroll_copies)
         << describe() << ": unroll(" << v.name << ", " << factor << "): the factor must be a "
-        << "positive integer, at most 256 (each unrolled copy is code; use vectorize or a smaller factor)";
+        << "positive integer, at most " << max_unroll_copies << " (each unrolled copy is code; use vectorize or a smaller factor)";
     // The outer loop keeps the name, as for vectorize.
     std::string inner = fresh_loop_name(v.name + "_ui");
     split_as("unroll", v, v, VarOrRVar(Var(inner)), factor, tail);

@@ -578,11 +578,13 @@ public:
     }
     Expr visit(const Select *op) override {
         Expr c = mutate(op->condition);
+        // A constant condition: only the arm it takes (a mux of n values indexed by a constant,
+        // n unrolled copies of it, costs log n per copy, not n).
+        if (is_one(c)) return mutate(op->true_value);
+        if (is_zero(c)) return mutate(op->false_value);
         conditional_depth_++;
         Expr t = mutate(op->true_value), f = mutate(op->false_value);
         conditional_depth_--;
-        if (is_one(c)) return t;
-        if (is_zero(c)) return f;
         // select(c, select(c, a, b), d) is select(c, a, d); likewise in the false arm.
         if (const Select *inner = t.as<Select>(); inner && equal(inner->condition, c)) t = inner->true_value;
         if (const Select *inner = f.as<Select>(); inner && equal(inner->condition, c)) f = inner->false_value;

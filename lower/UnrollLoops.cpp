@@ -12,10 +12,6 @@ namespace halo {
 
 namespace {
 
-// Copies of a loop body unrolling may make: one loop, and all loops nested in each other.
-const int64_t max_unroll = 256;
-const int64_t max_nested_unroll = 4096;
-
 class Unroller : public IRMutator {
 public:
     using IRMutator::mutate;
@@ -26,14 +22,14 @@ public:
         const int64_t *n = as_const_int(extent);
         user_assert(n) << "unroll of loop '" << op->name << "' whose extent (" << extent
                        << ") is not a constant; unroll by a constant factor with unroll(var, factor)";
-        user_assert(*n <= max_unroll)
+        user_assert(*n <= max_unroll_copies)
             << "loop '" << op->name << "' would be unrolled into " << *n << " copies (it is marked "
             << "unroll, and its extent is " << *n << "; a split of an unrolled loop keeps the mark on "
-            << "both new loops). Halo unrolls at most " << max_unroll << " copies: unroll the inner "
+            << "both new loops). Halo unrolls at most " << max_unroll_copies << " copies: unroll the inner "
             << "loop of a split instead (unroll(x, factor)), or mark this loop serial()";
-        user_assert(copies_ * *n <= max_nested_unroll)
+        user_assert(copies_ * *n <= max_nested_unroll_copies)
             << "loop '" << op->name << "' is unrolled inside other unrolled loops into "
-            << copies_ * *n << " copies of its body in all; Halo unrolls at most " << max_nested_unroll
+            << copies_ * *n << " copies of its body in all; Halo unrolls at most " << max_nested_unroll_copies
             << ": unroll fewer of the nested loops";
         int64_t saved = copies_;
         copies_ *= std::max<int64_t>(*n, 1);

@@ -27,6 +27,34 @@ TEST_CASE("mux picks the value of the index, and the last one out of range") {
     CHECK(halo_test::compare(out, ref).empty());
 }
 
+// Past 8 values mux is a balanced tree of selects in a range check: the same values, for every
+// index in and out of range, of signed and unsigned indices, vectorized or not.
+TEST_CASE("mux of many values: every index in range picks its value, any other the last") {
+    for (int n : {9, 10, 17, 300, 1200}) {
+        CAPTURE(n);
+        Var x("x");
+        std::vector<Expr> values;
+        for (int i = 0; i < n; i++) values.push_back(x * 7 + i * 3);
+        Func f("f"), g("g");
+        f(x) = mux(x, values);  // int32 index
+        g(x) = mux(cast<uint8_t>(x), values);  // indices past 255 never taken
+        if (n % 2) f.vectorize(x, 8);
+        Buffer<int> fo(n + 10), go(n + 10);
+        fo.set_min(-5);
+        go.set_min(-5);
+        f.realize(fo);
+        g.realize(go);
+        for (int k = -5; k < n + 5; k++) {
+            CAPTURE(k);
+            const int want = k >= 0 && k < n ? k * 7 + k * 3 : k * 7 + (n - 1) * 3;
+            CHECK(fo(k) == want);
+            const int u = uint8_t(k);  // the uint8 index, wrapped
+            const int picked = u < n - 1 ? u : n - 1;
+            CHECK(go(k) == k * 7 + picked * 3);
+        }
+    }
+}
+
 TEST_CASE("mux of a uint8 index and of Tuples") {
     Var x("x");
     Func f("f"), g("g");
