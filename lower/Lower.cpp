@@ -53,17 +53,13 @@ void reset_schedule(const FunctionContents &f, int k, Definition &d) {
     for (auto &sp : d.specializations) reset_schedule(f, k, *sp.definition);
 }
 
-// The pipeline's outputs other than its last stage are computed at the root, into the
-// caller's buffers (as in Halide); any other placement given them is a mistake.
-void place_other_outputs(Environment &env, const std::vector<std::string> &others) {
-    for (auto &name : others) {
+// The pipeline's outputs are computed at the root, into the caller's buffers, whatever
+// placement they were given: Halide 14 ignores compute_at, store_at and compute_inline of an
+// output (a program it runs must run here too).
+void place_outputs_at_root(Environment &env, const std::vector<std::string> &outputs) {
+    for (auto &name : outputs) {
         FuncSchedule &s = env.at(name)->schedule;
-        bool placed_elsewhere = s.explicitly_inlined || (!s.compute_level.is_inline() && !s.compute_level.is_root()) ||
-                                (s.store_level_set && !s.store_level.is_root() && !s.store_level.is_inline());
-        user_assert(!placed_elsewhere)
-            << "Func '" << name << "' is an output of the pipeline, so it is computed at the root into its "
-            << "output buffer; remove its compute_at, store_at or compute_inline (or make it a copy that is "
-            << "not an output)";
+        s.explicitly_inlined = false;
         s.compute_level = LoopLevel::root();
         s.store_level = LoopLevel::root();
     }
@@ -135,7 +131,7 @@ LoweredPipeline lower_on_this_stack(const std::vector<std::shared_ptr<FunctionCo
     for (auto &n : output_names) {
         if (n != output->name) other_outputs.push_back(n);
     }
-    place_other_outputs(env, other_outputs);
+    place_outputs_at_root(env, output_names);
     if (options.breadth_first) make_breadth_first(env, output->name);
     add_outermost_loops(env);
     resolve_default_placements(env, order, output->name);

@@ -956,9 +956,6 @@ void resolve_default_placements(const Environment &env, const std::vector<std::s
     // Consumers first, so a chain of reductions each lands inside the next.
     for (auto it = order.rbegin(); it != order.rend(); ++it) {
         auto &f = *env.at(*it);
-        user_assert(!(*it == output && f.schedule.explicitly_inlined))
-            << "Func '" << *it << "' is the pipeline's output, so it cannot be computed inline "
-            << "(compute_inline); remove that directive";
         if (*it != output && f.schedule.compute_level.is_inline() && f.updates.empty()) check_loop_kinds_of_inlined(f);
         if (*it == output || !f.schedule.compute_level.is_inline() || f.updates.empty()) continue;
         user_assert(!f.schedule.explicitly_inlined)

@@ -254,18 +254,6 @@ TEST_CASE("realizing into a buffer of the wrong type or dimensions") {
     CHECK(has(msg, "'f'"));
 }
 
-TEST_CASE("compute_inline of the output") {
-    Var x("x");
-    Func f("f");
-    f(x) = x;
-    f.compute_inline();
-    std::string msg = compile_error_of([&] { f.realize({10}); });
-    INFO(msg);
-    CHECK(has(msg, "'f'"));
-    CHECK(has(msg, "output"));
-    CHECK(has(msg, "inline"));
-}
-
 TEST_CASE("compute_inline of a Func with update definitions") {
     Var x("x");
     Func f("f"), g("g");
