@@ -195,8 +195,9 @@ Expr lerp(Expr zero_val, Expr one_val, Expr weight) {
     if (t.is_float()) {
         Expr w = weight;
         if (!wt.is_float()) {
-            // As Halide: the fraction of the weight's maximum, in float32 below 32 bits.
-            Type ft = wt.bits == 32 ? Float(64, lanes) : Float(32, lanes);
+            // As Halide: the fraction of the weight's maximum, in float32 below 32 bits (in
+            // float64 for float64 values: lerp(-2.25, 100.1, uint8 1) was off by 2.4e-8).
+            Type ft = wt.bits == 32 || t.bits == 64 ? Float(64, lanes) : Float(32, lanes);
             w = cast(ft, weight) / make_const(ft, double((uint64_t(1) << wt.bits) - 1));
         }
         w = cast(t, w);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "EuclideanDivision.h"
 #include "dsl/Arithmetic.h"
@@ -23,9 +24,35 @@ public:
         if (auto i = e.as<IntImm>()) return i->value;
         if (auto u = e.as<UIntImm>()) return int64_t(u->value);
         if (auto v = e.as<Variable>()) {
+            if (auto b = bound_.find(v->name); b != bound_.end()) return b->second;
             auto it = env_.find(v->name);
             if (it == env_.end()) return fail(v->name);
             return it->second;
+        }
+        if (auto l = e.as<Let>()) {
+            // (Bounds checks name large region ends once: let ... in ...)
+            if (l->value.type().is_float()) return fail("");
+            int64_t value = eval(l->value);
+            if (failed) return 0;
+            std::optional<int64_t> shadowed;
+            if (auto b = bound_.find(l->name); b != bound_.end()) shadowed = b->second;
+            bound_[l->name] = value;
+            int64_t result = eval(l->body);
+            if (shadowed) bound_[l->name] = *shadowed;
+            else bound_.erase(l->name);
+            return result;
+        }
+        if (auto c = e.as<Call>(); c && c->call_type == Call::Intrinsic && !e.type().is_float()) {
+            const Type t = e.type();
+            auto arg = [&](size_t i) { return eval(c->args[i]); };
+            if (c->is_intrinsic(Call::bitwise_and)) return wrap_to_type(t, arg(0) & arg(1));
+            if (c->is_intrinsic(Call::bitwise_or)) return wrap_to_type(t, arg(0) | arg(1));
+            if (c->is_intrinsic(Call::bitwise_xor)) return wrap_to_type(t, arg(0) ^ arg(1));
+            if (c->is_intrinsic(Call::bitwise_not)) return wrap_to_type(t, ~arg(0));
+            if (c->is_intrinsic(Call::shift_left) || c->is_intrinsic(Call::shift_right)) {
+                int64_t a = arg(0), b = arg(1);
+                return shift_value(t, a, b, c->args[1].type().is_int(), c->is_intrinsic(Call::shift_left));
+            }
         }
         if (auto c = e.as<Cast>(); c && !c->value.type().is_float() && !c->type.is_float()) {
             return wrap_to_type(c->type, eval(c->value));
@@ -66,6 +93,7 @@ public:
 
 private:
     const IntEnvironment &env_;
+    std::map<std::string, int64_t> bound_;  // the enclosing lets' values
 
     // A comparison of two integers, or of two floats (as floats: an integer evaluation of a
     // float would truncate it).

@@ -105,8 +105,11 @@ bool settle_regions(std::map<std::string, InputRegion> &regions, const Stmt &bod
         for (auto &[name, r] : regions) {
             auto why = c.needs.unknown.find(name);
             user_assert(why == c.needs.unknown.end())
-                << "infer_input_bounds: the region read from input '" << name << "' depends on '" << why->second
-                << "', which is not known before running; bind that input or Param first";
+                << "infer_input_bounds: the region read from input '" << name << "' depends on "
+                << (why->second.empty() ? "values read from memory (or floats it cannot evaluate)"
+                                        : "'" + why->second + "'")
+                << ", which is not known before running; bind that input or Param first (or give the input a "
+                   "buffer of the size it needs)";
             auto it = c.needs.ranges.find(name);
             if (it == c.needs.ranges.end() || r.param->buffer) continue;  // not read, or already bound
             for (size_t d = 0; d < it->second.size() && d < r.min.size(); d++) {
