@@ -109,19 +109,6 @@ std::optional<int64_t> constant_upper_bound(const Expr &e) {
 
 namespace {
 
-// Whether e >= 0 for every value of its variables (each ranging over everything).
-bool provably_non_negative(const Expr &e) {
-    struct Names : IRVisitor {
-        Scope unbounded;
-        void visit(const Variable *op) override { unbounded[op->name] = Interval(); }
-    } names;
-    e.accept(&names);
-    Interval b = bounds_of_expr_in_scope(e, names.unbounded);
-    const Expr least = b.min.defined() ? simplify(b.min) : Expr();
-    const int64_t *c = least.defined() ? as_const_int(least) : nullptr;
-    return c && *c >= 0;
-}
-
 // Whether an interval's end is large enough to be named rather than written out where it is
 // used (more than 64 nodes): see BoxFinder::lift_if_large and BoundsOfExpr's Let.
 bool is_large(const Expr &e) {
@@ -588,17 +575,6 @@ private:
             }
             if (mn.defined() && hi.max.defined() && !is_const(mn)) {
                 mn = Min::make(mn, lo.min.defined() ? Max::make(hi.max, lo.min) : hi.max);
-            }
-            // A single value (a fused loop's variable, inside that loop) in a range that is not
-            // empty: both ends are the value clamped to the range, written once. (As
-            // min(max(v, lo), max(hi, lo)) and max(min(v, hi), min(lo, hi)), the simplifier could
-            // not see that they are equal, and a producer computed per iteration of a fused loop
-            // had no constant extent to unroll: depthwise_separable_conv's schedule.)
-            if (v.is_bounded() && mn.defined() && mx.defined() && hi.max.defined() && lo.min.defined() &&
-                (v.min.same_as(v.max) || equal(v.min, v.max))) {
-                // (Whether hi >= lo, from the bounds of hi - lo with every variable free: a
-                // fused loop's ranges end at min + max(extent, 1) - 1.)
-                if (provably_non_negative(simplify(hi.max - lo.min))) mx = mn;
             }
             result = Interval(mn, mx);
             return;

@@ -364,14 +364,12 @@ Stmt build_definition(const FunctionContents &f, int stage, const Definition &de
             // (Euclidean % keeps the inner one in range whatever the fused value; the outer
             // one's promise is widened below if a later split moves the fused value outside
             // its loop, as a ShiftInwards split shorter than its factor does.)
-            // (Inside the fused loop both loops have an iteration: max(extent, 1) says so, and
-            // lets bounds inference see that a value's range is not empty.)
             lets.push_back({prefix + inner_sym, promise_clamped(fused % in.extent + in.min, in.min,
-                                                                in.min + max(in.extent, 1) - 1)});
+                                                                in.min + in.extent - 1)});
             Expr outer_value = fused / in.extent + out.min;
             records.push_back({SplitRecord::FuseVars, fused_sym, outer_sym, inner_sym, in, Expr(), TailStrategy::Auto,
                                out.min, out.min + out.extent - 1, lets.size(), outer_value});
-            lets.push_back({prefix + outer_sym, promise_clamped(outer_value, out.min, out.min + max(out.extent, 1) - 1)});
+            lets.push_back({prefix + outer_sym, promise_clamped(outer_value, out.min, out.min + out.extent - 1)});
             if (rvars.count(inner_sym) || rvars.count(outer_sym)) rvars.insert(fused_sym);
         }
     }
