@@ -143,6 +143,15 @@ private:
                 return std::nullopt;
             }
         }
+        if (auto m = e.as<Mul>()) {
+            // k * e for a positive constant k: k times e's bound (2 * min(w, 0) is at most 0).
+            for (auto [k, other] : {std::pair{m->a, m->b}, std::pair{m->b, m->a}}) {
+                const int64_t *c = as_const_int(k);
+                if (!c || *c <= 0 || *c > (1 << 20)) continue;
+                auto u = upper_bound(other);
+                if (u && *u < (int64_t(1) << 40) && *u > -(int64_t(1) << 40)) return *u * *c;
+            }
+        }
         if (auto m = e.as<Min>()) return smaller(upper_bound(m->a), upper_bound(m->b));
         if (auto m = e.as<Max>()) return larger(upper_bound(m->a), upper_bound(m->b));
         if (auto s = e.as<Select>()) return larger(upper_bound(s->true_value), upper_bound(s->false_value));

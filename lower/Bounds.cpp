@@ -576,6 +576,16 @@ private:
             if (mn.defined() && hi.max.defined() && !is_const(mn)) {
                 mn = Min::make(mn, lo.min.defined() ? Max::make(hi.max, lo.min) : hi.max);
             }
+            // A single value (a fused loop's variable, inside that loop): the largest is
+            // c + min(hi - lo, 0) for c the smallest (c = v clamped to [lo, hi] where the range
+            // is not empty, then the largest is c; where it is, c = lo and the largest hi), the
+            // same values as max(min(v, hi), min(lo, hi)), but in a form whose difference from c
+            // cancels: a producer computed per iteration of a fused loop had no constant extent
+            // to unroll (depthwise_separable_conv's schedule).
+            if (v.is_bounded() && mn.defined() && hi.max.defined() && lo.min.defined() && !is_const(mn) &&
+                (v.min.same_as(v.max) || equal(v.min, v.max))) {
+                mx = Add::make(mn, Min::make(Sub::make(hi.max, lo.min), make_zero(mn.type())));
+            }
             result = Interval(mn, mx);
             return;
         }

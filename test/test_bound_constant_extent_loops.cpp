@@ -26,6 +26,56 @@ TEST_CASE("a producer unrolled inside the outer loop of a GuardWithIf split unro
     halo_test::check_against_reference(q, Buffer<int>(29));
 }
 
+// depthwise_separable_conv's CPU schedule: the output's rows split by 2 and fused with the
+// batch, a producer computed per iteration of the fused loop and unrolled over its 2 rows. The
+// fused loop's variable was bounded by clamps whose ends differed in form, so the producer's
+// extent (2) was not seen as a constant: "unroll of loop 'f.s0.y' whose extent ... is not a
+// constant" (Halide 14 runs it). (Still refused, though Halide 14 runs it: the same with a
+// GuardWithIf split, whose last rows make the extent 1 or 2.)
+TEST_CASE("a producer computed per iteration of a fused loop unrolls over its constant rows") {
+    Var x("x"), y("y"), b("b"), yi("yi");
+    Buffer<float> in = halo_test::random_image<float>({9, 12, 3}, 5, -50, 50);
+    for (int rows : {10, 11, 2}) {  // 11: the last pair of rows shifted inwards
+        CAPTURE(rows);
+        Func f("f"), out("out");
+        f(x, y, b) = in(x, y, b) * 2.0f;
+        out(x, y, b) = f(x, y, b) + f(x, y, b) * 0.5f;
+        out.split(y, y, yi, 2).fuse(y, b, b).parallel(b);
+        f.compute_at(out, b).unroll(y);
+        Buffer<float> o(9, rows, 3);
+        o.set_min(0, 1, 0);
+        halo_test::check_against_reference(out, o);
+        CHECK(!contains(out.lowered_stmt(), "for (f.s0.y"));  // unrolled
+    }
+}
+
+// The bounds of a fused loop's variables over an empty loop stay empty: an output with no rows
+// or no batches (a loop fused from one of no iterations) computes nothing and needs no input.
+TEST_CASE("fused loops of an empty output need nothing, in either order, producers anywhere") {
+    for (int how = 0; how < 4; how++) {
+        for (int rows : {0, 4}) {
+            for (int batches : {0, 3}) {
+                CAPTURE(how);
+                CAPTURE(rows);
+                CAPTURE(batches);
+                ImageParam in(Float(32), 3, "in");
+                Var x("x"), y("y"), b("b"), yi("yi");
+                Func f("f"), out("out");
+                f(x, y, b) = in(x, y, b) * 2.0f;
+                out(x, y, b) = f(x, y, b) + 1.0f;
+                out.split(y, y, yi, 2, TailStrategy::GuardWithIf);
+                if (how < 2) out.fuse(y, b, b);
+                else out.fuse(b, y, b);
+                if (how % 2) f.compute_root();
+                else f.compute_at(out, b);
+                Buffer<float> input = halo_test::random_image<float>({5, rows, batches}, 6, -9, 9);
+                in.set(input);
+                halo_test::check_against_reference(out, Buffer<float>(5, rows, batches));
+            }
+        }
+    }
+}
+
 TEST_CASE("a loop whose extent has no useful constant bound is not made to run over 2^31 - 1") {
     // An inline reduction's Func computed inside the vectorized rows of a GuardWithIf tile of a
     // producer computed per point of a fused loop: the bound of its loop found from the
