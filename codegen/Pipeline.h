@@ -46,7 +46,7 @@ public:
     // A Tuple-valued output: one buffer per value, all over the same region.
     void realize(Realization &dst, const ParamMap &param_map = ParamMap::empty_map());
     void realize(Realization &&dst, const ParamMap &param_map = ParamMap::empty_map()) { realize(dst, param_map); }
-    Realization realize(const std::vector<int> &sizes, const ParamMap &param_map = ParamMap::empty_map());
+    Realization realize(const std::vector<int> &sizes = {}, const ParamMap &param_map = ParamMap::empty_map());
 
     // Halide's infer_input_bounds: binds every ImageParam the pipeline reads and that has no
     // buffer yet to a new zero-filled buffer covering exactly what realizing over `sizes`

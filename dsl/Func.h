@@ -306,7 +306,7 @@ public:
     // Computes the Func over [0, sizes) in each dimension. The ParamMap gives inputs for this
     // call only (see ParamMap.h); parameters it does not name use the values set on them.
     // One buffer per value (it converts to a Buffer when the Func has one value).
-    Realization realize(const std::vector<int> &sizes, const ParamMap &param_map = ParamMap::empty_map());
+    Realization realize(const std::vector<int> &sizes = {}, const ParamMap &param_map = ParamMap::empty_map());
     // Computes the Func over the buffer's region (its mins may be anything).
     void realize(Buffer<> &dst, const ParamMap &param_map = ParamMap::empty_map());
     // A Tuple-valued Func into one buffer per value, all over the same region.

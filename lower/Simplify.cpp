@@ -595,6 +595,9 @@ public:
     Expr visit(const Let *op) override {
         Expr v = mutate(op->value);
         if (is_const(v) || v.as<Variable>()) return mutate_replacing(op->name, v, op->body);
+        // let n = v in n is v (bounds name a shared end so; left as a let it hides v's form
+        // from the passes that take a difference of two ends apart).
+        if (const Variable *b = op->body.as<Variable>(); b && b->name == op->name && !b->param) return v;
         if (Expr rest, use; move_constant_offset(op->name, v, &rest, &use)) {
             return mutate(Let::make(op->name, rest, substitute(op->name, use, op->body)));
         }

@@ -91,3 +91,15 @@ TEST_CASE("an expression's let of a constant is put in, an inner let of its name
     CHECK(contains(t, "+ 2"));
     CHECK_FALSE(contains(t, "let a = 2"));
 }
+
+// Bounds name a shared end with a let whose body is only its name; as a let, the end's form
+// (a min or max of arms) was hidden from the pass that bounds the difference of two ends, and
+// a producer unrolled under a fused GuardWithIf split was refused.
+TEST_CASE("let n = v in n simplifies to v, and a let used otherwise stays") {
+    Expr v = min(var("a") + 1, var("b"));
+    CHECK(text(simplify(Let::make("n", v, var("n")))) == text(simplify(v)));
+    Expr kept = simplify(Let::make("n", v, var("n") * var("n")));
+    CHECK(kept.as<Let>() != nullptr);
+    // A body naming another variable is not the let's own name.
+    CHECK(contains(text(simplify(Let::make("n", v, var("m") + 0))), "m"));
+}
