@@ -43,9 +43,9 @@ std::unique_ptr<llvm::TargetMachine> make_target_machine(const Target &t) {
 }
 
 std::string c_type(Type t) {
-    if (t.is_float()) return t.bits == 32 ? "float" : "double";
+    if (t.is_float()) return t.bits() == 32 ? "float" : "double";
     if (t.is_bool()) return "bool";
-    return std::string(t.is_uint() ? "uint" : "int") + std::to_string(t.bits) + "_t";
+    return std::string(t.is_uint() ? "uint" : "int") + std::to_string(t.bits()) + "_t";
 }
 
 void write_file(const std::string &path, const std::string &text) {
@@ -100,7 +100,7 @@ llvm::Constant *embed_buffer(llvm::Module &m, const BufferContents &b) {
                                                llvm::ConstantArray::get(dims_t, dims), b.name + ".dims");
     auto *buf_t = llvm::StructType::get(ctx, {ptr, i8, i8, i16, i32, ptr});
     auto *desc = llvm::ConstantStruct::get(
-        buf_t, {data, llvm::ConstantInt::get(i8, b.type.code), llvm::ConstantInt::get(i8, b.type.bits),
+        buf_t, {data, llvm::ConstantInt::get(i8, b.type.code()), llvm::ConstantInt::get(i8, b.type.bits()),
                 llvm::ConstantInt::get(i16, 0), llvm::ConstantInt::get(i32, b.dims.size()), dim_array});
     // Written-to never, but generated code takes a non-const pointer: keep it mutable.
     return new llvm::GlobalVariable(m, buf_t, false, llvm::GlobalValue::PrivateLinkage, desc, b.name + ".buffer");
@@ -115,8 +115,8 @@ void add_wrapper(llvm::Module &m, const LoweredPipeline &p, const std::vector<AO
     llvm::IRBuilder<> b(ctx);
     auto *ptr = b.getPtrTy();
     auto llvm_type = [&](Type t) -> llvm::Type * {
-        if (t.is_float()) return t.bits == 64 ? b.getDoubleTy() : b.getFloatTy();
-        return b.getIntNTy(t.is_bool() ? 8 : t.bits);
+        if (t.is_float()) return t.bits() == 64 ? b.getDoubleTy() : b.getFloatTy();
+        return b.getIntNTy(t.is_bool() ? 8 : t.bits());
     };
     const unsigned first_input = with_context ? 1 : 0;
     std::vector<llvm::Type *> params;

@@ -113,12 +113,12 @@ private:
     // ---- helpers
     llvm::Type *llvm_type(Type t) {
         llvm::Type *e;
-        if (t.is_float()) e = t.bits == 64 ? builder_.getDoubleTy() : builder_.getFloatTy();
-        else e = builder_.getIntNTy(t.bits);
-        return t.lanes > 1 ? llvm::FixedVectorType::get(e, t.lanes) : e;
+        if (t.is_float()) e = t.bits() == 64 ? builder_.getDoubleTy() : builder_.getFloatTy();
+        else e = builder_.getIntNTy(t.bits());
+        return t.lanes() > 1 ? llvm::FixedVectorType::get(e, t.lanes()) : e;
     }
     // Element type in memory (bools are bytes).
-    llvm::Type *memory_type(Type t) { return llvm_type(t.is_bool() ? UInt(8, t.lanes) : t); }
+    llvm::Type *memory_type(Type t) { return llvm_type(t.is_bool() ? UInt(8, t.lanes()) : t); }
 
     Value *codegen(const Expr &e) {
         internal_assert(e.defined()) << "codegen of undefined Expr";
@@ -233,15 +233,15 @@ private:
     // vector llvm.fptosi.sat into one scalar conversion per lane on x86.
     Value *saturating_float_to_int(Value *v, Type from, Type to) {
         llvm::Type *t = llvm_type(to);
-        if (to.lanes == 1) {
+        if (to.lanes() == 1) {
             return builder_.CreateIntrinsic(to.is_uint() ? llvm::Intrinsic::fptoui_sat : llvm::Intrinsic::fptosi_sat,
                                             {t, v->getType()}, {v});
         }
         llvm::Type *ft = v->getType();
         // [lo, top) is the range of to; hi is the largest value of from's type below top.
-        double lo = to.is_int() ? -std::ldexp(1.0, to.bits - 1) : 0.0;
-        double top = std::ldexp(1.0, to.is_int() ? to.bits - 1 : to.bits);
-        double hi = from.bits == 32 ? double(std::nextafter(float(top), 0.0f)) : std::nextafter(top, 0.0);
+        double lo = to.is_int() ? -std::ldexp(1.0, to.bits() - 1) : 0.0;
+        double top = std::ldexp(1.0, to.is_int() ? to.bits() - 1 : to.bits());
+        double hi = from.bits() == 32 ? double(std::nextafter(float(top), 0.0f)) : std::nextafter(top, 0.0);
         Value *lo_v = llvm::ConstantFP::get(ft, lo), *hi_v = llvm::ConstantFP::get(ft, hi);
         // max then min, in the form of the x86 instructions: a NaN becomes lo
         Value *c = builder_.CreateSelect(builder_.CreateFCmpOGT(v, lo_v), v, lo_v);
@@ -274,8 +274,8 @@ private:
     static bool float_fits_integer(const Expr &e, Type t) {
         double lo, hi;
         if (!float_range(e, &lo, &hi)) return false;
-        double low_limit = t.is_int() ? -std::ldexp(1.0, t.bits - 1) - 1 : -1;
-        double high_limit = t.is_int() ? std::ldexp(1.0, t.bits - 1) : std::ldexp(1.0, t.bits);
+        double low_limit = t.is_int() ? -std::ldexp(1.0, t.bits() - 1) - 1 : -1;
+        double high_limit = t.is_int() ? std::ldexp(1.0, t.bits() - 1) : std::ldexp(1.0, t.bits());
         return lo > low_limit && hi < high_limit;
     }
     // Bounds of a float expression that is never NaN; false if unknown or possibly NaN.
@@ -290,7 +290,7 @@ private:
             *lo = double(from.min_int());
             *hi = from.is_uint() ? double(from.max_uint()) : double(from.max_int());
             // The conversion rounds: int32 2^31 - 1 is the float32 2^31.
-            if (c->type.bits == 32) *lo = double(float(*lo)), *hi = double(float(*hi));
+            if (c->type.bits() == 32) *lo = double(float(*lo)), *hi = double(float(*hi));
             return true;
         }
         double alo, ahi, blo, bhi;
@@ -419,7 +419,7 @@ private:
         if (!inner || !c || !c->value.type().is_float()) return false;
         int64_t lo = is_min ? *inner : *outer, hi = is_min ? *outer : *inner;
         Type ft = c->value.type();
-        double exact = std::ldexp(1.0, ft.bits == 32 ? 24 : 53);
+        double exact = std::ldexp(1.0, ft.bits() == 32 ? 24 : 53);
         if (lo > hi || double(lo) < -exact || double(hi) > exact || (lo < 0 && hi > 0)) return false;
         Value *f = codegen(c->value);
         Value *lo_v = llvm::ConstantFP::get(f->getType(), double(lo)), *hi_v = llvm::ConstantFP::get(f->getType(), double(hi));
@@ -447,16 +447,16 @@ private:
     // generator makes the same instructions of them. Null if the target is not x86 or the type
     // is not 32- or 64-bit float.
     bool has_x86_float_min_max(Type t) const {
-        return t.is_float() && (t.bits == 32 || t.bits == 64) && tm_.getTargetTriple().isX86();
+        return t.is_float() && (t.bits() == 32 || t.bits() == 64) && tm_.getTargetTriple().isX86();
     }
     Value *x86_float_min_max(Value *a, Value *b, Type t, bool is_min) {
         if (!has_x86_float_min_max(t)) return nullptr;
         if (!is_min) std::swap(a, b);
-        const bool f32 = t.bits == 32;
+        const bool f32 = t.bits() == 32;
         const llvm::MCSubtargetInfo *sti = tm_.getMCSubtargetInfo();
         const bool avx512 = sti->checkFeatures("+avx512f"), avx = sti->checkFeatures("+avx");
         namespace X = llvm::Intrinsic;
-        if (t.lanes == 1) {
+        if (t.lanes() == 1) {
             // The scalar form works on lane 0 of a 128-bit vector.
             llvm::Type *vt = llvm::FixedVectorType::get(a->getType(), f32 ? 4 : 2);
             Value *va = builder_.CreateInsertElement(llvm::PoisonValue::get(vt), a, uint64_t(0));
@@ -468,7 +468,7 @@ private:
         const int lanes_128 = f32 ? 4 : 2;
         const int widest = lanes_128 * (avx512 ? 4 : avx ? 2 : 1);
         int piece = lanes_128;
-        while (piece < widest && piece < t.lanes) piece *= 2;
+        while (piece < widest && piece < t.lanes()) piece *= 2;
         auto call = [&](Value *x, Value *y) -> Value * {
             if (piece == lanes_128) {
                 X::ID id = f32 ? (is_min ? X::x86_sse_min_ps : X::x86_sse_max_ps) : (is_min ? X::x86_sse2_min_pd : X::x86_sse2_max_pd);
@@ -486,13 +486,13 @@ private:
         // Lanes [first, first + piece) of v, past its end poison.
         auto lanes_of = [&](Value *v, int first) {
             std::vector<int> mask(piece);
-            for (int i = 0; i < piece; i++) mask[i] = first + i < t.lanes ? first + i : -1;
+            for (int i = 0; i < piece; i++) mask[i] = first + i < t.lanes() ? first + i : -1;
             return builder_.CreateShuffleVector(v, mask);
         };
-        if (piece == t.lanes) return call(a, b);
+        if (piece == t.lanes()) return call(a, b);
         std::vector<Value *> results;
-        for (int first = 0; first < t.lanes; first += piece) results.push_back(call(lanes_of(a, first), lanes_of(b, first)));
-        // Concatenate the pieces, then keep the first t.lanes lanes.
+        for (int first = 0; first < t.lanes(); first += piece) results.push_back(call(lanes_of(a, first), lanes_of(b, first)));
+        // Concatenate the pieces, then keep the first t.lanes() lanes.
         while (results.size() > 1) {
             std::vector<Value *> joined;
             for (size_t i = 0; i < results.size(); i += 2) {
@@ -505,9 +505,9 @@ private:
             }
             results = std::move(joined);
         }
-        if (int(llvm::cast<llvm::FixedVectorType>(results[0]->getType())->getNumElements()) == t.lanes) return results[0];
-        std::vector<int> keep(t.lanes);
-        for (int k = 0; k < t.lanes; k++) keep[k] = k;
+        if (int(llvm::cast<llvm::FixedVectorType>(results[0]->getType())->getNumElements()) == t.lanes()) return results[0];
+        std::vector<int> keep(t.lanes());
+        for (int k = 0; k < t.lanes(); k++) keep[k] = k;
         return builder_.CreateShuffleVector(results[0], keep);
     }
     void min_max(const Expr &ea, const Expr &eb, Type t, bool is_min) {
@@ -654,7 +654,7 @@ private:
     // splat (the compare and select of a float min/max use each splat twice, which it keeps).
     static Expr as_min_max_of_broadcasts(const Broadcast *op) {
         const Type t = op->value.type();
-        if (!t.is_float() || (t.bits != 32 && t.bits != 64)) return Expr();
+        if (!t.is_float() || (t.bits() != 32 && t.bits() != 64)) return Expr();
         auto leaf = [](const Expr &e) { return e.as<Load>() || e.as<Variable>() || is_const(e); };
         auto on_broadcasts = [&](const auto *bin, auto make) -> Expr {
             if (!bin || !leaf(bin->a) || !leaf(bin->b)) return Expr();
@@ -704,7 +704,7 @@ private:
     }
     void visit(const Load *op) override {
         Type t = op->type;
-        int lanes = t.lanes;
+        int lanes = t.lanes();
         llvm::Type *elem = memory_type(t.element_of());
         unsigned align = t.bytes();
         int64_t stride = 0;
@@ -781,9 +781,9 @@ private:
         unsigned align = t.bytes();
         int64_t stride = 0;
         // Under a lane-varying store guard, only the lanes of store_mask_ are stored.
-        internal_assert(!store_mask_ || t.lanes == int(llvm::cast<llvm::FixedVectorType>(store_mask_->getType())->getNumElements()))
-            << "codegen: a store of " << t.lanes << " lanes under a vector store guard of another width";
-        if (t.lanes == 1) {
+        internal_assert(!store_mask_ || t.lanes() == int(llvm::cast<llvm::FixedVectorType>(store_mask_->getType())->getNumElements()))
+            << "codegen: a store of " << t.lanes() << " lanes under a vector store guard of another width";
+        if (t.lanes() == 1) {
             builder_.CreateAlignedStore(v, element_pointer(op->name, t, codegen(op->index)), llvm::Align(align));
         } else if (auto r = dense_ramp(op->index, &stride); r && stride == 1) {
             Value *ptr = element_pointer(op->name, t, codegen(r->base));
@@ -791,7 +791,7 @@ private:
                 builder_.CreateMaskedStore(v, ptr, llvm::Align(align), store_mask_);
             } else if (op->nontemporal) {
                 // The pass that makes these checked the alignment of the whole vector at run time.
-                llvm::StoreInst *store = builder_.CreateAlignedStore(v, ptr, llvm::Align(uint64_t(t.bytes()) * t.lanes));
+                llvm::StoreInst *store = builder_.CreateAlignedStore(v, ptr, llvm::Align(uint64_t(t.bytes()) * t.lanes()));
                 store->setMetadata(llvm::LLVMContext::MD_nontemporal,
                                    llvm::MDNode::get(ctx_, llvm::ConstantAsMetadata::get(builder_.getInt32(1))));
             } else {
@@ -800,7 +800,7 @@ private:
         } else {
             llvm::Type *elem = memory_type(t.element_of());
             Value *idx = builder_.CreateSExt(codegen(op->index),
-                                             llvm::FixedVectorType::get(builder_.getInt64Ty(), t.lanes));
+                                             llvm::FixedVectorType::get(builder_.getInt64Ty(), t.lanes()));
             Value *ptrs = builder_.CreateInBoundsGEP(elem, buffer_pointer(op->name), idx);
             builder_.CreateMaskedScatter(v, ptrs, llvm::Align(align), store_mask_);
         }
@@ -849,11 +849,11 @@ Value *CodeGen::shift(const Call *op, bool left) {
     Type t = op->type, bt = op->args[1].type();
     Value *a = codegen(op->args[0]), *b = codegen(op->args[1]);
     llvm::Type *ty = a->getType();
-    const unsigned bits = t.bits;
+    const unsigned bits = t.bits();
     Value *zero = llvm::Constant::getNullValue(ty);
-    if (bt.bits != t.bits) {
+    if (bt.bits() != t.bits()) {
         // Bring the amount to a's width without changing what it means.
-        if (bt.bits > t.bits) {
+        if (bt.bits() > t.bits()) {
             Value *lim = llvm::ConstantInt::get(b->getType(), bits);
             b = bt.is_int() ? builder_.CreateBinaryIntrinsic(llvm::Intrinsic::smax,
                                                              builder_.CreateBinaryIntrinsic(llvm::Intrinsic::smin, b, lim),
@@ -1005,7 +1005,7 @@ void CodeGen::visit(const Call *op) {
         value_ = arg(0);
     } else if (n == Call::prefetch) {
         const Load *load = op->args[0].as<Load>();
-        internal_assert(load && load->type.lanes == 1) << "codegen: prefetch of something other than a scalar load";
+        internal_assert(load && load->type.lanes() == 1) << "codegen: prefetch of something other than a scalar load";
         // A plain (not inbounds) address: the row ahead may lie past the buffer, and a
         // prefetch of any address is harmless.
         Value *index = builder_.CreateSExt(codegen(load->index), builder_.getInt64Ty());
@@ -1021,7 +1021,7 @@ void CodeGen::visit(const Call *op) {
     } else if (n == Call::is_aligned) {
         const Load *load = op->args[0].as<Load>();
         const int64_t *bytes = as_const_int(op->args[1]);
-        internal_assert(load && load->type.lanes == 1 && bytes && *bytes > 0 && (*bytes & (*bytes - 1)) == 0)
+        internal_assert(load && load->type.lanes() == 1 && bytes && *bytes > 0 && (*bytes & (*bytes - 1)) == 0)
             << "codegen: is_aligned of something other than a scalar load and a power of two";
         Value *index = builder_.CreateSExt(codegen(load->index), builder_.getInt64Ty());
         Value *ptr = builder_.CreateGEP(memory_type(load->type), buffer_pointer(load->name), index);
@@ -1088,18 +1088,18 @@ void CodeGen::visit(const Call *op) {
             }
         } else if (is_libm_function(n)) {
             // libm, lane by lane
-            bool f32 = t.bits == 32;
+            bool f32 = t.bits() == 32;
             std::string fn = n + (f32 ? "f" : "");
             llvm::Type *et = llvm_type(t.element_of());
             std::vector<llvm::Type *> types(op->args.size(), et);
             auto callee = module_.getOrInsertFunction(fn, llvm::FunctionType::get(et, types, false));
             std::vector<Value *> args;
             for (size_t i = 0; i < op->args.size(); i++) args.push_back(arg(int(i)));
-            if (t.lanes == 1) {
+            if (t.lanes() == 1) {
                 value_ = builder_.CreateCall(callee, args);
             } else {
                 Value *result = llvm::PoisonValue::get(llvm_type(t));
-                for (int l = 0; l < t.lanes; l++) {
+                for (int l = 0; l < t.lanes(); l++) {
                     std::vector<Value *> lane_args;
                     for (auto *a : args) lane_args.push_back(builder_.CreateExtractElement(a, l));
                     result = builder_.CreateInsertElement(result, builder_.CreateCall(callee, lane_args), l);
@@ -1287,8 +1287,8 @@ void CodeGen::unpack_buffer(const std::string &name, Value *buf, Type type, int 
                          {builder_.getPtrTy(), builder_.getPtrTy(), builder_.getPtrTy(), builder_.getInt32Ty(),
                           builder_.getInt32Ty(), builder_.getInt32Ty(), builder_.getInt32Ty()});
     bool dense_dim0 = dims > 0 && !strided_buffers_.count(name);
-    Value *code = builder_.CreateCall(check, {null_ctx(), buf, name_str, builder_.getInt32(type.code),
-                                              builder_.getInt32(type.bits), builder_.getInt32(dims),
+    Value *code = builder_.CreateCall(check, {null_ctx(), buf, name_str, builder_.getInt32(type.code()),
+                                              builder_.getInt32(type.bits()), builder_.getInt32(dims),
                                               builder_.getInt32(dense_dim0)});
     check_or_return(builder_.CreateICmpEQ(code, builder_.getInt32(0)), [&] { return code; });
     Value *host = builder_.CreateLoad(builder_.getPtrTy(), builder_.CreateStructGEP(buf_t, buf, 0));

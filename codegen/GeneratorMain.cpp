@@ -139,7 +139,7 @@ std::string describe_io(const internal::GeneratorIOBase &io) {
         const Type t = p->type;
         if (t.is_float()) v << std::setprecision(17) << p->scalar_as_double();
         else if (t.is_bool()) v << (p->get_scalar<bool>() ? "true" : "false");
-        else if (t.is_uint() && t.bits == 64) v << p->get_scalar<uint64_t>();
+        else if (t.is_uint() && t.bits() == 64) v << p->get_scalar<uint64_t>();
         else v << p->scalar_as_int();
         notes.push_back("default " + v.str());
     }
@@ -201,6 +201,7 @@ int run(int argc, char **argv) {
                              << " cannot be used: " << why << "; choose another with -f NAME";
     Target target = Target::parse(o.target_name);
     auto g = GeneratorRegistry::create(o.generator);
+    g->set_target(target);
     for (auto &[k, v] : o.params) g->set_param(k, v);
     if (schedule_file) {
         bool automatic = false;

@@ -8,6 +8,7 @@
 #include <llvm/TargetParser/Host.h>
 
 #include "dsl/Error.h"
+#include "dsl/Type.h"
 
 namespace halo {
 
@@ -130,8 +131,10 @@ Target Target::parse(const std::string &given_name) {
 }
 
 Target Target::with_feature(Feature f) const {
-    user_assert(f == EnableLLVMLoopOpt) << "Target::with_feature: CPU features come with the target's name ("
-                                        << known_target_names() << "); only EnableLLVMLoopOpt can be added";
+    user_assert(f == EnableLLVMLoopOpt) << "Target::with_feature: only EnableLLVMLoopOpt can be added: CPU features come "
+                                        << "with the target's name (" << known_target_names()
+                                        << "), and Halo has none of Halide's GPU, DSP, other-CPU or code-generation "
+                                        << "features (feature number " << int(f) << ")";
     Target t = *this;
     t.llvm_loop_opt = true;
     return t;
@@ -152,7 +155,7 @@ bool Target::has_feature(Feature f) const {
         case F16C: return has("f16c");
         case AVX512: return has("avx512f");
         case AVX512_Skylake: return has("avx512f") && has("avx512bw") && has("avx512dq") && has("avx512vl");
-        case EnableLLVMLoopOpt: break;
+        default: break;
         }
         return false;
     }
@@ -166,10 +169,26 @@ bool Target::has_feature(Feature f) const {
     case F16C: return level >= 3;
     case AVX512:
     case AVX512_Skylake: return level >= 4;
-    case EnableLLVMLoopOpt: break;
+    default: break;
     }
     return false;
 }
+
+bool Target::features_any_of(const std::vector<Feature> &fs) const {
+    for (Feature f : fs) {
+        if (has_feature(f)) return true;
+    }
+    return false;
+}
+
+bool Target::features_all_of(const std::vector<Feature> &fs) const {
+    for (Feature f : fs) {
+        if (!has_feature(f)) return false;
+    }
+    return true;
+}
+
+int Target::natural_vector_size(const Type &t) const { return natural_vector_size(t.is_bool() ? 8 : t.bits()); }
 
 int Target::natural_vector_size(int type_bits) const {
     user_assert(type_bits == 8 || type_bits == 16 || type_bits == 32 || type_bits == 64)

@@ -24,14 +24,14 @@ namespace halo {
 // v truncated to t's width: sign-extended for signed types, zero-extended for unsigned ones
 // (a uint64 is kept as its bit pattern).
 inline int64_t wrap_to_type(Type t, int64_t v) {
-    if (t.bits >= 64) return v;
-    if (!t.is_int()) return int64_t(uint64_t(v) & ((uint64_t(1) << t.bits) - 1));
-    int s = 64 - t.bits;
+    if (t.bits() >= 64) return v;
+    if (!t.is_int()) return int64_t(uint64_t(v) & ((uint64_t(1) << t.bits()) - 1));
+    int s = 64 - t.bits();
     return int64_t(uint64_t(v) << s) >> s;
 }
 
 // True for the types whose overflow is undefined behaviour rather than wrapping.
-inline bool signed_overflow_is_undefined(Type t) { return t.is_int() && t.bits >= 32; }
+inline bool signed_overflow_is_undefined(Type t) { return t.is_int() && t.bits() >= 32; }
 
 enum class IntArith { Add, Sub, Mul };
 
@@ -85,32 +85,32 @@ inline int64_t saturating_float_to_int(Type t, double v) {
     if (std::isnan(v)) return 0;
     if (!t.is_int()) {
         if (v <= 0) return 0;
-        if (v >= std::ldexp(1.0, t.bits)) return int64_t(t.max_uint());
+        if (v >= std::ldexp(1.0, t.bits())) return int64_t(t.max_uint());
         return int64_t(uint64_t(v));
     }
-    double lim = std::ldexp(1.0, t.bits - 1);
+    double lim = std::ldexp(1.0, t.bits() - 1);
     if (v <= -lim) return t.min_int();
     if (v >= lim) return t.max_int();
     return int64_t(v);
 }
 
 // a << b (left) or a >> b (!left), where a is a value of type t and b a shift amount that is
-// signed if b_signed. Amounts of at least t.bits shift everything out; a negative amount
+// signed if b_signed. Amounts of at least t.bits() shift everything out; a negative amount
 // shifts the other way.
 inline int64_t shift_value(Type t, int64_t a, int64_t b, bool b_signed, bool left) {
     bool negative = b_signed && b < 0;
     uint64_t amount = negative ? 0 - uint64_t(b) : uint64_t(b);
     if (negative) left = !left;
     if (left) {
-        if (amount >= t.bits) return 0;
+        if (amount >= t.bits()) return 0;
         return wrap_to_type(t, int64_t(uint64_t(a) << amount));
     }
     if (t.is_int()) {
         // arithmetic: a is sign-extended, so shifting by bits - 1 gives the sign fill
-        if (amount >= t.bits) amount = t.bits - 1;
+        if (amount >= t.bits()) amount = t.bits() - 1;
         return a < 0 ? ~int64_t(~uint64_t(a) >> amount) : int64_t(uint64_t(a) >> amount);
     }
-    if (amount >= t.bits) return 0;
+    if (amount >= t.bits()) return 0;
     return wrap_to_type(t, int64_t(uint64_t(a) >> amount));
 }
 

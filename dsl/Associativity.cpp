@@ -185,7 +185,7 @@ private:
 
     Expr clamped_sum(Expr e) const {
         const Type t = e.type();
-        if (!t.is_int() || t.bits < 32) return e;
+        if (!t.is_int() || t.bits() < 32) return e;
         const Max *mx = e.as<Max>();
         const Min *mn = e.as<Min>();
         if (!mx && !mn) return e;
@@ -292,7 +292,7 @@ private:
 Expr strip_widening(Expr e) {
     while (const Cast *c = e.as<Cast>()) {
         Type from = c->value.type(), to = c->type;
-        bool lossless = !from.is_float() && !to.is_float() && from.bits < to.bits && (from.is_uint() || to.is_int());
+        bool lossless = !from.is_float() && !to.is_float() && from.bits() < to.bits() && (from.is_uint() || to.is_int());
         if (!lossless) break;
         e = c->value;
     }
@@ -304,7 +304,7 @@ Expr strip_widening(Expr e) {
 // that with a max(..., 0) around the min), or as a select on x > max - y or x < ~y.
 bool split_saturating_add(const Expr &v, int i, int values, Expr &y) {
     const Type t = v.type();
-    if (!t.is_uint() || t.bits < 8 || t.bits > 32) return false;
+    if (!t.is_uint() || t.bits() < 8 || t.bits() > 32) return false;
     const int64_t top = t.max_int();
     // x + e, either order: fills e.
     auto sum_of_self = [&](const Expr &s, Expr &e) {
@@ -358,13 +358,13 @@ bool split_saturating_add(const Expr &v, int i, int values, Expr &y) {
     Expr wide_sum = is_const(m->b, top) ? m->a : is_const(m->a, top) ? m->b : Expr();
     if (!wide_sum.defined()) return false;
     const Add *add = strip_widening(wide_sum).as<Add>();
-    // The sum must not wrap: two values of t need t.bits + 1 bits (+ 2 when signed).
-    if (!add || add->type.is_float() || add->type.bits < t.bits + (add->type.is_int() ? 2 : 1)) return false;
+    // The sum must not wrap: two values of t need t.bits() + 1 bits (+ 2 when signed).
+    if (!add || add->type.is_float() || add->type.bits() < t.bits() + (add->type.is_int() ? 2 : 1)) return false;
     for (auto [p, q] : {std::pair{add->a, add->b}, std::pair{add->b, add->a}}) {
         Expr self_part = strip_widening(p), other = strip_widening(q);
         if (!is_self(self_part, i) || uses_self(other, values)) continue;
         Type ot = other.type();
-        if (!ot.is_uint() || ot.bits > t.bits) continue;
+        if (!ot.is_uint() || ot.bits() > t.bits()) continue;
         y = ot == t ? other : cast(t, other);
         return true;
     }

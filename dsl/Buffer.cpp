@@ -16,9 +16,9 @@ std::string unique_name(char prefix) {
 }
 
 double ParameterContents::scalar_as_double() const {
-    switch (type.code) {
+    switch (type.code()) {
     case Type::Float:
-        if (type.bits == 32) { float f; std::memcpy(&f, scalar, 4); return f; }
+        if (type.bits() == 32) { float f; std::memcpy(&f, scalar, 4); return f; }
         { double d; std::memcpy(&d, scalar, 8); return d; }
     default:
         return double(scalar_as_int());
@@ -29,7 +29,7 @@ int64_t ParameterContents::scalar_as_int() const {
     if (type.is_float()) return int64_t(scalar_as_double());
     int64_t v = 0;
     if (type.is_int()) {
-        switch (type.bits) {
+        switch (type.bits()) {
         case 8: { int8_t x; std::memcpy(&x, scalar, 1); v = x; break; }
         case 16: { int16_t x; std::memcpy(&x, scalar, 2); v = x; break; }
         case 32: { int32_t x; std::memcpy(&x, scalar, 4); v = x; break; }
@@ -119,19 +119,19 @@ std::shared_ptr<ParameterContents> BufferContents::get_param(
 
 double buffer_get_as_double(const BufferContents &b, const int *c) {
     const uint8_t *p = b.host + b.offset_of(c) * b.type.bytes();
-    switch (b.type.code) {
+    switch (b.type.code()) {
     case Type::Float:
-        if (b.type.bits == 32) { float f; std::memcpy(&f, p, 4); return f; }
+        if (b.type.bits() == 32) { float f; std::memcpy(&f, p, 4); return f; }
         { double d; std::memcpy(&d, p, 8); return d; }
     case Type::Int:
-        switch (b.type.bits) {
+        switch (b.type.bits()) {
         case 8: return *reinterpret_cast<const int8_t *>(p);
         case 16: { int16_t x; std::memcpy(&x, p, 2); return x; }
         case 32: { int32_t x; std::memcpy(&x, p, 4); return x; }
         default: { int64_t x; std::memcpy(&x, p, 8); return double(x); }
         }
     default:
-        switch (b.type.bits) {
+        switch (b.type.bits()) {
         case 1: case 8: return *p;
         case 16: { uint16_t x; std::memcpy(&x, p, 2); return x; }
         case 32: { uint32_t x; std::memcpy(&x, p, 4); return x; }
@@ -143,20 +143,20 @@ double buffer_get_as_double(const BufferContents &b, const int *c) {
 void buffer_set_from_double(const BufferContents &b, const int *c, double v) {
     uint8_t *p = b.host + b.offset_of(c) * b.type.bytes();
     auto put = [&](auto x) { std::memcpy(p, &x, sizeof x); };
-    switch (b.type.code) {
+    switch (b.type.code()) {
     case Type::Float:
-        if (b.type.bits == 32) put(float(v));
+        if (b.type.bits() == 32) put(float(v));
         else put(v);
         return;
     case Type::Int:
-        switch (b.type.bits) {
+        switch (b.type.bits()) {
         case 8: put(int8_t(int64_t(v))); return;
         case 16: put(int16_t(int64_t(v))); return;
         case 32: put(int32_t(int64_t(v))); return;
         default: put(int64_t(v)); return;
         }
     default:
-        switch (b.type.bits) {
+        switch (b.type.bits()) {
         case 1: put(uint8_t(v != 0)); return;
         case 8: put(uint8_t(uint64_t(int64_t(v)))); return;
         case 16: put(uint16_t(uint64_t(int64_t(v)))); return;

@@ -34,8 +34,8 @@ struct BufferContents {
     halo_buffer_t descriptor() const {
         halo_buffer_t d{};
         d.host = host;
-        d.type_code = type.code;
-        d.type_bits = type.bits;
+        d.type_code = type.code();
+        d.type_bits = type.bits();
         d.dimensions = int32_t(dims.size());
         d.dim = const_cast<halo_dimension_t *>(dims.data());
         return d;
@@ -43,8 +43,8 @@ struct BufferContents {
     // The descriptor generated code reads; valid while this object lives.
     halo_buffer_t *raw_buffer() {
         raw.host = host;
-        raw.type_code = type.code;
-        raw.type_bits = type.bits;
+        raw.type_code = type.code();
+        raw.type_bits = type.bits();
         raw.dimensions = int32_t(dims.size());
         raw.dim = dims.data();
         return &raw;

@@ -934,7 +934,7 @@ Stage FuncRef::operator/=(const Expr &e) {
 Expr lowest(Type t) { return t.is_float() ? make_const(t, -INFINITY) : make_const(t, t.min_int()); }
 Expr highest(Type t) {
     if (t.is_float()) return make_const(t, INFINITY);
-    if (t.is_uint() && t.bits == 64) return UIntImm::make(t, UINT64_MAX);
+    if (t.is_uint() && t.bits() == 64) return UIntImm::make(t, UINT64_MAX);
     return make_const(t, t.max_int());
 }
 
@@ -1056,6 +1056,27 @@ Func ImageParam::in() {
     Func w = image_wrapper(name() + "_global_wrapper");
     wrappers_->global = w.function();
     return w;
+}
+
+ImageParam::operator Func() const {
+    user_assert(p_) << "An undefined ImageParam (made without a type and dimensions) used as a Func";
+    if (!wrappers_->as_func) {
+        Func f(name());
+        std::vector<Expr> args;
+        for (int d = 0; d < dimensions(); d++) args.push_back(Var("_" + std::to_string(d)));
+        f(args) = (*this)(args);
+        wrappers_->as_func = f.function();
+    }
+    return Func(wrappers_->as_func);
+}
+
+ImageParam &ImageParam::set_estimates(const std::vector<std::pair<Expr, Expr>> &region) {
+    user_assert(p_) << "set_estimates of an undefined ImageParam";
+    user_assert(int(region.size()) == dimensions())
+        << "ImageParam '" << name() << "' has " << dimensions() << " dimensions but set_estimates was given "
+        << region.size() << " (min, extent) pairs";
+    for (int d = 0; d < dimensions(); d++) dim(d).set_estimate(region[d].first, region[d].second);
+    return *this;
 }
 
 Func ImageParam::image_wrapper(const std::string &wname) {

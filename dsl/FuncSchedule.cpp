@@ -566,7 +566,7 @@ void Func::check_bound_directive(const std::string &directive, const Var &var, c
     for (const Expr &e : values) {
         user_assert(e.defined()) << "Func '" << name() << "': " << directive << "(" << var.name()
                                  << ", ...) is given an undefined Expr";
-        user_assert((e.type().is_int() && e.type().bits <= 32) || (e.type().is_uint() && e.type().bits < 32))
+        user_assert((e.type().is_int() && e.type().bits() <= 32) || (e.type().is_uint() && e.type().bits() < 32))
             << "Func '" << name() << "': " << directive << "(" << var.name() << ", " << e << ") needs an integer "
             << "that fits in int32; it is of type " << e.type();
         std::string loop_var = first_loop_variable(e);

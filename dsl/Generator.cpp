@@ -260,6 +260,22 @@ std::vector<std::string> GeneratorRegistry::names() {
     return n;
 }
 
+void internal::check_output_func(const GeneratorIOBase &io, const Func &f) {
+    user_assert(f.defined()) << "Output '" << io.io_name << "' set to Func '" << f.name()
+                             << "', which has no definition yet; define it before assigning it to the Output";
+    user_assert(f.dimensions() == io.io_dimensions)
+        << "Output '" << io.io_name << "' has " << io.io_dimensions << " dimensions but was set to Func '" << f.name()
+        << "' with " << f.dimensions();
+    std::vector<Type> want = io.types(), got = f.output_types();
+    auto list = [](const std::vector<Type> &ts) {
+        std::string s;
+        for (const Type &t : ts) s += (s.empty() ? "" : ", ") + t.to_string();
+        return s;
+    };
+    user_assert(want == got) << "Output '" << io.io_name << "' has type " << list(want) << " but was set to Func '"
+                             << f.name() << "' of type " << list(got);
+}
+
 RegisterGenerator::RegisterGenerator(const std::string &name, GeneratorRegistry::Factory f) {
     GeneratorRegistry::factories()[name] = std::move(f);
 }

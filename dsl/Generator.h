@@ -18,6 +18,7 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <type_traits>
@@ -74,6 +75,9 @@ Type parse_type(const std::string &text, const std::string &param);
 LoopLevel parse_loop_level(const std::string &text, const std::string &param);
 // The items of a list between separators ("a,b,,c" -> a, b, "", c), for command lines.
 std::vector<std::string> split_list(const std::string &text, char separator);
+// That f may become the Output io (output = f): defined, with io's types and dimensions;
+// otherwise a CompileError naming both.
+void check_output_func(const GeneratorIOBase &io, const Func &f);
 // An output size as the generator driver's and the sweep's -r take it: WxH[x...], whole
 // numbers in [1, 2^30], at most 2^31 - 1 points (the redundancy report's loops use 32-bit
 // sizes). Throws CompileError quoting `option` and the text.
@@ -103,6 +107,17 @@ public:
     int auto_schedule_tile_w() const { return auto_tile_[0]; }
     int auto_schedule_tile_h() const { return auto_tile_[1]; }
 
+    // The target the pipeline is built for (Halide's get_target(), for schedules that depend
+    // on it): the driver's target=...; else HALO_TARGET or HL_TARGET, else the host.
+    Target get_target() const { return target_ ? *target_ : get_target_from_environment(); }
+    void set_target(const Target &t) { target_ = t; }
+    // Elements of a type in one vector register of that target (Halide's Generator members).
+    template <typename T>
+    int natural_vector_size() const {
+        return get_target().natural_vector_size(type_of<T>());
+    }
+    int natural_vector_size(const Type &t) const { return get_target().natural_vector_size(t); }
+
 protected:
     GeneratorBase() { internal::constructing_generator() = this; }
 
@@ -115,6 +130,7 @@ private:
     std::vector<Func> outputs_;
     std::string auto_schedule_source_;
     int auto_tile_[2] = {0, 0};
+    std::optional<Target> target_;  // set by set_target (else from the environment)
     bool auto_schedule_requested() const;  // the built-in GeneratorParam auto_schedule
     std::string builtin_param(const std::string &name) const;  // the value of a built-in GeneratorParam
 };
@@ -372,6 +388,13 @@ public:
     }
     Func output_func() const override { return *this; }
     using Func::operator();
+    // Halide's output = f: the output is the Func f (its definitions and schedule), which must
+    // have the Output's type and dimensions.
+    Output &operator=(const Func &f) {
+        internal::check_output_func(*this, f);
+        Func::operator=(f);
+        return *this;
+    }
     // Halide's output.dim(d): the output buffer's dimension, to read or constrain.
     Dimension dim(int d) const { return output_buffer().dim(d); }
 };
@@ -394,6 +417,11 @@ public:
     }
     Func output_func() const override { return *this; }
     using Func::operator();
+    Output &operator=(const Func &f) {
+        internal::check_output_func(*this, f);
+        Func::operator=(f);
+        return *this;
+    }
     Dimension dim(int d) const { return output_buffer().dim(d); }
 };
 
@@ -420,3 +448,8 @@ struct RegisterGenerator {
             ::halo::internal::constructing_generator() = nullptr;                                 \
             return g;                                                                             \
         });
+
+// Halide's spelling: the generator's name as an identifier, HALIDE_REGISTER_GENERATOR(Blur,
+// blur), with an optional third argument (Halide's stub name, unused here).
+#define HALO_REGISTER_GENERATOR_BY_IDENTIFIER_(CLASS, NAME, ...) HALO_REGISTER_GENERATOR(CLASS, #NAME)
+#define HALIDE_REGISTER_GENERATOR(...) HALO_REGISTER_GENERATOR_BY_IDENTIFIER_(__VA_ARGS__, unused)

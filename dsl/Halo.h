@@ -1,6 +1,9 @@
 // Halo: the one header a user includes.
 #pragma once
 
+// The C math library too, as Halide.h brings it in: ported code calls sqrtf, logf, ceilf...
+#include <cmath>
+
 #include "Boundary.h"
 #include "Buffer.h"
 #include "CompilerHints.h"

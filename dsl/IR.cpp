@@ -53,14 +53,14 @@ Expr UIntImm::make(Type t, uint64_t v) {
     return Expr(std::make_shared<UIntImm>(t, uint64_t(wrap_to_type(t, int64_t(v)))));
 }
 Expr FloatImm::make(Type t, double v) {
-    if (t.bits == 32) v = double(float(v));
+    if (t.bits() == 32) v = double(float(v));
     return Expr(std::make_shared<FloatImm>(t, v));
 }
 Expr StringImm::make(const std::string &v) { return Expr(std::make_shared<StringImm>(v)); }
 
 Expr Cast::make(Type t, Expr v) {
     internal_assert(v.defined()) << "Cast of undefined Expr";
-    internal_assert(t.lanes == v.type().lanes) << "Cast changes lanes";
+    internal_assert(t.lanes() == v.type().lanes()) << "Cast changes lanes";
     return Expr(std::make_shared<Cast>(t, std::move(v)));
 }
 
@@ -81,7 +81,7 @@ Expr BinaryOpNode<T, NT>::make(Expr a, Expr b) {
     Type t = a.type();
     if constexpr (NT == IRNodeType::EQ || NT == IRNodeType::NE || NT == IRNodeType::LT ||
                   NT == IRNodeType::LE || NT == IRNodeType::GT || NT == IRNodeType::GE) {
-        t = Bool(t.lanes);
+        t = Bool(t.lanes());
     }
     return Expr(std::make_shared<T>(t, std::move(a), std::move(b)));
 }
@@ -271,14 +271,14 @@ Expr make_const(Type t, int64_t v) {
     if (e.is_int()) s = IntImm::make(e, v);
     else if (e.is_uint()) s = UIntImm::make(e, uint64_t(v));
     else s = FloatImm::make(e, double(v));
-    return t.lanes > 1 ? Broadcast::make(s, t.lanes) : s;
+    return t.lanes() > 1 ? Broadcast::make(s, t.lanes()) : s;
 }
 
 Expr make_const(Type t, double v) {
     Type e = t.element_of();
     // A float converts to an integer type as a cast does: toward zero, saturating, NaN -> 0.
     Expr s = e.is_float() ? FloatImm::make(e, v) : make_const(e, saturating_float_to_int(e, v));
-    return t.lanes > 1 ? Broadcast::make(s, t.lanes) : s;
+    return t.lanes() > 1 ? Broadcast::make(s, t.lanes()) : s;
 }
 
 Expr make_zero(Type t) { return make_const(t, int64_t(0)); }

@@ -14,15 +14,15 @@ namespace halo {
 namespace {
 
 Expr broadcast_to(const Expr &e, int lanes) {
-    if (e.type().lanes == lanes) return e;
-    internal_assert(e.type().lanes == 1) << "cannot broadcast a vector of " << e.type().lanes
+    if (e.type().lanes() == lanes) return e;
+    internal_assert(e.type().lanes() == 1) << "cannot broadcast a vector of " << e.type().lanes()
                                          << " lanes to " << lanes;
     return Broadcast::make(e, lanes);
 }
 
 // Scalar and vector operands get the same number of lanes.
 void match_lanes(Expr &a, Expr &b) {
-    int la = a.type().lanes, lb = b.type().lanes;
+    int la = a.type().lanes(), lb = b.type().lanes();
     user_assert(la == lb || la == 1 || lb == 1)
         << "Cannot combine a vector of " << la << " lanes with a vector of " << lb << " lanes";
     int lanes = std::max(la, lb);
@@ -43,11 +43,11 @@ std::string converted_text(Type t, int64_t v) {
     Type et = t.element_of();
     if (et.is_float()) {
         std::ostringstream s;
-        s << std::setprecision(17) << (et.bits == 32 ? double(float(v)) : double(v));
+        s << std::setprecision(17) << (et.bits() == 32 ? double(float(v)) : double(v));
         return s.str();
     }
     int64_t w = wrap_to_type(et, v);
-    return et.is_uint() && et.bits == 64 ? std::to_string(uint64_t(w)) : std::to_string(w);
+    return et.is_uint() && et.bits() == 64 ? std::to_string(uint64_t(w)) : std::to_string(w);
 }
 
 // The C++ int literal v as a constant of type t; it must keep its value.
@@ -62,7 +62,7 @@ Expr coerce_int(int64_t v, Type t) {
 // A C++ float or double literal next to an Expr of type t: a float constant of t's float
 // type, or Float(32) next to an integer type.
 Expr float_literal(double v, Type t) {
-    return make_const(t.is_float() ? t : Float(32, t.lanes), v);
+    return make_const(t.is_float() ? t : Float(32, t.lanes()), v);
 }
 
 }  // namespace
@@ -76,10 +76,10 @@ void match_types(Expr &a, Expr &b) {
     Type t;
     if (ta.is_float() != tb.is_float()) {
         t = ta.is_float() ? ta : tb;  // float meets non-float: the float type
-    } else if (ta.code == tb.code) {
-        t = ta.bits >= tb.bits ? ta : tb;  // both float, both unsigned or both signed: the wider
+    } else if (ta.code() == tb.code()) {
+        t = ta.bits() >= tb.bits() ? ta : tb;  // both float, both unsigned or both signed: the wider
     } else {
-        t = Int(std::max(ta.bits, tb.bits), ta.lanes);  // signed meets unsigned
+        t = Int(std::max(ta.bits(), tb.bits()), ta.lanes());  // signed meets unsigned
     }
     a = cast(t, a);
     b = cast(t, b);
@@ -170,7 +170,7 @@ Expr bitwise(const char *op, const char *name, Expr a, Expr b) {
         << "Bitwise operator " << op << " of " << type_name(a.type()) << " and " << type_name(b.type())
         << ": the operands must be both signed or both unsigned; cast one of them to the other's type";
     match_lanes(a, b);
-    int bits = std::max(a.type().bits, b.type().bits);
+    int bits = std::max(a.type().bits(), b.type().bits());
     a = cast(a.type().with_bits(bits), a);
     b = cast(b.type().with_bits(bits), b);
     Type t = a.type();
@@ -195,7 +195,7 @@ Expr shift(const char *op, const char *name, Expr a, Expr b) {
     check_integer_operand(a, op, "first");
     check_integer_operand(b, op, "second");
     match_lanes(a, b);
-    int bits = std::max(a.type().bits, b.type().bits);
+    int bits = std::max(a.type().bits(), b.type().bits());
     a = cast(a.type().with_bits(bits), a);
     b = cast(b.type().with_bits(bits), b);
     Type t = a.type();
@@ -259,7 +259,7 @@ Expr coerce_arm(const Expr &arm, Type other) {
     Expr v = arm.as<Broadcast>() ? arm.as<Broadcast>()->value : arm;
     bool float_constant_to_float = v.as<FloatImm>() && other.is_float();
     if (!int_constant(arm) && !float_constant_to_float) return arm;
-    return cast(other.element_of().with_lanes(arm.type().lanes), arm);
+    return cast(other.element_of().with_lanes(arm.type().lanes()), arm);
 }
 }  // namespace
 
@@ -281,8 +281,8 @@ Expr select(Expr c, Expr t, Expr f) {
         << type_name(t.type()) << " and the false value (" << f << ") has type " << type_name(f.type())
         << "; select does not convert between types, as in Halide: cast one value to the other's type";
     match_lanes(t, f);
-    if (c.type().lanes != t.type().lanes) {
-        int lanes = std::max(c.type().lanes, t.type().lanes);
+    if (c.type().lanes() != t.type().lanes()) {
+        int lanes = std::max(c.type().lanes(), t.type().lanes());
         c = broadcast_to(c, lanes);
         t = broadcast_to(t, lanes);
         f = broadcast_to(f, lanes);
@@ -343,9 +343,9 @@ Expr abs(Expr x) {
 
 Expr cast(Type t, Expr x) {
     user_assert(x.defined()) << "cast of an undefined Expr";
-    if (x.type().lanes != t.lanes) {
-        if (t.lanes == 1) t = t.with_lanes(x.type().lanes);
-        else x = broadcast_to(x, t.lanes);
+    if (x.type().lanes() != t.lanes()) {
+        if (t.lanes() == 1) t = t.with_lanes(x.type().lanes());
+        else x = broadcast_to(x, t.lanes());
     }
     if (x.type() == t) return x;
     if (t.is_bool()) return x != make_zero(x.type());
@@ -360,24 +360,24 @@ Expr cast(Type t, Expr x) {
     } else if (auto f = v.as<FloatImm>()) {
         folded = et.is_float() ? make_const(et, f->value) : make_const(et, saturating_float_to_int(et, f->value));
     }
-    if (folded.defined()) return broadcast_to(folded, t.lanes);
+    if (folded.defined()) return broadcast_to(folded, t.lanes());
     return Cast::make(t, std::move(x));
 }
 
 Expr saturating_cast(Type t, Expr x) {
     user_assert(x.defined()) << "saturating_cast of an undefined Expr";
-    t = t.with_lanes(x.type().lanes);
+    t = t.with_lanes(x.type().lanes());
     Type s = x.type();
     // The same type: every value fits (a uint64 was once clamped to INT64_MAX below).
     if (s == t) return x;
     // Float sources: the conversion itself saturates (and NaN gives 0).
     if (t.is_float() || s.is_float()) return cast(t, x);
     // Integer to integer: compare in a type that holds both ranges.
-    Type wide = Int(64, s.lanes);
-    if (s.is_uint() && s.bits == 64) wide = s;
+    Type wide = Int(64, s.lanes());
+    if (s.is_uint() && s.bits() == 64) wide = s;
     Expr w = cast(wide, x);
     int64_t lo = t.min_int();
-    int64_t hi = t.is_uint() && t.bits == 64 ? INT64_MAX : t.max_int();
+    int64_t hi = t.is_uint() && t.bits() == 64 ? INT64_MAX : t.max_int();
     if (s.is_uint()) lo = 0;
     return cast(t, max(min(w, make_const(wide, hi)), make_const(wide, lo)));
 }
@@ -393,7 +393,7 @@ namespace {
 Expr to_float(Expr x, const char *fn) {
     user_assert(x.defined()) << fn << " of an undefined Expr";
     if (x.type().is_float()) return x;
-    return Cast::make(Float(32, x.type().lanes), x);
+    return Cast::make(Float(32, x.type().lanes()), x);
 }
 Expr math1(const char *name, Expr x) {
     x = to_float(std::move(x), name);
@@ -430,7 +430,7 @@ Expr raise_to_integer_power(const Expr &x, int64_t p) {
 void two_float_args(Expr &a, Expr &b, const char *fn) {
     user_assert(a.defined() && b.defined()) << fn << " of an undefined Expr";
     match_lanes(a, b);
-    Type t = a.type().is_float() ? a.type() : Float(32, a.type().lanes);
+    Type t = a.type().is_float() ? a.type() : Float(32, a.type().lanes());
     a = cast(t, a);
     b = cast(t, b);
 }
@@ -438,7 +438,7 @@ void two_float_args(Expr &a, Expr &b, const char *fn) {
 Expr pow(Expr x, Expr y) {
     user_assert(x.defined() && y.defined()) << "pow of an undefined Expr";
     if (const int64_t *p = int_constant(y)) {
-        if (x.type().lanes < y.type().lanes) x = broadcast_to(x, y.type().lanes);
+        if (x.type().lanes() < y.type().lanes()) x = broadcast_to(x, y.type().lanes());
         return raise_to_integer_power(x, *p);
     }
     two_float_args(x, y, "pow");
@@ -471,7 +471,7 @@ Expr call_argument(Expr a, const std::string &callee, size_t index) {
     Type t = a.type();
     user_assert(!t.is_float()) << callee << " called with an Expr of type " << t.to_string() << " as argument "
                                << index << ": coordinates are integers (use cast<int>())";
-    user_assert(t.bits <= 16 || t == Int(32))
+    user_assert(t.bits() <= 16 || t == Int(32))
         << callee << " called with an Expr of type " << t.to_string() << " as argument " << index
         << ": as in Halide, only int32 and 8- or 16-bit integers are cast implicitly to an int32 "
         << "coordinate; use an explicit cast (cast<int>(...)) if its values fit";

@@ -55,7 +55,7 @@ private:
     }
     void visit(const FloatImm *op) override {
         os_ << op->value;
-        if (op->type.bits == 32) os_ << "f";
+        if (op->type.bits() == 32) os_ << "f";
     }
     void visit(const StringImm *op) override { os_ << '"' << op->value << '"'; }
     void visit(const Cast *op) override {

@@ -81,8 +81,8 @@ Expr minimum_of(Expr a, Expr b) { return min(a, b); }
 Expr saturating_add(Expr a, Expr b) {
     Type t = a.type();
     if (t.is_float()) return a + b;
-    if (t.bits < 64) {
-        Type wide = (t.is_int() ? Int(t.bits * 2) : UInt(t.bits * 2)).with_lanes(t.lanes);
+    if (t.bits() < 64) {
+        Type wide = (t.is_int() ? Int(t.bits() * 2) : UInt(t.bits() * 2)).with_lanes(t.lanes());
         return saturating_cast(t, cast(wide, a) + cast(wide, b));
     }
     if (t.is_uint()) {
@@ -90,7 +90,7 @@ Expr saturating_add(Expr a, Expr b) {
         return select(sum < a, t.max(), sum);
     }
     // int64: add as uint64 (which wraps), and saturate where the signs show an overflow.
-    Type u = UInt(64).with_lanes(t.lanes);
+    Type u = UInt(64).with_lanes(t.lanes());
     Expr sum = reinterpret(t, reinterpret(u, a) + reinterpret(u, b));
     Expr overflow = (a < 0) == (b < 0) && (sum < 0) != (a < 0);
     return select(overflow, select(a < 0, t.min(), t.max()), sum);

@@ -6,7 +6,7 @@ namespace halo {
 
 namespace {
 // Bits of a float type's significand, the implicit leading bit included.
-int significand_bits(Type t) { return t.bits == 16 ? 11 : t.bits == 32 ? 24 : 53; }
+int significand_bits(Type t) { return t.bits() == 16 ? 11 : t.bits() == 32 ? 24 : 53; }
 }  // namespace
 
 bool type_can_represent(Type to, Type from) {
@@ -14,18 +14,18 @@ bool type_can_represent(Type to, Type from) {
     from = from.element_of();
     if (to == from) return true;
     if (to.is_float()) {
-        if (from.is_float()) return to.bits >= from.bits;
-        int value_bits = from.is_int() ? from.bits - 1 : from.bits;
+        if (from.is_float()) return to.bits() >= from.bits();
+        int value_bits = from.is_int() ? from.bits() - 1 : from.bits();
         return value_bits <= significand_bits(to);
     }
     if (from.is_float()) return false;
-    if (to.is_int()) return from.is_int() ? to.bits >= from.bits : to.bits > from.bits;
-    return from.is_uint() && to.bits >= from.bits;  // unsigned `to`: no negative value fits
+    if (to.is_int()) return from.is_int() ? to.bits() >= from.bits() : to.bits() > from.bits();
+    return from.is_uint() && to.bits() >= from.bits();  // unsigned `to`: no negative value fits
 }
 
 Expr lossless_cast(Type t, const Expr &e) {
     if (!e.defined()) return Expr();
-    t = t.with_lanes(e.type().lanes);
+    t = t.with_lanes(e.type().lanes());
     if (e.type() == t) return e;
     if (type_can_represent(t, e.type())) return cast(t, e);
     if (auto b = e.as<Broadcast>()) {
@@ -40,15 +40,15 @@ Expr lossless_cast(Type t, const Expr &e) {
     }
     if (auto i = e.as<IntImm>()) return t.can_represent(i->value) ? make_const(t, i->value) : Expr();
     if (auto u = e.as<UIntImm>()) {
-        if (u->value > uint64_t(INT64_MAX)) return t.is_uint() && t.bits == 64 ? make_const(t, int64_t(u->value)) : Expr();
+        if (u->value > uint64_t(INT64_MAX)) return t.is_uint() && t.bits() == 64 ? make_const(t, int64_t(u->value)) : Expr();
         return t.can_represent(int64_t(u->value)) ? make_const(t, int64_t(u->value)) : Expr();
     }
     if (auto f = e.as<FloatImm>()) return t.can_represent(f->value) ? make_const(t, f->value) : Expr();
-    if (!t.is_float() && t.bits >= 16 && type_can_represent(e.type(), t)) {
+    if (!t.is_float() && t.bits() >= 16 && type_can_represent(e.type(), t)) {
         // Two operands of half t's width cannot overflow t when added or multiplied, nor
         // subtracted when t is signed (an unsigned difference may be negative); and e's type,
         // which holds every value of t, computed the same number without wrapping.
-        Type half = t.with_bits(t.bits / 2);
+        Type half = t.with_bits(t.bits() / 2);
         auto narrowed = [&](const Expr &a, const Expr &b, Expr &na, Expr &nb) {
             na = lossless_cast(half, a);
             nb = lossless_cast(half, b);

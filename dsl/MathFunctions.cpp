@@ -10,7 +10,7 @@ namespace {
 Expr to_float(Expr x, const char *fn) {
     user_assert(x.defined()) << fn << " of an undefined Expr";
     if (x.type().is_float()) return x;
-    Type f32 = Float(32, x.type().lanes);  // before x is moved from
+    Type f32 = Float(32, x.type().lanes());  // before x is moved from
     return cast(f32, std::move(x));
 }
 
@@ -26,7 +26,7 @@ Expr float_class(const char *name, Expr x) {
     user_assert(x.defined()) << name << " of an undefined Expr";
     user_assert(x.type().is_float()) << name << "(" << x << "): the argument is " << x.type()
                                      << "; only floating-point values can be NaN or infinite";
-    Type t = Bool(x.type().lanes);
+    Type t = Bool(x.type().lanes());
     return internal::make_intrinsic(t, name, {std::move(x)});
 }
 
@@ -65,7 +65,7 @@ Expr absd(Expr a, Expr b) {
     if (t.is_float()) return abs(a - b);
     // The difference of two n-bit values fits in n unsigned bits; unsigned subtraction wraps
     // to exactly that difference.
-    Type u = UInt(t.bits, t.lanes);
+    Type u = UInt(t.bits(), t.lanes());
     Expr ua = cast(u, a), ub = cast(u, b);
     return select(a > b, ua - ub, ub - ua);
 }
@@ -102,9 +102,9 @@ Expr count_trailing_zeros(Expr x) { return bit_count(Call::count_trailing_zeros,
 Expr reinterpret(Type t, Expr x) {
     user_assert(x.defined()) << "reinterpret of an undefined Expr";
     Type from = x.type();
-    if (t.lanes == 1) t = t.with_lanes(from.lanes);
-    auto reinterpretable = [](Type u) { return !u.is_bool() && (!u.is_float() || u.bits == 32 || u.bits == 64); };
-    user_assert(reinterpretable(from) && reinterpretable(t) && from.bits == t.bits && from.lanes == t.lanes)
+    if (t.lanes() == 1) t = t.with_lanes(from.lanes());
+    auto reinterpretable = [](Type u) { return !u.is_bool() && (!u.is_float() || u.bits() == 32 || u.bits() == 64); };
+    user_assert(reinterpretable(from) && reinterpretable(t) && from.bits() == t.bits() && from.lanes() == t.lanes())
         << "reinterpret<" << t << ">(" << x << "): the argument is " << from
         << "; reinterpret needs the same number of bits per lane (integers or 32-/64-bit floats, not bool). "
         << "Use cast<" << t.element_of() << "> to convert the value instead";
@@ -133,7 +133,7 @@ namespace {
 
 // e with `lanes` lanes: a scalar is broadcast (lerp's values and weight may differ in lanes).
 Expr with_lanes(const Expr &e, int lanes) {
-    if (e.type().lanes == lanes) return e;
+    if (e.type().lanes() == lanes) return e;
     return Broadcast::make(e, lanes);
 }
 
@@ -146,18 +146,18 @@ Expr integer_lerp_weight(const Expr &weight, Type u) {
     Type wt = weight.type();
     if (wt.is_float()) {
         Expr w = clamp(weight, make_const(wt, 0.0), make_const(wt, 1.0));
-        if (u.bits == 32) {
+        if (u.bits() == 32) {
             // 2^32 - 1 = 65535 * 65537, in double so that every weight keeps its precision.
-            Type f64 = Float(64, wt.lanes);
+            Type f64 = Float(64, wt.lanes());
             return cast(u, make_const(f64, 65535.0 * 65537.0) * cast(f64, w));
         }
-        return cast(u, make_const(wt, double((uint64_t(1) << u.bits) - 1)) * w);
+        return cast(u, make_const(wt, double((uint64_t(1) << u.bits()) - 1)) * w);
     }
-    if (wt.bits == u.bits) return weight;
-    int narrow = std::min(wt.bits, u.bits), wide = std::max(wt.bits, u.bits);
+    if (wt.bits() == u.bits()) return weight;
+    int narrow = std::min(wt.bits(), u.bits()), wide = std::max(wt.bits(), u.bits());
     uint64_t factor = 1;
     for (int shift = narrow, left = wide - narrow; left > 0; left -= shift, shift *= 2) factor += factor << shift;
-    if (wt.bits < u.bits) return cast(u, weight) * make_const(u, int64_t(factor));
+    if (wt.bits() < u.bits()) return cast(u, weight) * make_const(u, int64_t(factor));
     return cast(u, weight / make_const(wt, int64_t(factor)));
 }
 
@@ -177,7 +177,7 @@ Expr lerp(Expr zero_val, Expr one_val, Expr weight) {
         << "; it must be a float in [0, 1] or an unsigned integer (a fraction of its maximum)";
     // As in Halide, 64-bit integer values or weights are refused (their products would need
     // 128 bits); float64 values are fine.
-    user_assert((zero_val.type().is_float() || zero_val.type().bits <= 32) && (wt.is_float() || wt.bits <= 32))
+    user_assert((zero_val.type().is_float() || zero_val.type().bits() <= 32) && (wt.is_float() || wt.bits() <= 32))
         << "lerp(" << zero_val << ", " << one_val << ", " << weight << "): 64-bit integer values or weights are "
         << "not supported (as in Halide); lerp in 32 bits or in float64 instead";
     Expr wc = weight.as<Broadcast>() ? weight.as<Broadcast>()->value : weight;
@@ -188,7 +188,7 @@ Expr lerp(Expr zero_val, Expr one_val, Expr weight) {
             << "lerp(" << zero_val << ", " << one_val << ", " << weight << "): the constant float weight " << c->value
             << " is not in [0, 1]; a float weight is the fraction of the way from the first value to the second";
     }
-    int lanes = std::max<int>(zero_val.type().lanes, wt.lanes);
+    int lanes = std::max<int>(zero_val.type().lanes(), wt.lanes());
     zero_val = with_lanes(zero_val, lanes), one_val = with_lanes(one_val, lanes), weight = with_lanes(weight, lanes);
     Type t = zero_val.type();
     wt = weight.type();
@@ -197,28 +197,28 @@ Expr lerp(Expr zero_val, Expr one_val, Expr weight) {
         if (!wt.is_float()) {
             // As Halide: the fraction of the weight's maximum, in float32 below 32 bits (in
             // float64 for float64 values: lerp(-2.25, 100.1, uint8 1) was off by 2.4e-8).
-            Type ft = wt.bits == 32 || t.bits == 64 ? Float(64, lanes) : Float(32, lanes);
-            w = cast(ft, weight) / make_const(ft, double((uint64_t(1) << wt.bits) - 1));
+            Type ft = wt.bits() == 32 || t.bits() == 64 ? Float(64, lanes) : Float(32, lanes);
+            w = cast(ft, weight) / make_const(ft, double((uint64_t(1) << wt.bits()) - 1));
         }
         w = cast(t, w);
         return zero_val * (make_const(t, 1.0) - w) + one_val * w;
     }
     if (t.is_bool()) {
-        Expr half = wt.is_float() ? make_const(wt, 0.5) : make_const(wt, int64_t(((uint64_t(1) << wt.bits) - 1) / 2));
+        Expr half = wt.is_float() ? make_const(wt, 0.5) : make_const(wt, int64_t(((uint64_t(1) << wt.bits()) - 1) / 2));
         return select(weight > half, one_val, zero_val);
     }
     // Integers: in the unsigned type of their width, signed values shifted by -MIN (wrapping).
-    Type u = UInt(t.bits, lanes), wide = UInt(2 * t.bits, lanes);
+    Type u = UInt(t.bits(), lanes), wide = UInt(2 * t.bits(), lanes);
     Expr bias = t.is_int() ? cast(u, t.min()) : Expr();
     Expr z = cast(u, zero_val), o = cast(u, one_val);
     if (bias.defined()) z = z - bias, o = o - bias;
     Expr w = integer_lerp_weight(weight, u);
-    Expr inverse = make_const(u, int64_t((uint64_t(1) << t.bits) - 1)) - w;
+    Expr inverse = make_const(u, int64_t((uint64_t(1) << t.bits()) - 1)) - w;
     // (z (M - w) + o w) / M rounded to nearest, with M = 2^bits - 1: ((p >> bits) + p) >> bits
     // for p = the sum + 2^(bits - 1) is exactly that, without a division.
     Expr p = cast(wide, z) * cast(wide, inverse) + cast(wide, o) * cast(wide, w) +
-             make_const(wide, int64_t(1) << (t.bits - 1));
-    Expr r = cast(u, ((p >> t.bits) + p) >> t.bits);
+             make_const(wide, int64_t(1) << (t.bits() - 1));
+    Expr r = cast(u, ((p >> t.bits()) + p) >> t.bits());
     if (bias.defined()) r = r + bias;
     return cast(t, r);
 }
@@ -231,7 +231,7 @@ namespace {
 // uint8 denominator; the result has the numerator's type.
 void check_fast_integer_args(const Expr &a, const Expr &b, const char *fn) {
     user_assert(a.defined() && b.defined()) << fn << "() of an undefined Expr";
-    user_assert((a.type().is_int() || a.type().is_uint()) && a.type().bits <= 32)
+    user_assert((a.type().is_int() || a.type().is_uint()) && a.type().bits() <= 32)
         << fn << "(" << a << ", " << b << "): the numerator has type " << a.type().to_string()
         << "; give an integer of 8, 16 or 32 bits";
     user_assert(b.type().element_of() == UInt(8))
@@ -243,11 +243,11 @@ void check_fast_integer_args(const Expr &a, const Expr &b, const char *fn) {
 namespace {
 // The result's type: the numerator's, with the lanes of the wider argument.
 Type fast_integer_result_type(const Expr &numerator, const Expr &denominator) {
-    return numerator.type().with_lanes(std::max(numerator.type().lanes, denominator.type().lanes));
+    return numerator.type().with_lanes(std::max(numerator.type().lanes(), denominator.type().lanes()));
 }
 // The type to divide in: t, or for 8 bits the 16-bit type of t's signedness, which holds every
 // uint8 denominator (int8 cannot hold 128..255) and 256.
-Type fast_integer_work_type(Type t) { return t.bits == 8 ? t.with_bits(16) : t; }
+Type fast_integer_work_type(Type t) { return t.bits() == 8 ? t.with_bits(16) : t; }
 }  // namespace
 
 // As Halide defines them: a denominator of 0 means 256 for the division, and the remainder is
@@ -267,7 +267,7 @@ Expr fast_integer_modulo(Expr numerator, Expr denominator) {
     // Euclidean % is numerator - quotient * denominator for every other denominator, without
     // the product's overflow (int32 MIN - MIN / 3 * 3 would overflow).
     Expr r = cast(t, cast(w, numerator) % cast(w, denominator));
-    Expr n = t.lanes == numerator.type().lanes ? numerator : Expr(Broadcast::make(numerator, t.lanes));
+    Expr n = t.lanes() == numerator.type().lanes() ? numerator : Expr(Broadcast::make(numerator, t.lanes()));
     return select(denominator == 0, n, r);
 }
 

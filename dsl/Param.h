@@ -89,6 +89,14 @@ public:
     // The global wrapper: every consumer reads it (but the image's other wrappers).
     Func in();
 
+    // The image as a Func (Halide's conversion: Func f = im, or a helper taking a Func called
+    // with the image): a Func of the image's name whose values are the image's, inlined unless
+    // scheduled. The same Func each time.
+    operator Func() const;
+    // The expected (min, extent) of each dimension, for schedulers, as Halide's set_estimates;
+    // auto_schedule sizes inputs from the outputs' estimates, so the values are not used.
+    ImageParam &set_estimates(const std::vector<std::pair<Expr, Expr>> &region);
+
 private:
     Func image_wrapper(const std::string &name);
     std::shared_ptr<ParameterContents> p_;

@@ -57,7 +57,9 @@ struct WrapperSet {
 
 // An ImageParam's wrappers. Held by the ImageParam handles: the wrappers' definitions read the
 // image, so the image's own contents refer to them weakly.
-struct ImageParamWrappers : WrapperSet {};
+struct ImageParamWrappers : WrapperSet {
+    std::shared_ptr<FunctionContents> as_func;  // ImageParam's conversion to a Func, once made
+};
 
 // What a pipeline requires of one dimension of a buffer it reads or writes, set with
 // ImageParam::dim(d).set_min(...) or Func::output_buffer().dim(d).set_...: checked when the

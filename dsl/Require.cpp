@@ -16,12 +16,12 @@ Expr require(Expr condition, const std::vector<Expr> &values) {
         << "require(" << condition << ", \"" << values[0].as<StringImm>()->value
         << "\", ...): the first argument after the condition is the value the expression has, so it must "
         << "be a number; put the message after it";
-    user_assert(condition.type().is_scalar() || condition.type().lanes == values[0].type().lanes)
+    user_assert(condition.type().is_scalar() || condition.type().lanes() == values[0].type().lanes())
         << "require(" << condition << ", " << values[0] << "): a vector condition needs a value of its lanes";
     for (size_t i = 1; i < values.size(); i++) {
         user_assert(values[i].defined()) << "require(" << condition << ", ...): message argument " << i
                                          << " is undefined";
-        user_assert(values[i].as<StringImm>() || values[i].type().lanes == values[0].type().lanes ||
+        user_assert(values[i].as<StringImm>() || values[i].type().lanes() == values[0].type().lanes() ||
                     values[i].type().is_scalar())
             << "require(" << condition << ", ...): message argument " << values[i]
             << " must be a string, a scalar, or a vector of the value's lanes";

@@ -13,28 +13,34 @@ struct Expr;
 
 struct Type {
     enum Code : uint8_t { Int = halo_type_int, UInt = halo_type_uint, Float = halo_type_float };
-    Code code = Int;
-    uint8_t bits = 32;
-    uint16_t lanes = 1;
 
     constexpr Type() = default;
     constexpr Type(Code c, int b, int l = 1)
-        : code(c), bits(static_cast<uint8_t>(b)), lanes(static_cast<uint16_t>(l)) {}
+        : code_(c), bits_(static_cast<uint8_t>(b)), lanes_(static_cast<uint16_t>(l)) {}
 
-    bool is_int() const { return code == Int; }
-    bool is_uint() const { return code == UInt; }
-    bool is_float() const { return code == Float; }
-    bool is_bool() const { return code == UInt && bits == 1; }
-    bool is_scalar() const { return lanes == 1; }
-    bool is_vector() const { return lanes > 1; }
-    int bytes() const { return (bits + 7) / 8; }
-    Type element_of() const { return Type(code, bits, 1); }
-    Type with_lanes(int l) const { return Type(code, bits, l); }
-    Type with_bits(int b) const { return Type(code, b, lanes); }
-    Type with_code(Code c) const { return Type(c, bits, lanes); }
+    // Methods, as in Halide (t.bits(), t.lanes(), t.code()), so Halide code reads them as it is.
+    constexpr Code code() const { return code_; }
+    constexpr int bits() const { return bits_; }
+    constexpr int lanes() const { return lanes_; }
+
+    bool is_int() const { return code_ == Int; }
+    bool is_uint() const { return code_ == UInt; }
+    bool is_int_or_uint() const { return code_ == Int || code_ == UInt; }
+    bool is_float() const { return code_ == Float; }
+    bool is_bool() const { return code_ == UInt && bits_ == 1; }
+    bool is_scalar() const { return lanes_ == 1; }
+    bool is_vector() const { return lanes_ > 1; }
+    int bytes() const { return (bits_ + 7) / 8; }
+    Type element_of() const { return Type(code_, bits_, 1); }
+    Type with_lanes(int l) const { return Type(code_, bits_, l); }
+    Type with_bits(int b) const { return Type(code_, b, lanes_); }
+    Type with_code(Code c) const { return Type(c, bits_, lanes_); }
+    // Twice (half) the bits, as Halide's widen() and narrow().
+    Type widen() const { return with_bits(bits_ * 2); }
+    Type narrow() const { return with_bits(bits_ / 2); }
 
     bool operator==(const Type &o) const {
-        return code == o.code && bits == o.bits && lanes == o.lanes;
+        return code_ == o.code_ && bits_ == o.bits_ && lanes_ == o.lanes_;
     }
     bool operator!=(const Type &o) const { return !(*this == o); }
 
@@ -50,6 +56,11 @@ struct Type {
     Expr min() const;
 
     std::string to_string() const;
+
+private:
+    Code code_ = Int;
+    uint8_t bits_ = 32;
+    uint16_t lanes_ = 1;
 };
 
 inline Type Int(int bits, int lanes = 1) { return Type(Type::Int, bits, lanes); }

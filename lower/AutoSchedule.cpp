@@ -227,7 +227,7 @@ struct Chooser {
     // (blur_x at 16 uint16 lanes: 0.84x the time of 32, unsharp's blur_x at 8 floats 1.04x of 16).
     int lanes_for(const FunctionContents &f) const {
         int bits = 8;
-        for (auto &t : f.types()) bits = std::max(bits, int(t.bits));
+        for (auto &t : f.types()) bits = std::max(bits, int(t.bits()));
         const int lanes = target.natural_vector_size(bits);
         const bool streams_shifted_loads = memory_bound && shifted_reads_of_a_row(f, streamed_reads()) >= 2;
         return streams_shifted_loads && lanes * bits > 256 ? lanes / 2 : lanes;

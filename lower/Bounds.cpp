@@ -30,13 +30,13 @@ Expr max_or_undef(const Expr &a, const Expr &b) {
 
 // Integer types whose arithmetic wraps: all but int32 and int64, whose overflow is undefined
 // (so a valid program never overflows them, and their intervals are computed symbolically).
-bool wraps(Type t) { return !t.is_float() && !(t.is_int() && t.bits >= 32); }
+bool wraps(Type t) { return !t.is_float() && !(t.is_int() && t.bits() >= 32); }
 
 // The type's full range, for values we know nothing else about (unbounded for int32, int64
 // and floats).
 Interval type_range(Type t) {
-    if (!wraps(t) || t.lanes > 1) return Interval();
-    Expr hi = t.is_uint() && t.bits == 64 ? UIntImm::make(t, UINT64_MAX) : make_const(t, t.max_int());
+    if (!wraps(t) || t.lanes() > 1) return Interval();
+    Expr hi = t.is_uint() && t.bits() == 64 ? UIntImm::make(t, UINT64_MAX) : make_const(t, t.max_int());
     return Interval(make_const(t, t.min_int()), hi);
 }
 
@@ -47,7 +47,7 @@ thread_local const FuncValueBounds *installed_value_bounds = nullptr;
 
 // The values of a call to a Func that has value bounds, if it has.
 std::optional<Interval> func_value_bounds(const Call *op) {
-    if (!installed_value_bounds || op->call_type != Call::Halo || op->type.lanes != 1) return std::nullopt;
+    if (!installed_value_bounds || op->call_type != Call::Halo || op->type.lanes() != 1) return std::nullopt;
     auto it = installed_value_bounds->find({op->name, op->value_index});
     if (it == installed_value_bounds->end()) return std::nullopt;
     return it->second;
@@ -57,8 +57,8 @@ std::optional<Interval> func_value_bounds(const Call *op) {
 // Every integer expression lies in its type's range, which is the fallback.
 std::optional<Wide> const_bound(const Expr &e, bool upper);
 std::optional<Wide> type_bound(Type t, bool upper) {
-    if (t.is_float() || t.lanes > 1) return std::nullopt;
-    if (upper) return t.is_uint() && t.bits == 64 ? Wide(UINT64_MAX) : Wide(t.max_int());
+    if (t.is_float() || t.lanes() > 1) return std::nullopt;
+    if (upper) return t.is_uint() && t.bits() == 64 ? Wide(UINT64_MAX) : Wide(t.max_int());
     return Wide(t.min_int());
 }
 std::optional<Wide> const_bound(const Expr &e, bool upper) {
@@ -187,7 +187,7 @@ private:
     void visit(const Cast *op) override {
         Type from = op->value.type(), to = op->type;
         if (auto c = op->value.as<Call>(); c && c->is_intrinsic(Call::abs) && from.is_uint() && to == Int(32) &&
-                                           c->args[0].type().is_int() && c->args[0].type().bits <= 32) {
+                                           c->args[0].type().is_int() && c->args[0].type().bits() <= 32) {
             // int32(abs(a)) of an int32 a (Halide's way to index by a distance): abs(a) is a
             // uint32 only because |INT_MIN| is not an int32; the bounds, computed in int32,
             // overflow exactly then, which the bounds' overflow checks report at run time.
@@ -204,8 +204,8 @@ private:
         }
         Interval a = get(op->value);
         bool monotone = to.is_float() || from.is_float() ||
-                        (to.bits > from.bits && !(from.is_int() && to.is_uint())) ||
-                        (to.bits == from.bits && to.code == from.code);
+                        (to.bits() > from.bits() && !(from.is_int() && to.is_uint())) ||
+                        (to.bits() == from.bits() && to.code() == from.code());
         bool fits = false;
         if (equal_ends(a) && a.min.defined()) {
             // A single value: the cast of it.
@@ -218,7 +218,7 @@ private:
             auto hi = const_bound(a.max.defined() ? simplify(a.max) : a.max, true);
             fits = lo && hi && *lo >= *type_bound(to, false) && *hi <= *type_bound(to, true);
             if (fits) {
-                result = Interval(make_const(to, int64_t(*lo)), to.is_uint() && to.bits == 64 ? UIntImm::make(to, uint64_t(*hi)) : make_const(to, int64_t(*hi)));
+                result = Interval(make_const(to, int64_t(*lo)), to.is_uint() && to.bits() == 64 ? UIntImm::make(to, uint64_t(*hi)) : make_const(to, int64_t(*hi)));
                 return;
             }
         }
@@ -226,7 +226,7 @@ private:
             // Float-to-integer casts saturate, so an unbounded end of a cast to an 8- or 16-bit
             // type is that type's end (uint8(f) indexes a table of 256). To 32 or 64 bits it
             // stays unbounded: the type's range is no useful bound on a region.
-            Interval range = from.is_float() && !to.is_float() && to.bits < 32 ? type_range(to) : Interval();
+            Interval range = from.is_float() && !to.is_float() && to.bits() < 32 ? type_range(to) : Interval();
             result = Interval(a.min.defined() ? Cast::make(to, a.min) : range.min,
                               a.max.defined() ? Cast::make(to, a.max) : range.max);
         } else {
@@ -244,8 +244,8 @@ private:
         if (auto i = amount.as<IntImm>()) c = Wide(i->value);
         if (auto u = amount.as<UIntImm>()) c = Wide(u->value);
         // 2^c must be a value of the type: c < bits - 1 for a signed type.
-        if (!c || *c < 0 || *c >= Wide(t.bits - (t.is_int() ? 1 : 0)) || t.lanes > 1) return false;
-        if (t.is_uint() && t.bits == 64 && *c == 63) return false;  // make_const takes an int64
+        if (!c || *c < 0 || *c >= Wide(t.bits() - (t.is_int() ? 1 : 0)) || t.lanes() > 1) return false;
+        if (t.is_uint() && t.bits() == 64 && *c == 63) return false;  // make_const takes an int64
         Expr factor = make_const(t, int64_t(1) << int(*c));
         Expr equivalent = op->is_intrinsic(Call::shift_left) ? Mul::make(op->args[0], factor)
                                                              : Div::make(op->args[0], factor);
@@ -257,7 +257,7 @@ private:
     // below the next power of two above both maxima (a | b sets no higher bit than they do).
     bool bitwise_or_bounds(const Call *op) {
         Type t = op->type;
-        if ((!t.is_int() && !t.is_uint()) || t.lanes > 1) return false;
+        if ((!t.is_int() && !t.is_uint()) || t.lanes() > 1) return false;
         Interval a = get(op->args[0]), b = get(op->args[1]);
         auto amin = const_bound(a.min.defined() ? simplify(a.min) : a.min, false);
         auto amax = const_bound(a.max.defined() ? simplify(a.max) : a.max, true);
@@ -310,7 +310,7 @@ private:
         }
         case IRNodeType::Div: {
             // Euclidean division by one known nonzero divisor is monotone in the dividend.
-            if (*bmin != *bmax || *bmin == 0 || t.bits == 64) return true;
+            if (*bmin != *bmax || *bmin == 0 || t.bits() == 64) return true;
             Wide q1 = euclidean_div(int64_t(*amin), int64_t(*bmin)), q2 = euclidean_div(int64_t(*amax), int64_t(*bmin));
             if (*bmin == -1) q1 = -*amin, q2 = -*amax;  // -MIN does not wrap here, so it fails the fit test
             lo = std::min(q1, q2), hi = std::max(q1, q2);
@@ -325,7 +325,7 @@ private:
         }
         auto fits = [&](Wide v) { return v >= *type_bound(t, false) && v <= *type_bound(t, true); };
         if (fits(lo) && fits(hi)) {
-            auto make = [&](Wide v) { return t.is_uint() && t.bits == 64 ? UIntImm::make(t, uint64_t(v)) : make_const(t, int64_t(v)); };
+            auto make = [&](Wide v) { return t.is_uint() && t.bits() == 64 ? UIntImm::make(t, uint64_t(v)) : make_const(t, int64_t(v)); };
             result = Interval(make(lo), make(hi));
         }
         return true;
@@ -613,7 +613,7 @@ private:
         if (op->is_intrinsic(Call::abs) && !op->type.is_float()) {
             Interval a = get(op->args[0]);
             Type at = op->args[0].type();
-            if (a.is_bounded() && at.bits <= 32) {
+            if (a.is_bounded() && at.bits() <= 32) {
                 // |MIN| does not fit the argument's type: compute in 64 bits.
                 Type wide = Int(64);
                 Expr m = Max::make(Sub::make(make_zero(wide), Cast::make(wide, a.min)), Cast::make(wide, a.max));
@@ -641,7 +641,7 @@ private:
             op->is_intrinsic(Call::count_trailing_zeros)) {
             // A count of bits: from 0 to the bit width (a lookup table of 9 entries serves a
             // uint8's popcount, as in Halide).
-            result = Interval(make_zero(op->type), make_const(op->type, int64_t(op->args[0].type().bits)));
+            result = Interval(make_zero(op->type), make_const(op->type, int64_t(op->args[0].type().bits())));
             return;
         }
         if (auto values = func_value_bounds(op)) {
@@ -1188,7 +1188,7 @@ private:
             std::swap(lhs, rhs);
             std::swap(upper_gap, lower_gap);
         }
-        if (!v->type.is_int() || v->type.bits != 32 || expr_uses_var(rhs, v->name)) return;
+        if (!v->type.is_int() || v->type.bits() != 32 || expr_uses_var(rhs, v->name)) return;
         Interval have = narrowed_range(v->name, narrowed);
         Interval other = bounds(rhs);
         Interval now = have;

@@ -107,7 +107,7 @@ private:
     double eval_float(const Expr &e) {
         if (failed) return 0;
         double r = eval_float_unrounded(e);
-        return e.type().bits == 32 ? double(float(r)) : r;
+        return e.type().bits() == 32 ? double(float(r)) : r;
     }
     double eval_float_unrounded(const Expr &e) {
         Type t = e.type();

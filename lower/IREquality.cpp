@@ -13,9 +13,9 @@ int cmp(const T &a, const T &b) {
 }
 
 int compare_type(Type a, Type b) {
-    if (int c = cmp(int(a.code), int(b.code))) return c;
-    if (int c = cmp(int(a.bits), int(b.bits))) return c;
-    return cmp(int(a.lanes), int(b.lanes));
+    if (int c = cmp(int(a.code()), int(b.code()))) return c;
+    if (int c = cmp(int(a.bits()), int(b.bits()))) return c;
+    return cmp(int(a.lanes()), int(b.lanes()));
 }
 
 template <typename N>

@@ -87,10 +87,10 @@ private:
     Stmt visit(const Store *op) override {
         if (!streamable_.count(op->name)) return self(op);
         Type t = op->value.type();
-        int bytes = t.bytes() * t.lanes;
+        int bytes = t.bytes() * t.lanes();
         const Ramp *ramp = op->index.as<Ramp>();
         const int64_t *stride = ramp ? as_const_int(ramp->stride) : nullptr;
-        if (vector_guards_ > 0 || !ramp || !stride || *stride != 1 || t.lanes < 2 || bytes < 16 || bytes > 64 ||
+        if (vector_guards_ > 0 || !ramp || !stride || *stride != 1 || t.lanes() < 2 || bytes < 16 || bytes > 64 ||
             (bytes & (bytes - 1)) != 0) {
             refused = true;
             return self(op);
@@ -103,7 +103,7 @@ private:
         Expr v = Variable::make(Int(32), loop_.name);
         Expr step = simplify(substitute(loop_.name, v + 1, base) - base);
         const int64_t *s = as_const_int(step);
-        if (!s || *s == 0 || *s % t.lanes != 0) {
+        if (!s || *s == 0 || *s % t.lanes() != 0) {
             refused = true;
             return self(op);
         }

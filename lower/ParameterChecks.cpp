@@ -129,7 +129,7 @@ void add_range_checks(const Stmt &s, const std::vector<std::shared_ptr<Parameter
             hi = p->max_value;
         }
         // (uint64 values past INT64_MAX would print as negative int64s)
-        const bool is_float = p->type.is_float(), is_u64 = p->type.is_uint() && p->type.bits == 64;
+        const bool is_float = p->type.is_float(), is_u64 = p->type.is_uint() && p->type.bits() == 64;
         Type wide = is_float ? Float(64) : is_u64 ? UInt(64) : Int(64);
         const char *fn = is_float ? "halo_error_param_range_f64"
                                   : is_u64 ? "halo_error_param_range_u64" : "halo_error_param_range_i64";

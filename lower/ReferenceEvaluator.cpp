@@ -41,7 +41,7 @@ Value element_value(const BufferContents &b, Type t, const int *c) {
     Value v;
     if (t.is_float()) {
         v.f = buffer_get_as_double(b, c);
-    } else if (t.bits == 64) {
+    } else if (t.bits() == 64) {
         std::memcpy(&v.i, b.host + b.offset_of(c) * 8, 8);
     } else {
         v.i = int64_t(buffer_get_as_double(b, c));
@@ -60,7 +60,7 @@ int64_t count_bits(const std::string &which, int bits, uint64_t v) {
 // The bits of v (of type from) read as type to: both have the same bits, floats are 32 or 64.
 Value reinterpret_bits(Type from, Type to, Value v) {
     uint64_t bits = 0;
-    if (from.is_float() && from.bits == 32) {
+    if (from.is_float() && from.bits() == 32) {
         float f = float(v.f);
         uint32_t u;
         std::memcpy(&u, &f, 4);
@@ -69,10 +69,10 @@ Value reinterpret_bits(Type from, Type to, Value v) {
         std::memcpy(&bits, &v.f, 8);
     } else {
         bits = uint64_t(v.i);
-        if (from.bits < 64) bits &= (uint64_t(1) << from.bits) - 1;
+        if (from.bits() < 64) bits &= (uint64_t(1) << from.bits()) - 1;
     }
     Value r;
-    if (to.is_float() && to.bits == 32) {
+    if (to.is_float() && to.bits() == 32) {
         uint32_t u = uint32_t(bits);
         float f;
         std::memcpy(&f, &u, 4);
@@ -85,7 +85,7 @@ Value reinterpret_bits(Type from, Type to, Value v) {
     return r;
 }
 
-double round_float(Type t, double v) { return t.bits == 32 ? double(float(v)) : v; }
+double round_float(Type t, double v) { return t.bits() == 32 ? double(float(v)) : v; }
 
 class Evaluator {
 public:
@@ -299,7 +299,7 @@ Value Evaluator::call(const Call *op, Frame &frame) {
     else if (n == Call::bitwise_not) r.i = ~arg(0).i;
     else if (n == Call::reinterpret) return reinterpret_bits(op->args[0].type(), t, arg(0));
     else if (n == Call::popcount || n == Call::count_leading_zeros || n == Call::count_trailing_zeros) {
-        r.i = count_bits(n, t.bits, uint64_t(arg(0).i));
+        r.i = count_bits(n, t.bits(), uint64_t(arg(0).i));
     }
     else if (n == Call::shift_left || n == Call::shift_right) {
         int64_t a = arg(0).i, b = arg(1).i;
@@ -366,7 +366,7 @@ Value Evaluator::eval(const Expr &e, Frame &frame) {
         Value v = eval(c->value, frame);
         Type from = c->value.type();
         Value r;
-        if (t.is_float()) r.f = round_float(t, from.is_float() ? v.f : from.is_uint() && from.bits == 64 ? double(uint64_t(v.i)) : double(v.i));
+        if (t.is_float()) r.f = round_float(t, from.is_float() ? v.f : from.is_uint() && from.bits() == 64 ? double(uint64_t(v.i)) : double(v.i));
         else if (from.is_float()) r.i = saturating_float_to_int(t, v.f);
         else r.i = t.is_bool() ? (v.i != 0) : wrap(t, v.i);
         return r;
@@ -553,7 +553,7 @@ void evaluate_into(const Func &f, std::vector<Buffer<>> &dst) {
             Type t = dst[i].type();
             uint8_t *ptr = dst[i].contents->host + dst[i].contents->offset_of(c.data()) * t.bytes();
             if (t.is_float()) {
-                if (t.bits == 32) { float x = float(v[i].f); std::memcpy(ptr, &x, 4); }
+                if (t.bits() == 32) { float x = float(v[i].f); std::memcpy(ptr, &x, 4); }
                 else std::memcpy(ptr, &v[i].f, 8);
             } else {
                 std::memcpy(ptr, &v[i].i, t.bytes());  // little-endian: the low bytes

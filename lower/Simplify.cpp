@@ -20,7 +20,7 @@ namespace {
 
 // Integer arithmetic of 32 or 64 bits is treated as not overflowing (as in Halide), which is
 // what lets a + b - a become b. Narrow integer types wrap, so they only get constant folding.
-bool is_affine_type(Type t) { return t.is_int() && t.bits >= 32 && t.lanes == 1; }
+bool is_affine_type(Type t) { return t.is_int() && t.bits() >= 32 && t.lanes() == 1; }
 
 // sum of coeff * term, plus constant. Coefficients wrap modulo 2^64, which is exact modulo the
 // type's width; the constant also records whether it is the exact (unwrapped) value, which
@@ -83,7 +83,7 @@ Expr from_linear(const Linear &l, Type t) {
     // original did not, and widening it to int64 later would add -2^31 instead of 2^31.
     // (Wrapping types keep the low bits: make_const wraps, which is their arithmetic.)
     int64_t rest = l.constant;
-    bool exact_pieces = t.is_int() && t.bits == 32;
+    bool exact_pieces = t.is_int() && t.bits() == 32;
     int64_t lo = exact_pieces ? INT32_MIN : INT64_MIN, hi = exact_pieces ? INT32_MAX : INT64_MAX;
     while (rest != 0) {
         if (rest > 0 && rest <= hi) {
@@ -417,7 +417,7 @@ public:
             // Widening a vector index: cast the Ramp's base and stride instead, so the access
             // stays a visible dense Ramp (exact, since signed 32-bit overflow is undefined).
             Type from = v.type();
-            if (auto r = v.as<Ramp>(); r && from.is_int() && t.is_int() && t.bits > from.bits) {
+            if (auto r = v.as<Ramp>(); r && from.is_int() && t.is_int() && t.bits() > from.bits()) {
                 return Ramp::make(mutate(Cast::make(t.element_of(), r->base)),
                                   mutate(Cast::make(t.element_of(), r->stride)), r->lanes);
             }
@@ -738,7 +738,7 @@ private:
             // from_linear writes an int32 constant beyond int32's range as several additions
             // of pieces that fit; the product of two large constants ((x + 504663802) *
             // 504696571) would take a hundred million of them: such a sum is left as it is.
-            bool few_pieces = !(t.is_int() && t.bits == 32) ||
+            bool few_pieces = !(t.is_int() && t.bits() == 32) ||
                               (l.constant >= 4 * int64_t(INT32_MIN) && l.constant <= 4 * int64_t(INT32_MAX));
             if ((!l.is_constant() && few_pieces) || fits) return from_linear(l, t);
         }
@@ -746,7 +746,7 @@ private:
             // Keep vector index arithmetic as one Ramp or Broadcast so loads stay dense.
             auto ra = a.as<Ramp>(), rb = b.as<Ramp>();
             auto ba = a.as<Broadcast>(), bb = b.as<Broadcast>();
-            int n = t.lanes;
+            int n = t.lanes();
             if (ba && bb) return Broadcast::make(mutate(Node::make(ba->value, bb->value)), n);
             if (!std::is_same_v<Node, Mul>) {
                 if (ra && bb) return Ramp::make(mutate(Node::make(ra->base, bb->value)), ra->stride, n);

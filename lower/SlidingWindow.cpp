@@ -100,7 +100,7 @@ Monotonic monotonic_in(const Expr &e, const std::string &var, const LetMonotonic
         return k && *k > 0 ? monotonic_in(n->a, var, lets) : Monotonic::Unknown;
     }
     if (auto n = e.as<Cast>()) {
-        bool widening_int = n->type.is_int() && n->value.type().is_int() && n->type.bits >= n->value.type().bits;
+        bool widening_int = n->type.is_int() && n->value.type().is_int() && n->type.bits() >= n->value.type().bits();
         return widening_int ? monotonic_in(n->value, var, lets) : Monotonic::Unknown;
     }
     if (auto n = e.as<Select>()) return monotonic_select(n, var, lets);

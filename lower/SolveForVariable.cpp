@@ -9,7 +9,7 @@ namespace halo {
 
 namespace {
 
-bool is_int32(const Expr &e) { return e.type().is_int() && e.type().bits == 32 && e.type().is_scalar(); }
+bool is_int32(const Expr &e) { return e.type().is_int() && e.type().bits() == 32 && e.type().is_scalar(); }
 
 // The number of times var is named in e.
 struct CountUses : IRVisitor {

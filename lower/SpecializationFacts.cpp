@@ -35,7 +35,7 @@ std::optional<ParamComparison> param_comparison(const Expr &e) {
     else if (auto n = e.as<NE>()) a = n->a, b = n->b, c = Cmp::NE;
     else return std::nullopt;
     if (!a.type().is_int() && !a.type().is_uint()) return std::nullopt;
-    if (a.type().bits > 32) return std::nullopt;  // every value fits int64_t
+    if (a.type().bits() > 32) return std::nullopt;  // every value fits int64_t
     auto as_param = [](const Expr &x) {
         auto v = x.as<Variable>();
         return v && v->param ? v : nullptr;

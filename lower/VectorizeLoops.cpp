@@ -14,8 +14,8 @@ namespace halo {
 namespace {
 
 Expr widen(const Expr &e, int lanes) {
-    if (e.type().lanes == lanes) return e;
-    internal_assert(e.type().lanes == 1) << "widening a vector of the wrong width";
+    if (e.type().lanes() == lanes) return e;
+    internal_assert(e.type().lanes() == 1) << "widening a vector of the wrong width";
     return Broadcast::make(e, lanes);
 }
 
@@ -140,7 +140,7 @@ private:
     Expr binary(const Node *op) {
         Expr a = mutate(op->a), b = mutate(op->b);
         if (a.same_as(op->a) && b.same_as(op->b)) return self(op);
-        int l = std::max(a.type().lanes, b.type().lanes);
+        int l = std::max(a.type().lanes(), b.type().lanes());
         return Node::make(widen(a, l), widen(b, l));
     }
     Expr visit(const Add *op) override { return binary(op); }
@@ -161,18 +161,18 @@ private:
     Expr visit(const Cast *op) override {
         Expr v = mutate(op->value);
         if (v.same_as(op->value)) return self(op);
-        return Cast::make(op->type.with_lanes(v.type().lanes), v);
+        return Cast::make(op->type.with_lanes(v.type().lanes()), v);
     }
     Expr visit(const Select *op) override {
         Expr c = mutate(op->condition), t = mutate(op->true_value), f = mutate(op->false_value);
         if (c.same_as(op->condition) && t.same_as(op->true_value) && f.same_as(op->false_value)) return self(op);
-        int l = std::max({int(c.type().lanes), int(t.type().lanes), int(f.type().lanes)});
+        int l = std::max({int(c.type().lanes()), int(t.type().lanes()), int(f.type().lanes())});
         return Select::make(widen(c, l), widen(t, l), widen(f, l));
     }
     Expr visit(const Load *op) override {
         Expr i = mutate(op->index);
         if (i.same_as(op->index)) return self(op);
-        return Load::make(op->type.with_lanes(i.type().lanes), op->name, i);
+        return Load::make(op->type.with_lanes(i.type().lanes()), op->name, i);
     }
     Expr visit(const Call *op) override {
         std::vector<Expr> args;
@@ -181,7 +181,7 @@ private:
         for (auto &a : op->args) {
             args.push_back(mutate(a));
             changed |= !args.back().same_as(a);
-            l = std::max(l, int(args.back().type().lanes));
+            l = std::max(l, int(args.back().type().lanes()));
         }
         if (!changed) return self(op);
         // (A string, as in a require()'s message, stays one.)
@@ -215,7 +215,7 @@ private:
     Stmt visit(const Store *op) override {
         Expr v = mutate(op->value), i = mutate(op->index);
         if (v.same_as(op->value) && i.same_as(op->index)) return self(op);
-        int l = std::max(v.type().lanes, i.type().lanes);
+        int l = std::max(v.type().lanes(), i.type().lanes());
         return Store::make(op->name, widen(v, l), widen(i, l));
     }
 };

@@ -98,14 +98,14 @@ void set_scalar_from_text(ParameterContents &param, const std::string &text) {
         double v = std::strtod(text.c_str(), &end);
         if (*end) bad("not a number");
         // (a float32 past FLT_MAX would become inf)
-        if (!std::isfinite(v) || (t.bits == 32 && std::fabs(v) > double(std::numeric_limits<float>::max()))) {
+        if (!std::isfinite(v) || (t.bits() == 32 && std::fabs(v) > double(std::numeric_limits<float>::max()))) {
             bad("out of range");
         }
-        if (t.bits == 64) param.set_scalar<double>(v);
+        if (t.bits() == 64) param.set_scalar<double>(v);
         else param.set_scalar<float>(float(v));
         return;
     }
-    const int bits = t.bits;
+    const int bits = t.bits();
     if (t.is_uint()) {
         // strtoull takes "-1" as 2^64 - 1: a sign is refused first.
         if (c0 == '-') bad("out of range");

@@ -98,7 +98,7 @@ private:
         case 3: return rand(2) ? min(make(t, depth - 1, x), make(t, depth - 1, x)) : max(make(t, depth - 1, x), make(t, depth - 1, x));
         case 4: return select(make(any_int_type(), depth - 1, x) < make(any_int_type(), depth - 1, x), make(t, depth - 1, x), make(t, depth - 1, x));
         case 5: return cast(t, make(any_int_type(), depth - 1, x));
-        default: return cast(t, make(t.bits == 32 ? Float(64) : Float(32), depth - 1, x));
+        default: return cast(t, make(t.bits() == 32 ? Float(64) : Float(32), depth - 1, x));
         }
     }
 
@@ -110,7 +110,7 @@ private:
             }
             // Large constants too: products of two of them once made the simplifier write an
             // int32 constant as a hundred million pieces.
-            int64_t large = t.bits >= 32 ? int64_t(rng_() % 1000000000u) * (rand(2) ? 1 : -1) : rand(200) - 100;
+            int64_t large = t.bits() >= 32 ? int64_t(rng_() % 1000000000u) * (rand(2) ? 1 : -1) : rand(200) - 100;
             int64_t v = rand(3) == 0 ? t.max_int() : rand(4) == 0 ? large : rand(200) - 100;
             if (t.is_uint() && v < 0) v = -v;
             return make_const(t, v);
@@ -132,7 +132,7 @@ private:
                 double v = r() % 3 ? special[r() % 18] : std::uniform_real_distribution<double>(-1000, 1000)(r);
                 b.set_value({i}, v);
             } else {
-                int64_t lo = t.min_int(), hi = t.is_uint() && t.bits == 64 ? INT64_MAX : t.max_int();
+                int64_t lo = t.min_int(), hi = t.is_uint() && t.bits() == 64 ? INT64_MAX : t.max_int();
                 const int64_t special[] = {0, 1, -1, 2, lo, hi, lo + 1, hi - 1, 7, -7, 8, 16, 31, 32, 33, 63, 64, -64};
                 int64_t v = r() % 2 ? special[r() % 18]
                                     : std::uniform_int_distribution<int64_t>(std::max<int64_t>(lo, -100), std::min<int64_t>(hi, 100))(r);

@@ -1655,7 +1655,7 @@ using namespace Halide::ConciseCasts;
 
 // The mean of two values of an unsigned type, rounded up, computed in the type twice as wide.
 Expr avg_up(Expr a, Expr b) {
-    Type wide = a.type().with_bits(a.type().bits * 2);  // (Halide: a.type().bits())
+    Type wide = a.type().with_bits(a.type().bits() * 2);  // (Halide: a.type().bits())
     return cast(a.type(), (cast(wide, a) + b + 1) / 2);
 }
 

@@ -227,7 +227,7 @@ struct Gen {
 const Type fuzz_types[] = {UInt(1), UInt(8), UInt(16), UInt(32), Int(8), Int(16), Int(32)};
 
 // Halide's Type::bits() is a method; Halo's Type has a field `bits`.
-int type_bits(const Type &t) { return int(t.bits); }
+int type_bits(const Type &t) { return int(t.bits()); }
 
 int64_t wrap(Type t, int64_t v) {
     if (t.is_bool()) return v != 0;

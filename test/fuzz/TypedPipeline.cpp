@@ -164,7 +164,7 @@ void TypedPipeline::add_pointwise(TypedStage &st, int a, int b) {
 
 void TypedPipeline::add_stencil(TypedStage &st, int a, int b) {
     Type t = st.type;
-    Type w = t.is_float() || t.bits == 32 || coin() ? t : Int(32);
+    Type w = t.is_float() || t.bits() == 32 || coin() ? t : Int(32);
     std::string An = stages_[a].f.name();
     std::ostringstream text;
     Expr v;
@@ -199,7 +199,7 @@ void TypedPipeline::add_stencil(TypedStage &st, int a, int b) {
 // A 1x1 convolution across channels: an update over r in [0, channels), or an inline sum().
 void TypedPipeline::add_channel_mix(TypedStage &st, int a) {
     Type t = st.type;
-    Type w = t.is_float() || t.bits == 32 || coin() ? t : Int(32);
+    Type w = t.is_float() || t.bits() == 32 || coin() ? t : Int(32);
     RDom r(0, channels, st.f.name() + "_r");
     Expr weight = cast(w, (c_ * 3 + r.x * 5) % 7 - 3);
     std::string An = stages_[a].f.name();
@@ -222,7 +222,7 @@ void TypedPipeline::add_channel_mix(TypedStage &st, int a) {
 // A 3x3 x channels convolution as an update definition, each step clamped and cast.
 void TypedPipeline::add_convolution(TypedStage &st, int a) {
     Type t = st.type;
-    Type w = t.is_float() || t.bits == 32 ? t : Int(32);
+    Type w = t.is_float() || t.bits() == 32 ? t : Int(32);
     RDom r(-1, 3, -1, 3, 0, channels, st.f.name() + "_r");
     Expr weight = cast(w, (c_ + r.x * 2 + r.y * 3 + r.z * 5 + 40) % 7 - 3);
     st.f(x_, y_, c_) = finish(cast(w, c_), t);
@@ -236,7 +236,7 @@ void TypedPipeline::add_convolution(TypedStage &st, int a) {
 
 void TypedPipeline::add_resample(TypedStage &st, int a) {
     Type t = st.type;
-    Type w = t.is_float() || t.bits == 32 ? t : Int(32);
+    Type w = t.is_float() || t.bits() == 32 ? t : Int(32);
     std::string An = stages_[a].f.name(), text;
     Expr v;
     if (downsamples_ < 2 && coin()) {
@@ -282,7 +282,7 @@ void TypedPipeline::add_lookup(TypedStage &st, int a) {
 // A scan down the rows: f(x, r, c) = f(x, r - 1, c) + A(x, r, c) over r in [lo, lo + n).
 void TypedPipeline::add_scan(TypedStage &st, int a) {
     Type t = st.type;
-    Type w = t.is_float() || t.bits == 32 || coin() ? t : Int(32);
+    Type w = t.is_float() || t.bits() == 32 || coin() ? t : Int(32);
     int lo = rand(9) - 4, n = 1 + rand(12);
     RDom r(lo, n, st.f.name() + "_r");
     st.f(x_, y_, c_) = finish(read(a, x_, y_, c_, w), t);

@@ -1,0 +1,189 @@
+// Generators written as Halide 14's apps write them (iir_blur, camera_pipe, blur, conv_layer):
+// HALIDE_REGISTER_GENERATOR with an identifier, get_target() and its features in schedule(),
+// natural_vector_size, an Input buffer passed where a Func is expected, output = f, the
+// estimates of inputs, Type's methods and the C math library from the umbrella header.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+
+#include "dsl/Halo.h"
+namespace Halide = halo;
+
+using namespace Halide;
+
+namespace {
+
+// iir_blur's shape: a helper that takes a Func, given the Input buffer; the output assigned.
+Func blur_cols(Func input, Expr height, Expr alpha) {
+    Var x("x"), y("y");
+    RDom ry(1, height - 1);
+    Func blur("blur");
+    blur(x, y) = input(x, y);
+    blur(x, ry) = (1 - alpha) * blur(x, ry - 1) + alpha * input(x, ry);
+    return blur;
+}
+
+class IirLike : public Halide::Generator<IirLike> {
+public:
+    GeneratorParam<Type> type{"type", Float(32)};
+    Input<Buffer<float>> input{"input", 2};
+    Input<float> alpha{"alpha"};
+    Output<Buffer<float>> output{"output", 2};
+
+    void generate() {
+        Expr height = input.height();
+        Func blurred = blur_cols(input, height, alpha);
+        Func halved("halved");
+        halved(x, y) = blurred(x, y) * 0.5f + sqrtf(4.0f);  // sqrtf from <cmath>, as Halide.h has it
+        output = halved;
+    }
+    void schedule() {
+        Target t = get_target();
+        const int vec = natural_vector_size<float>();
+        if (t.has_gpu_feature()) {
+            output.compute_root();  // (a GPU schedule in Halide; never taken here)
+        } else if (t.arch == Target::X86 && t.bits == 64 && t.os == Target::Linux) {
+            output.vectorize(x, vec, TailStrategy::GuardWithIf).parallel(y);
+        }
+        input.set_estimates({{0, 64}, {0, 32}});
+    }
+    Var x{"x"}, y{"y"};
+};
+
+}  // namespace
+
+HALIDE_REGISTER_GENERATOR(IirLike, iir_like)
+HALIDE_REGISTER_GENERATOR(IirLike, iir_like_with_stub, IirLikeStub)
+
+TEST_CASE("HALIDE_REGISTER_GENERATOR registers by identifier, the stub name ignored") {
+    auto names = GeneratorRegistry::names();
+    CHECK(std::count(names.begin(), names.end(), "iir_like") == 1);
+    CHECK(std::count(names.begin(), names.end(), "iir_like_with_stub") == 1);
+}
+
+TEST_CASE("an Input buffer passed as a Func, output = f, and a schedule asking the target") {
+    auto gen = GeneratorRegistry::create("iir_like");
+    gen->set_target(Target("x86-64-avx2"));
+    CHECK(gen->get_target().natural_vector_size(Float(32)) == 8);
+    CHECK(gen->natural_vector_size<float>() == 8);
+    CHECK(gen->natural_vector_size(UInt(16)) == 16);
+    Func out = gen->build();
+    CHECK(out.name() == "halved");
+    CHECK(out.loop_nest().find("vectorized") != std::string::npos);  // the CPU branch ran
+    auto &g = static_cast<IirLike &>(*gen);
+    const int w = 19, h = 13;
+    Buffer<float> in(w, h);
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) in(x, y) = float((x * 7 + y * 3) % 11);
+    g.input.set(in);
+    g.alpha.set(0.25f);
+    Buffer<float> o = out.realize({w, h});
+    int bad = 0;
+    for (int x = 0; x < w; x++) {
+        float acc = in(x, 0);
+        for (int y = 0; y < h; y++) {
+            if (y > 0) acc = 0.75f * acc + 0.25f * in(x, y);
+            bad += o(x, y) != acc * 0.5f + 2.0f;
+        }
+    }
+    CHECK(bad == 0);
+}
+
+TEST_CASE("Func f = im names the image and gives its values, the same Func each time") {
+    ImageParam im(Int(32), 1, "im");
+    Func a = im, b = im;
+    CHECK(a.name() == "im");
+    CHECK(a.function() == b.function());
+    Var x("x");
+    Func out("out");
+    out(x) = a(x) * 2 + b(x + 1);
+    Buffer<int> buf(12);
+    for (int i = 0; i < 12; i++) buf(i) = i * i;
+    im.set(buf);
+    Buffer<int> o = out.realize({11});
+    int bad = 0;
+    for (int i = 0; i < 11; i++) bad += o(i) != i * i * 2 + (i + 1) * (i + 1);
+    CHECK(bad == 0);
+}
+
+TEST_CASE("output = f with the wrong type or dimensions is refused, naming both") {
+    struct Gen : Halide::Generator<Gen> {
+        Input<Buffer<float>> input{"input", 2};
+        Output<Buffer<float>> output{"output", 2};
+        int how = 0;
+        void generate() {
+            Var x, y;
+            Func f("f");
+            if (how == 0) f(x, y) = cast<int>(input(x, y));
+            else if (how == 1) f(x) = input(x, 0);
+            output = f;
+        }
+    };
+    for (int how : {0, 1, 2}) {
+        CAPTURE(how);
+        Gen g;
+        g.how = how;
+        std::string msg;
+        try {
+            g.build();
+        } catch (const CompileError &e) {
+            msg = e.what();
+        }
+        if (how == 0) CHECK(msg.find("Output 'output' has type float32 but was set to Func 'f' of type int32") != std::string::npos);
+        if (how == 1) CHECK(msg.find("Output 'output' has 2 dimensions but was set to Func 'f' with 1") != std::string::npos);
+        if (how == 2) CHECK(msg.find("Output 'output' set to Func 'f', which has no definition yet") != std::string::npos);
+    }
+}
+
+TEST_CASE("Target as Halide's schedules ask it: features, GPU, arch, bits, os, equality") {
+    Target avx2("x86-64-avx2"), sse("x86-64-sse41");
+    CHECK(avx2.has_feature(Target::AVX2));
+    CHECK(!sse.has_feature(Target::AVX2));
+    CHECK(!avx2.has_feature(Target::CUDA));
+    CHECK(!avx2.has_feature(Target::HVX));
+    CHECK(!avx2.has_gpu_feature());
+    CHECK(avx2.features_any_of({Target::HVX, Target::AVX2}));
+    CHECK(!avx2.features_all_of({Target::HVX, Target::AVX2}));
+    CHECK(avx2.features_all_of({Target::FMA, Target::AVX2}));
+    CHECK(avx2.arch == Target::X86);
+    CHECK(avx2.bits == 64);
+    CHECK(avx2.os == Target::Linux);
+    CHECK(avx2 == Target("x86-64-avx2"));
+    CHECK(avx2 != sse);
+    CHECK(avx2.natural_vector_size(UInt(16)) == 16);
+    CHECK(avx2.natural_vector_size(Bool()) == 32);
+    std::string msg;
+    try {
+        avx2.with_feature(Target::NoAsserts);
+    } catch (const CompileError &e) {
+        msg = e.what();
+    }
+    CHECK(msg.find("only EnableLLVMLoopOpt can be added") != std::string::npos);
+}
+
+TEST_CASE("Type's bits, lanes and code are methods, as in Halide") {
+    Type t = UInt(16, 8);
+    CHECK(t.bits() == 16);
+    CHECK(t.lanes() == 8);
+    CHECK(t.code() == Type::UInt);
+    CHECK(t.widen() == UInt(32, 8));
+    CHECK(t.narrow() == UInt(8, 8));
+    CHECK(t.is_int_or_uint());
+    CHECK(!Float(32).is_int_or_uint());
+    Expr e = cast<int16_t>(Expr(3));
+    CHECK(e.type().bits() == 16);
+}
+
+TEST_CASE("ImageParam::set_estimates takes one (min, extent) per dimension") {
+    ImageParam im(Float(32), 2, "im");
+    im.set_estimates({{0, 64}, {0, 32}});
+    std::string msg;
+    try {
+        im.set_estimates({{0, 64}});
+    } catch (const CompileError &e) {
+        msg = e.what();
+    }
+    CHECK(msg.find("ImageParam 'im' has 2 dimensions but set_estimates was given 1") != std::string::npos);
+}
