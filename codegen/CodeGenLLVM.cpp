@@ -177,6 +177,7 @@ private:
     void check_outputs_disjoint(const std::vector<std::pair<std::string, Value *>> &outputs,
                                 const std::vector<std::pair<std::string, Value *>> &inputs);
     std::set<std::string> strided_buffers_;  // inputs and outputs whose dimension 0 need not be dense
+    std::map<std::string, int> host_alignments_;  // set_host_alignment of inputs and outputs
 
     // ---- expressions
     void visit(const IntImm *op) override {
@@ -1285,11 +1286,13 @@ void CodeGen::unpack_buffer(const std::string &name, Value *buf, Type type, int 
     Value *name_str = builder_.CreateGlobalStringPtr(name);
     auto check = runtime("halo_check_buffer", builder_.getInt32Ty(),
                          {builder_.getPtrTy(), builder_.getPtrTy(), builder_.getPtrTy(), builder_.getInt32Ty(),
-                          builder_.getInt32Ty(), builder_.getInt32Ty(), builder_.getInt32Ty()});
+                          builder_.getInt32Ty(), builder_.getInt32Ty(), builder_.getInt32Ty(), builder_.getInt32Ty()});
     bool dense_dim0 = dims > 0 && !strided_buffers_.count(name);
+    auto alignment = host_alignments_.find(name);
+    int host_alignment = alignment == host_alignments_.end() ? 0 : alignment->second;
     Value *code = builder_.CreateCall(check, {null_ctx(), buf, name_str, builder_.getInt32(type.code()),
                                               builder_.getInt32(type.bits()), builder_.getInt32(dims),
-                                              builder_.getInt32(dense_dim0)});
+                                              builder_.getInt32(dense_dim0), builder_.getInt32(host_alignment)});
     check_or_return(builder_.CreateICmpEQ(code, builder_.getInt32(0)), [&] { return code; });
     Value *host = builder_.CreateLoad(builder_.getPtrTy(), builder_.CreateStructGEP(buf_t, buf, 0));
     Value *dim = builder_.CreateLoad(builder_.getPtrTy(), builder_.CreateStructGEP(buf_t, buf, 5));
@@ -1355,6 +1358,7 @@ void CodeGen::compile(const LoweredPipeline &p) {
     };
     user_context_ = arg_ptr(0);
     strided_buffers_ = p.strided_buffers;
+    host_alignments_ = p.host_alignments;
     const int first_param = 1 + int(p.outputs.size());
     std::vector<std::pair<std::string, Value *>> outputs, inputs;
     for (size_t i = 0; i < p.outputs.size(); i++) {

@@ -141,6 +141,7 @@ JITModule::JITModule(const LoweredPipeline &p, const Target &target) : impl_(std
     add("halo_error_out_of_memory", &halo_error_out_of_memory);
     add("halo_error_bad_stride", &halo_error_bad_stride);
     add("halo_error_null_dim", &halo_error_null_dim);
+    add("halo_error_unaligned_host", &halo_error_unaligned_host);
     add("halo_check_buffers_disjoint", &halo_check_buffers_disjoint);
     add("halo_check_outputs_disjoint", &halo_check_outputs_disjoint);
     add("halo_error_bad_extent", &halo_error_bad_extent);

@@ -125,6 +125,14 @@ void Dimension::constrain(Expr BufferDimConstraint::*member, const char *name, E
     }
 }
 
+OutputBuffer &OutputBuffer::set_host_alignment(int bytes) {
+    user_assert(bytes > 0) << "Func '" << f_->name << "': output_buffer().set_host_alignment(" << bytes
+                           << ") needs a positive number of bytes";
+    f_->output_host_alignment = bytes;
+    f_->changed();
+    return *this;
+}
+
 Dimension &Dimension::set_min(Expr min) {
     constrain(&BufferDimConstraint::min, "min", std::move(min));
     return *this;

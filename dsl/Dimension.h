@@ -58,6 +58,9 @@ public:
     Expr width() const { return dim(0).extent(); }
     Expr height() const { return dim(1).extent(); }
     Expr channels() const { return dim(2).extent(); }
+    // The output buffer's host pointer must be a multiple of `bytes` (Halide's
+    // set_host_alignment): checked when the pipeline is called.
+    OutputBuffer &set_host_alignment(int bytes);
 
 private:
     std::shared_ptr<FunctionContents> f_;

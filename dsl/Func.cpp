@@ -1079,6 +1079,16 @@ ImageParam &ImageParam::set_estimates(const std::vector<std::pair<Expr, Expr>> &
     return *this;
 }
 
+ImageParam &ImageParam::set_host_alignment(int bytes) {
+    user_assert(p_) << "set_host_alignment of an undefined ImageParam";
+    user_assert(bytes > 0) << "ImageParam '" << name() << "': set_host_alignment(" << bytes
+                           << ") needs a positive number of bytes";
+    std::lock_guard<std::mutex> lock(p_->mutex);
+    p_->host_alignment = bytes;
+    p_->constraints_version++;  // pipelines compiled without the check recompile
+    return *this;
+}
+
 Func ImageParam::image_wrapper(const std::string &wname) {
     Func w(wname);
     std::vector<Expr> args;

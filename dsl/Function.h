@@ -113,6 +113,7 @@ struct FunctionContents {
     // Constraints on the output buffer when this Func is a pipeline's output
     // (output_buffer().dim(d).set_...), per dimension; empty: none.
     std::vector<BufferDimConstraint> output_constraints;
+    int output_host_alignment = 0;  // output_buffer().set_host_alignment (0: none)
     // Func::set_estimates: the expected (min, extent) of each dimension, for auto_schedule;
     // empty: none given.
     std::vector<std::pair<int, int>> estimates;

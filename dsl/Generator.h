@@ -397,6 +397,10 @@ public:
     }
     // Halide's output.dim(d): the output buffer's dimension, to read or constrain.
     Dimension dim(int d) const { return output_buffer().dim(d); }
+    Output &set_host_alignment(int bytes) {
+        output_buffer().set_host_alignment(bytes);
+        return *this;
+    }
 };
 
 // An output declared by its value type(s) and dimensions (Halide's Output<Func>):
@@ -423,6 +427,10 @@ public:
         return *this;
     }
     Dimension dim(int d) const { return output_buffer().dim(d); }
+    Output &set_host_alignment(int bytes) {
+        output_buffer().set_host_alignment(bytes);
+        return *this;
+    }
 };
 
 // The registry of generators linked into this program.

@@ -96,6 +96,9 @@ public:
     // The expected (min, extent) of each dimension, for schedulers, as Halide's set_estimates;
     // auto_schedule sizes inputs from the outputs' estimates, so the values are not used.
     ImageParam &set_estimates(const std::vector<std::pair<Expr, Expr>> &region);
+    // Halide's promise that the bound buffer's host pointer is a multiple of `bytes` (a
+    // positive number): checked when the pipeline is called, an error naming the buffer if not.
+    ImageParam &set_host_alignment(int bytes);
 
 private:
     Func image_wrapper(const std::string &name);

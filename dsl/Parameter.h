@@ -93,6 +93,7 @@ struct ParameterContents {
     // (a compiled pipeline that used older ones recompiles; so do scalars' ranges).
     std::vector<BufferDimConstraint> constraints;
     uint64_t constraints_version = 0;
+    int host_alignment = 0;  // ImageParam::set_host_alignment (0: none)
     // ImageParam::in wrappers (alive while a handle of the ImageParam is).
     std::weak_ptr<ImageParamWrappers> wrappers;
 

@@ -170,8 +170,13 @@ LoweredPipeline lower_on_this_stack(const std::vector<std::shared_ptr<FunctionCo
             const FunctionContents &f = *env.at(n);
             std::vector<Type> types = f.types();
             for (size_t i = 0; i < types.size(); i++) {
-                p.outputs.push_back({tuple_buffer_name(f.name, int(i), int(types.size())), types[i], f.dimensions()});
+                std::string buffer = tuple_buffer_name(f.name, int(i), int(types.size()));
+                p.outputs.push_back({buffer, types[i], f.dimensions()});
+                if (f.output_host_alignment > 1) p.host_alignments[buffer] = f.output_host_alignment;
             }
+        }
+        for (auto &param : params) {
+            if (param->is_buffer && param->host_alignment > 1) p.host_alignments[param->name] = param->host_alignment;
         }
         p.params = params;
         p.strided_buffers = strided_buffers;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <set>
 #include <string>
@@ -33,6 +34,9 @@ struct LoweredPipeline {
     // addresses use the stride (vector stores become scatters), and the check on entry that
     // dimension 0 is dense is left out. Every other buffer's dimension 0 is dense.
     std::set<std::string> strided_buffers;
+    // Input and output buffers whose host pointer must be a multiple of this many bytes
+    // (set_host_alignment), checked on entry.
+    std::map<std::string, int> host_alignments;
     // What lowering decided that the loop nest does not show by itself (sliding windows).
     std::vector<std::string> notes;
 };

@@ -6,8 +6,11 @@
 #include "HaloRuntime.h"
 
 int32_t halo_check_buffer(void *user_context, const halo_buffer_t *buf, const char *buffer_name,
-                          int32_t type_code, int32_t type_bits, int32_t dimensions, int32_t dense_dim0) {
+                          int32_t type_code, int32_t type_bits, int32_t dimensions, int32_t dense_dim0,
+                          int32_t host_alignment) {
     if (!buf || !buf->host) return halo_error_null_buffer(user_context, buffer_name);
+    if (host_alignment > 1 && reinterpret_cast<uintptr_t>(buf->host) % uintptr_t(host_alignment) != 0)
+        return halo_error_unaligned_host(user_context, buffer_name, buf->host, host_alignment);
     if (buf->type_code != type_code || buf->type_bits != type_bits)
         return halo_error_bad_type(user_context, buffer_name, buf->type_code, buf->type_bits, type_code, type_bits);
     if (buf->dimensions != dimensions)

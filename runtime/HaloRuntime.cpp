@@ -447,6 +447,16 @@ int32_t halo_error_bad_stride(void *user_context, const char *buffer_name, int32
     return halo_error_code_bad_stride;
 }
 
+int32_t halo_error_unaligned_host(void *user_context, const char *buffer_name, const void *host, int32_t alignment) {
+    char msg[256];
+    std::snprintf(msg, sizeof msg,
+                  "buffer '%s' has host pointer %p, which is not a multiple of %d bytes as its "
+                  "set_host_alignment(%d) requires; pass memory aligned so, or drop set_host_alignment",
+                  buffer_name, host, alignment, alignment);
+    halo_error(user_context, msg);
+    return halo_error_code_unaligned_host;
+}
+
 int32_t halo_error_null_dim(void *user_context, const char *buffer_name, int32_t dimensions) {
     char msg[256];
     std::snprintf(msg, sizeof msg,

@@ -55,6 +55,7 @@ enum {
     halo_error_code_param_out_of_range = -12,
     halo_error_code_requirement_failed = -13,
     halo_error_code_buffers_overlap = -14,
+    halo_error_code_unaligned_host = -15,
 };
 
 // Memory that pipelines reuse across calls: a freed buffer goes back to the arena and the
@@ -115,10 +116,15 @@ int32_t halo_error_requirement_failed(void *user_context, const char *func_name,
                                       int32_t count, const int32_t *kinds, const int64_t *values);
 // Checks a buffer argument as pipelines do on entry (see halo_buffer_t): buf and its host
 // non-NULL, the type (code, bits), the dimension count, a non-NULL dim array, stride 1 in
-// dimension 0 if dense_dim0, and every extent (>= 0, min + extent - 1 in 32 bits). Reports the
-// first failure through the error functions below and returns its code, or 0.
+// dimension 0 if dense_dim0, every extent (>= 0, min + extent - 1 in 32 bits), and the host
+// pointer a multiple of host_alignment bytes where that is above 1 (set_host_alignment).
+// Reports the first failure through the error functions below and returns its code, or 0.
 int32_t halo_check_buffer(void *user_context, const halo_buffer_t *buf, const char *buffer_name,
-                          int32_t type_code, int32_t type_bits, int32_t dimensions, int32_t dense_dim0);
+                          int32_t type_code, int32_t type_bits, int32_t dimensions, int32_t dense_dim0,
+                          int32_t host_alignment);
+// A host pointer not aligned as set_host_alignment(alignment) promised.
+int32_t halo_error_unaligned_host(void *user_context, const char *buffer_name, const void *host,
+                                  int32_t alignment);
 int32_t halo_error_null_buffer(void *user_context, const char *buffer_name);
 int32_t halo_error_bad_type(void *user_context, const char *buffer_name, int32_t got_code,
                             int32_t got_bits, int32_t want_code, int32_t want_bits);

@@ -187,3 +187,72 @@ TEST_CASE("ImageParam::set_estimates takes one (min, extent) per dimension") {
     }
     CHECK(msg.find("ImageParam 'im' has 2 dimensions but set_estimates was given 1") != std::string::npos);
 }
+
+// blur's and conv_layer's generators promise aligned memory: input.set_host_alignment(64).
+TEST_CASE("set_host_alignment: aligned buffers run, a misaligned one is refused naming it") {
+    ImageParam im(Float(32), 1, "im");
+    im.set_host_alignment(64);
+    Var x("x");
+    Func out("out");
+    out(x) = im(x) * 2.0f;
+    out.output_buffer().set_host_alignment(16);
+    alignas(64) static float storage[80];
+    for (int i = 0; i < 80; i++) storage[i] = float(i);
+    auto run = [&](float *in_ptr, float *out_ptr) -> std::pair<int, std::string> {
+        Buffer<float> in(in_ptr, 32), o(out_ptr, 8);
+        im.set(in);
+        try {
+            out.realize(o);
+        } catch (const RuntimeError &e) {
+            return {e.code, e.what()};
+        }
+        return {0, ""};
+    };
+    alignas(64) static float result[24];
+    auto ok = run(storage, result);
+    CHECK(ok.first == 0);
+    CHECK(result[7] == 14.0f);
+    auto bad_in = run(storage + 4, result);  // 16 bytes past a 64-byte boundary
+    CHECK(bad_in.first == halo_error_code_unaligned_host);
+    CHECK(bad_in.second.find("buffer 'im' has host pointer") != std::string::npos);
+    CHECK(bad_in.second.find("not a multiple of 64 bytes as its set_host_alignment(64) requires") != std::string::npos);
+    auto bad_out = run(storage, result + 1);
+    CHECK(bad_out.first == halo_error_code_unaligned_host);
+    CHECK(bad_out.second.find("buffer 'out' has host pointer") != std::string::npos);
+    CHECK(run(storage, result + 4).first == 0);  // 16 bytes: enough for the output
+    std::string msg;
+    try {
+        im.set_host_alignment(0);
+    } catch (const CompileError &e) {
+        msg = e.what();
+    }
+    CHECK(msg.find("ImageParam 'im': set_host_alignment(0) needs a positive number of bytes") != std::string::npos);
+}
+
+TEST_CASE("set_host_alignment on a generator's Input and Output") {
+    struct Gen : Halide::Generator<Gen> {
+        Input<Buffer<uint8_t>> input{"input", 1};
+        Output<Buffer<uint8_t>> output{"output", 1};
+        void generate() {
+            Var x;
+            output(x) = input(x) + 1;
+            input.set_host_alignment(32);
+            output.set_host_alignment(32);
+        }
+    };
+    Gen g;
+    Func f = g.build();
+    alignas(32) static uint8_t in_mem[96], out_mem[64];
+    Buffer<uint8_t> good(in_mem, 40), shifted(in_mem + 3, 40), o(out_mem, 32);
+    g.input.set(good);
+    CHECK_NOTHROW(f.realize(o));
+    CHECK(out_mem[5] == in_mem[5] + 1);
+    g.input.set(shifted);
+    std::string msg;
+    try {
+        f.realize(o);
+    } catch (const RuntimeError &e) {
+        msg = e.what();
+    }
+    CHECK(msg.find("buffer 'input' has host pointer") != std::string::npos);
+}
