@@ -101,16 +101,17 @@ inline int64_t shift_value(Type t, int64_t a, int64_t b, bool b_signed, bool lef
     bool negative = b_signed && b < 0;
     uint64_t amount = negative ? 0 - uint64_t(b) : uint64_t(b);
     if (negative) left = !left;
+    const uint64_t bits = uint64_t(t.bits());
     if (left) {
-        if (amount >= t.bits()) return 0;
+        if (amount >= bits) return 0;
         return wrap_to_type(t, int64_t(uint64_t(a) << amount));
     }
     if (t.is_int()) {
         // arithmetic: a is sign-extended, so shifting by bits - 1 gives the sign fill
-        if (amount >= t.bits()) amount = t.bits() - 1;
+        if (amount >= bits) amount = bits - 1;
         return a < 0 ? ~int64_t(~uint64_t(a) >> amount) : int64_t(uint64_t(a) >> amount);
     }
-    if (amount >= t.bits()) return 0;
+    if (amount >= bits) return 0;
     return wrap_to_type(t, int64_t(uint64_t(a) >> amount));
 }
 
