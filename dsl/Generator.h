@@ -374,42 +374,55 @@ public:
     std::shared_ptr<ParameterContents> input_parameter() const override { return this->parameter(); }
 };
 
-// The output: a Func whose values have type T.
-template <typename T>
-class Output<Buffer<T>> : public Func, public internal::GeneratorIOBase {
+namespace internal {
+
+// What every kind of Output shares: a Func that is the generator's output (Derived is the
+// Output class, which the setters return).
+template <typename Derived>
+class OutputFunc : public Func, public GeneratorIOBase {
 public:
-    Output(const std::string &n, int dims) : Func(n) {
-        io_name = n;
-        io_is_buffer = true;
-        io_is_output = true;
-        io_type = type_of<T>();
-        io_dimensions = dims;
-        internal::register_io(this);
-    }
+    explicit OutputFunc(const std::string &n) : Func(n) {}
     Func output_func() const override { return *this; }
     using Func::operator();
     // Halide's output = f: the output is the Func f (its definitions and schedule), which must
     // have the Output's type and dimensions.
-    Output &operator=(const Func &f) {
-        internal::check_output_func(*this, f);
+    Derived &operator=(const Func &f) {
+        check_output_func(*this, f);
         Func::operator=(f);
-        return *this;
+        return static_cast<Derived &>(*this);
     }
     // Halide's output.dim(d): the output buffer's dimension, to read or constrain.
     Dimension dim(int d) const { return output_buffer().dim(d); }
-    Output &set_host_alignment(int bytes) {
+    Derived &set_host_alignment(int bytes) {
         output_buffer().set_host_alignment(bytes);
-        return *this;
+        return static_cast<Derived &>(*this);
     }
+};
+
+}  // namespace internal
+
+// The output: a Func whose values have type T.
+template <typename T>
+class Output<Buffer<T>> : public internal::OutputFunc<Output<Buffer<T>>> {
+public:
+    Output(const std::string &n, int dims) : internal::OutputFunc<Output>(n) {
+        this->io_name = n;
+        this->io_is_buffer = true;
+        this->io_is_output = true;
+        this->io_type = type_of<T>();
+        this->io_dimensions = dims;
+        internal::register_io(this);
+    }
+    using internal::OutputFunc<Output>::operator=;
 };
 
 // An output declared by its value type(s) and dimensions (Halide's Output<Func>):
 // Output<Func> out{"out", Float(32), 2}, or {"out", {Int(32), Float(32)}, 1} for a Tuple.
 template <>
-class Output<Func> : public Func, public internal::GeneratorIOBase {
+class Output<Func> : public internal::OutputFunc<Output<Func>> {
 public:
     Output(const std::string &n, Type t, int dims) : Output(n, std::vector<Type>{t}, dims) {}
-    Output(const std::string &n, const std::vector<Type> &types, int dims) : Func(n) {
+    Output(const std::string &n, const std::vector<Type> &types, int dims) : internal::OutputFunc<Output>(n) {
         user_assert(!types.empty()) << "Output '" << n << "' declared with no types";
         io_name = n;
         io_is_buffer = true;
@@ -419,18 +432,7 @@ public:
         io_dimensions = dims;
         internal::register_io(this);
     }
-    Func output_func() const override { return *this; }
-    using Func::operator();
-    Output &operator=(const Func &f) {
-        internal::check_output_func(*this, f);
-        Func::operator=(f);
-        return *this;
-    }
-    Dimension dim(int d) const { return output_buffer().dim(d); }
-    Output &set_host_alignment(int bytes) {
-        output_buffer().set_host_alignment(bytes);
-        return *this;
-    }
+    using internal::OutputFunc<Output>::operator=;
 };
 
 // The registry of generators linked into this program.
