@@ -3,6 +3,8 @@
 #pragma once
 
 #include <algorithm>
+#include <climits>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <initializer_list>
@@ -111,6 +113,36 @@ public:
         contents->dims.assign(shape, shape + dimensions);
         contents->host = reinterpret_cast<uint8_t *>(data);
     }
+    // Halide's named constructors. An interleaved image: channels innermost in memory (strides
+    // channels, width * channels and 1), as a PNG is laid out.
+    static Buffer make_interleaved(int width, int height, int channels, const std::string &name = "") {
+        static_assert(!is_dynamic, "Buffer<void> needs a Type: Buffer<>::make_interleaved(type, ...)");
+        return make_interleaved(static_type(), width, height, channels, name);
+    }
+    static Buffer make_interleaved(Type t, int width, int height, int channels, const std::string &name = "") {
+        Buffer b(t, {channels, width, height}, name);
+        return b.transposed({1, 2, 0});
+    }
+    // A buffer of no dimensions (one element).
+    static Buffer make_scalar(const std::string &name = "") {
+        static_assert(!is_dynamic, "Buffer<void> needs a Type: Buffer<>::make_scalar(type)");
+        return Buffer(static_type(), std::vector<int>{}, name);
+    }
+    static Buffer make_scalar(Type t, const std::string &name = "") { return Buffer(t, std::vector<int>{}, name); }
+    // A new buffer with src's mins and extents and its storage order (the dimension with the
+    // smallest stride innermost), dense and zero-filled.
+    template <typename U>
+    static Buffer make_with_shape_of(const Buffer<U> &src, const std::string &name = "") {
+        const std::vector<int> order = src.storage_order();
+        std::vector<int> sizes;
+        for (int d : order) sizes.push_back(src.dim(d).extent());
+        Buffer<> dense(src.type(), sizes, name);
+        Buffer out(dense.transposed(inverse_permutation(order)));
+        std::vector<int> mins;
+        for (int d = 0; d < src.dimensions(); d++) mins.push_back(src.dim(d).min());
+        out.set_min(mins);
+        return out;
+    }
     // Conversion between typed and untyped buffers (checked).
     template <typename U>
     Buffer(const Buffer<U> &other) : contents(other.contents) {
@@ -127,6 +159,18 @@ public:
         int extent() const { return d.extent; }
         int max() const { return d.min + d.extent - 1; }
         int stride() const { return d.stride; }
+        // The coordinates of the dimension, as in Halide: for (int y : buf.dim(1)) ...
+        struct iterator {
+            int64_t value;
+            int operator*() const { return int(value); }
+            iterator &operator++() {
+                ++value;
+                return *this;
+            }
+            bool operator!=(const iterator &other) const { return value != other.value; }
+        };
+        iterator begin() const { return {d.min}; }
+        iterator end() const { return {int64_t(d.min) + std::max(d.extent, 0)}; }
     };
     DimView dim(int i) const {
         user_assert(i >= 0 && i < dimensions())
@@ -144,6 +188,20 @@ public:
     int width() const { return dimensions() > 0 ? dim(0).extent() : 1; }
     int height() const { return dimensions() > 1 ? dim(1).extent() : 1; }
     int channels() const { return dimensions() > 2 ? dim(2).extent() : 1; }
+    // The bytes from the lowest to the highest element addressed (the buffer's footprint in
+    // memory, as Halide's size_in_bytes); 0 if a dimension is empty.
+    size_t size_in_bytes() const {
+        int64_t span = 1;
+        for (auto &d : live("size_in_bytes")->dims) {
+            if (d.extent <= 0) return 0;
+            span += int64_t(d.extent - 1) * (d.stride < 0 ? -int64_t(d.stride) : int64_t(d.stride));
+        }
+        return size_t(span) * size_t(type().bytes());
+    }
+    // Halide's device synchronisation calls: Halo computes on the host only, so the host's
+    // memory is always current and these have nothing to do.
+    int copy_to_host() const { return 0; }
+    void set_host_dirty(bool = true) const {}
     int64_t number_of_elements() const {
         int64_t n = 1;
         for (auto &d : live("number_of_elements")->dims) n *= d.extent;
@@ -260,6 +318,16 @@ public:
     }
     // In place: every handle of this buffer sees the new shape (as in Halide).
     Buffer &crop(int d, int min, int extent) { return become(cropped(d, min, extent)); }
+    // The first rect.size() dimensions cropped to {min, extent} each: b.cropped({{0, 8}, {2, 4}}).
+    Buffer cropped(const std::vector<std::pair<int, int>> &rect) const {
+        user_assert(int(rect.size()) <= dimensions())
+            << "Buffer '" << name() << "'.cropped: given " << rect.size() << " ranges but it has " << dimensions()
+            << " dimensions";
+        Buffer view = alias();
+        for (size_t d = 0; d < rect.size(); d++) view = view.cropped(int(d), rect[d].first, rect[d].second);
+        return view;
+    }
+    Buffer &crop(const std::vector<std::pair<int, int>> &rect) { return become(cropped(rect)); }
     Buffer sliced(int d, int pos) const {
         check_dim(d, "sliced");
         const halo_dimension_t &dm = contents->dims[d];
@@ -284,6 +352,22 @@ public:
         return *this;
     }
     Buffer translated(int d, int delta) const { return alias().translate(d, delta); }
+    Buffer translated(const std::vector<int> &deltas) const { return alias().translate(deltas); }
+    // A dimension of extent 1 inserted at d, whose one coordinate is pos (Halide's embedded),
+    // or added after the last (add_dimension, coordinate 0).
+    Buffer embedded(int d, int pos = 0) const {
+        user_assert(d >= 0 && d <= dimensions())
+            << "Buffer '" << name() << "'.embedded(" << d << ", ...): it has " << dimensions()
+            << " dimensions, so the new one goes at 0 to " << dimensions();
+        Buffer view = alias();
+        int64_t stride = 1;
+        for (auto &dm : contents->dims) stride = std::max(stride, int64_t(dm.extent) * std::abs(int64_t(dm.stride)));
+        user_assert(stride <= INT32_MAX) << "Buffer '" << name() << "'.embedded: its stride would not fit 32 bits";
+        view.contents->dims.insert(view.contents->dims.begin() + d, halo_dimension_t{pos, 1, int32_t(stride), 0});
+        return view;
+    }
+    Buffer &embed(int d, int pos = 0) { return become(embedded(d, pos)); }
+    Buffer &add_dimension() { return embed(dimensions(), 0); }
     // Swaps dimensions d1 and d2 of the descriptor: the same memory, seen with its axes
     // exchanged (Halide's transposed; an interleaved image is a (c, x, y) buffer transposed to
     // (x, y, c)).
@@ -295,6 +379,28 @@ public:
         return view;
     }
     Buffer &transpose(int d1, int d2) { return become(transposed(d1, d2)); }
+    // Dimension i of the view is dimension order[i] of this buffer (order is a permutation).
+    Buffer transposed(const std::vector<int> &order) const {
+        std::vector<bool> seen(dimensions(), false);
+        bool permutation = int(order.size()) == dimensions();
+        for (int d : order) {
+            permutation = permutation && d >= 0 && d < dimensions() && !seen[d];
+            if (permutation) seen[d] = true;
+        }
+        user_assert(permutation) << "Buffer '" << name() << "'.transposed(order): the order must name each of its "
+                                 << dimensions() << " dimensions once";
+        Buffer view = alias();
+        for (size_t i = 0; i < order.size(); i++) view.contents->dims[i] = contents->dims[order[i]];
+        return view;
+    }
+    Buffer &transpose(const std::vector<int> &order) { return become(transposed(order)); }
+    // Whether every element equals v.
+    template <typename V>
+    bool all_equal(V v) const {
+        bool equal = true;
+        walk_elements([&](const std::vector<int> &c) { equal = equal && get_as_double(c) == double(v); });
+        return equal;
+    }
     // Copies the elements of src that this buffer also covers (as Halide's copy_from).
     template <typename U>
     void copy_from(const Buffer<U> &src) {
@@ -330,7 +436,21 @@ public:
         return out;
     }
 
+    // The dimensions by increasing stride (stable, so equal strides keep their order).
+    std::vector<int> storage_order() const {
+        std::vector<int> order(dimensions());
+        for (int d = 0; d < dimensions(); d++) order[d] = d;
+        std::stable_sort(order.begin(), order.end(),
+                         [&](int a, int b) { return contents->dims[a].stride < contents->dims[b].stride; });
+        return order;
+    }
+
 private:
+    static std::vector<int> inverse_permutation(const std::vector<int> &order) {
+        std::vector<int> inverse(order.size());
+        for (size_t i = 0; i < order.size(); i++) inverse[order[i]] = int(i);
+        return inverse;
+    }
     // Visits every element's coordinates, dimension order[0] fastest (x fastest by default).
     template <typename F>
     void walk_elements(F &&f, const std::vector<int> &order = {}) const {
@@ -372,14 +492,6 @@ private:
             c[d] = contents->dims[d].min;
         }
         return false;
-    }
-    // The dimensions by increasing stride (stable, so equal strides keep their order).
-    std::vector<int> storage_order() const {
-        std::vector<int> order(dimensions());
-        for (int d = 0; d < dimensions(); d++) order[d] = d;
-        std::stable_sort(order.begin(), order.end(),
-                         [&](int a, int b) { return contents->dims[a].stride < contents->dims[b].stride; });
-        return order;
     }
     void check_dim(int d, const char *what) const {
         user_assert(d >= 0 && d < dimensions())
