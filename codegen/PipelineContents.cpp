@@ -1,4 +1,4 @@
-#include "Pipeline.h"
+#include "PipelineContents.h"
 
 #include <array>
 #include <atomic>
@@ -34,54 +34,48 @@ void capture_error(void *user_context, const char *msg) {
     if (error->message.empty()) error->message = msg;
 }
 
-// Creating a Func's pipeline on first use.
-std::mutex creation_mutex;
-
 std::atomic<int> pipeline_counter{0};
 
 }  // namespace
 
-Pipeline::Pipeline(const Func &output)
-    : outputs_{output.function()}, arena_(halo_arena_create(), &halo_arena_destroy) {}
-
-Pipeline::Pipeline(const std::vector<Func> &outputs) : arena_(halo_arena_create(), &halo_arena_destroy) {
+PipelineContents::PipelineContents(const std::vector<Func> &outputs, Ownership ownership)
+    : arena_(halo_arena_create(), &halo_arena_destroy) {
     user_assert(!outputs.empty()) << "A Pipeline needs at least one output Func";
     for (const Func &f : outputs) {
-        user_assert(f.defined()) << "Func '" << f.name() << "' is an output of a Pipeline but has no definition";
         outputs_.push_back(f.function());
-        owned_outputs_.push_back(f.function());
+        if (ownership == Ownership::OwnsOutputs) owned_outputs_.push_back(f.function());
     }
 }
-Pipeline::~Pipeline() = default;
+PipelineContents::~PipelineContents() = default;
 
-void Pipeline::compile_jit(const Target &target) {
+void PipelineContents::compile_jit(const Target &target) {
     std::lock_guard<std::mutex> lock(mutex_);
     if (target.to_string() != target_.to_string()) jit_.reset();
     target_ = target;
     compile_locked();
 }
 
-void Pipeline::compile_jit() {
+void PipelineContents::compile_jit() {
     std::lock_guard<std::mutex> lock(mutex_);
     compile_locked();
 }
 
-bool Pipeline::is_current() const {
+bool PipelineContents::is_current() const {
     std::lock_guard<std::mutex> lock(mutex_);
     return is_current_locked();
 }
 
-int Pipeline::compile_count() const {
+int PipelineContents::compile_count() const {
     std::lock_guard<std::mutex> lock(mutex_);
     return compile_count_;
 }
 
-double Pipeline::compile_time_ms() const {
+double PipelineContents::compile_time_ms() const {
     std::lock_guard<std::mutex> lock(mutex_);
     return compile_ms_;
 }
 
-std::vector<std::shared_ptr<FunctionContents>> Pipeline::outputs() const {
+std::vector<std::shared_ptr<FunctionContents>> PipelineContents::outputs() const {
     std::vector<std::shared_ptr<FunctionContents>> r;
     for (auto &w : outputs_) {
         r.push_back(w.lock());
@@ -90,7 +84,7 @@ std::vector<std::shared_ptr<FunctionContents>> Pipeline::outputs() const {
     return r;
 }
 
-std::string Pipeline::describe() const {
+std::string PipelineContents::describe() const {
     auto outs = outputs();
     if (outs.size() == 1) return "Func '" + outs[0]->name + "'";
     std::string s = "the pipeline of ";
@@ -98,7 +92,7 @@ std::string Pipeline::describe() const {
     return s;
 }
 
-bool Pipeline::is_current_locked() const {
+bool PipelineContents::is_current_locked() const {
     if (!jit_) return false;
     for (const auto &[weak, version] : compiled_versions_) {
         std::shared_ptr<FunctionContents> f = weak.lock();
@@ -113,7 +107,7 @@ bool Pipeline::is_current_locked() const {
     return true;
 }
 
-void Pipeline::compile_locked() {
+void PipelineContents::compile_locked() {
     if (is_current_locked()) return;
     // Forget the old code first: if this compile fails, the next call must not find it current.
     jit_.reset();
@@ -137,7 +131,7 @@ void Pipeline::compile_locked() {
     compile_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
-std::string Pipeline::lowered_stmt() {
+std::string PipelineContents::lowered_stmt() {
     // The compiled pipeline's loop nest if it is current; otherwise lower afresh (without
     // compiling, and without marking anything as compiled).
     std::lock_guard<std::mutex> lock(mutex_);
@@ -148,7 +142,7 @@ std::string Pipeline::lowered_stmt() {
     return s.str();
 }
 
-std::string Pipeline::llvm_ir() {
+std::string PipelineContents::llvm_ir() {
     // The IR is made again on request (JITModule::llvm_ir): not under the lock, which would keep
     // realize() on other threads waiting that long.
     std::shared_ptr<JITModule> jit;
@@ -160,12 +154,12 @@ std::string Pipeline::llvm_ir() {
     return jit->llvm_ir();
 }
 
-void Pipeline::realize(Buffer<> &dst, const ParamMap &param_map) {
+void PipelineContents::realize(Buffer<> &dst, const ParamMap &param_map) {
     Realization r(dst);
     realize(r, param_map);
 }
 
-void Pipeline::realize(Realization &dst, const ParamMap &param_map) {
+void PipelineContents::realize(Realization &dst, const ParamMap &param_map) {
     auto outs = outputs();
     size_t values = 0;
     for (auto &out : outs) values += out->types().size();
@@ -255,7 +249,7 @@ void Pipeline::realize(Realization &dst, const ParamMap &param_map) {
 // the result is cropped back to [0, sizes) (a view into the larger buffers). Halide asks the
 // pipeline in a bounds query first; here the output checks, which run before anything else,
 // report the region when they fail (take_output_overreach), and the call is made again.
-Realization Pipeline::realize(const std::vector<int> &sizes, const ParamMap &param_map) {
+Realization PipelineContents::realize(const std::vector<int> &sizes, const ParamMap &param_map) {
     auto outs = outputs();
     // Outputs of fewer dimensions than others take the first sizes (as in Halide: a 1-D and a
     // 2-D output realized over {w, h} are w and w x h).
@@ -334,7 +328,7 @@ Realization Pipeline::realize(const std::vector<int> &sizes, const ParamMap &par
     return Realization(cropped);
 }
 
-Func Pipeline::get_func(const std::string &name) const {
+Func PipelineContents::get_func(const std::string &name) const {
     std::vector<std::shared_ptr<FunctionContents>> found;
     std::string names;
     for (auto &f : pipeline_functions(outputs())) {
@@ -348,95 +342,13 @@ Func Pipeline::get_func(const std::string &name) const {
     return Func(found[0]);
 }
 
-void Pipeline::infer_input_bounds(const std::vector<int> &sizes) {
+void PipelineContents::infer_input_bounds(const std::vector<int> &sizes) {
     for (auto &[name, region] : infer_input_regions(outputs(), sizes)) {
         if (!region.param->buffer) region.param->set_buffer(allocate_input_region(name, region).contents);
     }
 }
 
-// ---------------------------------------------------------------- Func's entry points
-
-Pipeline &Func::pipeline() {
-    std::lock_guard<std::mutex> lock(creation_mutex);
-    if (!f_->pipeline) f_->pipeline = std::make_shared<Pipeline>(*this);
-    return *f_->pipeline;
-}
-
-Realization Func::realize(const std::vector<int> &sizes, const ParamMap &param_map) {
-    user_assert(defined()) << "Func '" << name() << "' is realized but has no definition";
-    user_assert(int(sizes.size()) == dimensions())
-        << "Func '" << name() << "' has " << dimensions() << " dimensions but realize() was given "
-        << sizes.size() << " sizes";
-    return pipeline().realize(sizes, param_map);
-}
-
-void Func::realize(Buffer<> &dst, const ParamMap &param_map) {
-    user_assert(defined()) << "Func '" << name() << "' is realized but has no definition";
-    pipeline().realize(dst, param_map);
-}
-
-void Func::realize(Realization &dst, const ParamMap &param_map) {
-    user_assert(defined()) << "Func '" << name() << "' is realized but has no definition";
-    pipeline().realize(dst, param_map);
-}
-
-namespace {
-// A default-constructed Target names the host but has no LLVM triple yet.
-Target complete(const Target &t) { return t.triple.empty() ? Target::parse(t.to_string()) : t; }
-}  // namespace
-
-Realization Func::realize(const std::vector<int> &sizes, const Target &target, const ParamMap &param_map) {
-    compile_jit(complete(target));
-    return realize(sizes, param_map);
-}
-
-void Func::realize(Buffer<> &dst, const Target &target, const ParamMap &param_map) {
-    compile_jit(complete(target));
-    realize(dst, param_map);
-}
-
-void Func::infer_input_bounds(const std::vector<int> &sizes) {
-    user_assert(defined()) << "Func '" << name() << "' has no definition, so no inputs to infer the bounds of";
-    pipeline().infer_input_bounds(sizes);
-}
-
-void Func::compile_jit() {
-    user_assert(defined()) << "Func '" << name() << "' is compiled but has no definition";
-    pipeline().compile_jit();
-}
-
-void Func::compile_jit(const Target &target) {
-    user_assert(defined()) << "Func '" << name() << "' is compiled but has no definition";
-    pipeline().compile_jit(target);
-}
-
-std::string Func::lowered_stmt() {
-    user_assert(defined()) << "Func '" << name() << "' has no definition";
-    return pipeline().lowered_stmt();
-}
-
-std::string Func::loop_nest() const {
-    user_assert(defined()) << "Func '" << name() << "' has no definition";
-    LowerOptions options;
-    options.stop_before_flattening = true;  // loops still carry their kinds
-    return loop_nest_text(lower(f_, "halo_loop_nest", options).body);
-}
-
-void Func::print_loop_nest() const { std::cout << loop_nest(); }
-
-std::string Func::llvm_ir() { return pipeline().llvm_ir(); }
-void Func::release_memory() {
-    std::shared_ptr<Pipeline> p;
-    {
-        // Another thread may be creating the pipeline right now (Func::pipeline()).
-        std::lock_guard<std::mutex> lock(creation_mutex);
-        p = f_->pipeline;
-    }
-    if (p) p->release_memory();
-}
-std::string Func::assembly() { return pipeline().assembly(); }
-
-std::string Pipeline::assembly() {
+std::string PipelineContents::assembly() {
     std::shared_ptr<JITModule> jit;  // (as llvm_ir())
     {
         std::lock_guard<std::mutex> lock(mutex_);

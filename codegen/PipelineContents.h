@@ -1,4 +1,5 @@
-// A compiled pipeline: lowers a Func, JIT-compiles it once, and runs it on buffers.
+// The state behind a Pipeline handle (codegen/Pipeline.h) and behind a Func's own realize():
+// lowers the outputs, JIT-compiles them once, and runs the code on buffers.
 #pragma once
 
 #include <memory>
@@ -21,16 +22,21 @@ class Func;
 
 // Thread-safe: any number of threads may realize it at once (each call has its own context,
 // so errors go to the call that had them); compiling happens once, under a lock.
-class Pipeline {
+class PipelineContents {
 public:
-    explicit Pipeline(const Func &output);
+    // Whether the contents hold their outputs alive: a Func's own pipeline (Func::realize)
+    // must not, since the Func holds it; a user's Pipeline does.
+    enum class Ownership { OwnsOutputs, ReferredToByOutput };
     // Several outputs computed by one pipeline (Halide's Pipeline({f, g})): realize fills one
     // buffer per output (per value of a Tuple-valued one), in this order. Each output is
-    // computed at the root over its buffer. The pipeline keeps these Funcs alive.
-    explicit Pipeline(const std::vector<Func> &outputs);
-    ~Pipeline();
-    Pipeline(const Pipeline &) = delete;
-    Pipeline &operator=(const Pipeline &) = delete;
+    // computed at the root over its buffer.
+    PipelineContents(const std::vector<Func> &outputs, Ownership ownership);
+    ~PipelineContents();
+    PipelineContents(const PipelineContents &) = delete;
+    PipelineContents &operator=(const PipelineContents &) = delete;
+
+    // The output Funcs, in order.
+    std::vector<std::shared_ptr<FunctionContents>> outputs() const;
 
     // Lowers and compiles, unless no Func of the pipeline changed since the last compile.
     void compile_jit();
@@ -75,11 +81,10 @@ public:
 
 private:
     // A Func owns the pipeline made by its realize(), so it is referred to weakly (it is alive
-    // whenever one of its handles calls in here). A pipeline of several outputs is the user's
-    // and holds them (owned_outputs_).
+    // whenever one of its handles calls in here). A user's Pipeline holds its outputs
+    // (owned_outputs_).
     std::vector<std::weak_ptr<FunctionContents>> outputs_;
     std::vector<std::shared_ptr<FunctionContents>> owned_outputs_;
-    std::vector<std::shared_ptr<FunctionContents>> outputs() const;
     // "Func 'f'", or "the pipeline of 'f', 'g'" in messages.
     std::string describe() const;
     // Guards everything below but the arena (which has its own lock).

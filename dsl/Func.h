@@ -179,7 +179,7 @@ private:
     int placeholder_ = -1;
 };
 
-class Pipeline;
+class PipelineContents;
 
 class Func {
 public:
@@ -384,7 +384,7 @@ public:
     const std::shared_ptr<FunctionContents> &function() const { return f_; }
 
 private:
-    Pipeline &pipeline();
+    PipelineContents &pipeline();
     void check_bound_directive(const std::string &directive, const Var &var, const std::vector<Expr> &values);
     std::shared_ptr<FunctionContents> f_;
 };

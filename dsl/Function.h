@@ -87,7 +87,7 @@ inline Specialization &Specialization::operator=(const Specialization &o) {
     return *this;
 }
 
-class Pipeline;
+class PipelineContents;
 
 // Numbers the Funcs in the order they are made (thread-safe).
 uint64_t next_function_serial();
@@ -104,9 +104,9 @@ struct FunctionContents {
     FuncSchedule schedule;
     // The compiled pipeline with this Func as its output, owned here so that every handle of
     // the Func shares it and it is freed with the Func. It refers back to the Func weakly.
-    std::shared_ptr<Pipeline> pipeline;
+    std::shared_ptr<PipelineContents> pipeline;
     // Bumped by every change to this Func's definitions or schedule: a compiled pipeline
-    // recompiles only when a Func it uses changed (see Pipeline::is_current).
+    // recompiles only when a Func it uses changed (see PipelineContents::is_current).
     uint64_t version = 0;
     // Func::in wrappers (lowering redirects the calls of their consumers).
     WrapperSet wrappers;

@@ -835,6 +835,7 @@ AutoScheduleResult auto_schedule(Func output, const std::vector<int> &estimates,
     c.output = output.function();
     c.estimates = estimates;
     c.options = options;
+    c.target = options.target;
     // Lowering's names (two different Funcs may share a name; reports name them apart), and
     // the call graph of lowering's copies, whose calls follow those names.
     FunctionCopies copies = copy_with_distinct_names({c.output});

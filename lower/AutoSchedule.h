@@ -47,6 +47,8 @@
 #include <string>
 #include <vector>
 
+#include "codegen/Target.h"
+
 namespace halo {
 
 class Func;
@@ -59,6 +61,8 @@ struct AutoScheduleOptions {
     // The output's tile (or strip) size, where given (> 0), instead of the chosen one; a tile
     // width means tiles (no strips). A sweep refining the automatic schedule sets these.
     int tile_w = 0, tile_h = 0;
+    // The target whose vectors the schedule is made for (Pipeline::auto_schedule's).
+    Target target = get_host_target();
 };
 
 struct AutoScheduleResult {

@@ -60,7 +60,7 @@ TEST_CASE("a large intermediate is reused across realizations, not reallocated")
     big.compute_root();
     Buffer<int> o(512, 512);
     out.realize(o);
-    Pipeline &p = *out.function()->pipeline;
+    PipelineContents &p = *out.function()->pipeline;
     int64_t held = p.arena_bytes();
     CHECK(held >= 513 * 512 * 4);
     for (int i = 0; i < 5; i++) out.realize(o);

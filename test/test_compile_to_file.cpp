@@ -232,3 +232,50 @@ int main() {
 )";
     link_and_run(dir, "bool_ref_main", prefix);
 }
+
+// Halide's Pipeline::compile_to_*: one function computing every output, each output's buffer
+// after the arguments, in the order of the outputs.
+TEST_CASE("Pipeline::compile_to_static_library of two outputs writes one function filling both") {
+    ImageParam in(Int(16), 1, "in");
+    Param<int16_t> k("k");
+    Var x("x");
+    Func sum("sum"), diff("diff");
+    sum(x) = in(x) + in(x + 1) * k;
+    diff(x) = cast<int32_t>(sum(x)) - in(x);
+    sum.vectorize(x, 8);
+    Pipeline p({sum, diff});
+    std::string dir = tmp_dir(), prefix = dir + "/two_outputs";
+    std::remove((prefix + ".a").c_str());
+    p.compile_to_static_library(prefix, {in, k}, "two_outputs");
+    std::string header = read_file(prefix + ".h");
+    CHECK(contains(header, "int32_t two_outputs(halo_buffer_t *in /* int16, 1-D */, int16_t k, halo_buffer_t *"));
+    std::ofstream(dir + "/two_outputs_main.cpp") << R"(
+#include <cstdio>
+#include "two_outputs.h"
+#include "runtime/HaloBuffer.h"
+int main() {
+    int16_t in[20], s[19];
+    int32_t d[19];
+    for (int i = 0; i < 20; i++) in[i] = int16_t(i * 3 - 20);
+    halo::aot::BufferRef ib(in, {20}), sb(s, {19}), db(d, {19});
+    if (two_outputs(ib, 5, sb, db) != 0) return 2;
+    for (int i = 0; i < 19; i++) {
+        int16_t want = int16_t(in[i] + in[i + 1] * 5);
+        if (s[i] != want || d[i] != int32_t(want) - in[i]) { std::printf("wrong at %d\n", i); return 1; }
+    }
+    std::printf("ok\n");
+    return 0;
+}
+)";
+    link_and_run(dir, "two_outputs_main", prefix);
+    // The other forms, named by the function given.
+    p.compile_to_header(dir + "/two.h", {in, k}, "two_header");
+    CHECK(contains(read_file(dir + "/two.h"), "int32_t two_header(halo_buffer_t *in /* int16, 1-D */, int16_t k"));
+    p.compile_to_assembly(dir + "/two.s", {in, k}, "two_asm");
+    CHECK(contains(read_file(dir + "/two.s"), "two_asm:"));
+    p.compile_to_lowered_stmt(dir + "/two.html", {in, k}, HTML);
+    std::string html = read_file(dir + "/two.html");
+    CHECK(contains(html, "<title>sum, diff</title>"));
+    std::string msg = compile_error_of([&] { p.compile_to_file(dir + "/bad", {in, k}, ""); });
+    CHECK(contains(msg, "Function name '' cannot be used"));
+}

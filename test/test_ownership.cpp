@@ -12,7 +12,7 @@ using namespace halo;
 
 namespace {
 
-Pipeline &compiled(const Func &f) {
+PipelineContents &compiled(const Func &f) {
     REQUIRE(f.function()->pipeline);
     return *f.function()->pipeline;
 }
@@ -193,7 +193,7 @@ TEST_CASE("the arena gives back the buffers later realizations do not reuse") {
     big.compute_root();
     Buffer<int> large(1024, 1024);
     out.realize(large);
-    Pipeline &p = compiled(out);
+    PipelineContents &p = compiled(out);
     CHECK(p.arena_bytes() >= 1025 * 1024 * 4);
     Buffer<int> small(16, 16);
     for (int i = 0; i < Pipeline::arena_keep_calls; i++) out.realize(small);
