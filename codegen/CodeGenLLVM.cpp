@@ -709,6 +709,10 @@ private:
         llvm::Type *elem = memory_type(t.element_of());
         unsigned align = t.bytes();
         int64_t stride = 0;
+        if (atomic_snapshot_.buffer == op->name) {
+            load_in_atomic_update(op);
+            return;
+        }
         if (lanes == 1) {
             value_ = builder_.CreateAlignedLoad(elem, element_pointer(op->name, t, codegen(op->index)),
                                                 llvm::Align(align));
@@ -775,7 +779,76 @@ private:
     }
     void visit(const ProducerConsumer *op) override { codegen(op->body); }
     void visit(const For *op) override;
+    // Stage::atomic's stores: a compare-and-swap loop. The value is computed from a snapshot of
+    // the element (a load of that element inside the value reads the snapshot, see
+    // load_in_atomic_update) and stored only if the element still holds the snapshot; else the
+    // snapshot becomes what it holds now and the value is computed again. Relaxed ordering:
+    // the updates of a reduction need no order among themselves, and the threads of a
+    // parallel loop are joined before anything reads the result.
+    struct AtomicSnapshot {
+        std::string buffer;       // "" outside an atomic store
+        Expr index;
+        Value *address = nullptr;
+        Value *value = nullptr;  // the snapshot, of the value's type
+    };
+    AtomicSnapshot atomic_snapshot_;
+    void store_atomically(const Store *op) {
+        Type t = op->value.type();
+        internal_assert(t.lanes() == 1) << "codegen: an atomic store of " << t.lanes() << " lanes to " << op->name;
+        internal_assert(atomic_snapshot_.buffer.empty()) << "codegen: an atomic store inside the value of another";
+        llvm::Type *mem = memory_type(t);
+        llvm::Type *bits = builder_.getIntNTy(unsigned(t.is_bool() ? 8 : t.bits()));
+        const llvm::Align align(t.bytes());
+        Value *address = element_pointer(op->name, t, codegen(op->index));
+        llvm::LoadInst *first = builder_.CreateAlignedLoad(bits, address, align);
+        first->setAtomic(llvm::AtomicOrdering::Monotonic);
+        annotate(first, op->name);
+        llvm::BasicBlock *entry = builder_.GetInsertBlock();
+        auto *retry = llvm::BasicBlock::Create(ctx_, "atomic_update", function_);
+        auto *done = llvm::BasicBlock::Create(ctx_, "atomic_done", function_);
+        builder_.CreateBr(retry);
+        builder_.SetInsertPoint(retry);
+        llvm::PHINode *snapshot = builder_.CreatePHI(bits, 2);
+        snapshot->addIncoming(first, entry);
+        Value *snapshot_value = builder_.CreateBitCast(snapshot, mem);
+        if (t.is_bool()) snapshot_value = builder_.CreateTrunc(snapshot_value, llvm_type(t));
+        atomic_snapshot_ = {op->name, op->index, address, snapshot_value};
+        Value *v = codegen(op->value);
+        atomic_snapshot_ = AtomicSnapshot();
+        if (t.is_bool()) v = builder_.CreateZExt(v, mem);
+        Value *desired = builder_.CreateBitCast(v, bits);
+        llvm::AtomicCmpXchgInst *cas = builder_.CreateAtomicCmpXchg(
+            address, snapshot, desired, align, llvm::AtomicOrdering::Monotonic, llvm::AtomicOrdering::Monotonic);
+        annotate(cas, op->name);
+        Value *current = builder_.CreateExtractValue(cas, 0);
+        Value *stored = builder_.CreateExtractValue(cas, 1);
+        snapshot->addIncoming(current, builder_.GetInsertBlock());
+        builder_.CreateCondBr(stored, done, retry);
+        builder_.SetInsertPoint(done);
+    }
+    // A load of the buffer an atomic store updates, inside the value stored: the snapshot where
+    // it reads the element updated, else the element (atomically: another thread may be
+    // updating it; only an update given atomic(true) reads other elements of its Func).
+    void load_in_atomic_update(const Load *op) {
+        Type t = op->type;
+        internal_assert(t.lanes() == 1) << "codegen: a vector load of " << op->name << " in its atomic update";
+        if (equal(op->index, atomic_snapshot_.index)) {  // (the usual case: no load, no compare)
+            value_ = atomic_snapshot_.value;
+            return;
+        }
+        Value *address = element_pointer(op->name, t, codegen(op->index));
+        llvm::LoadInst *other = builder_.CreateAlignedLoad(memory_type(t), address, llvm::Align(t.bytes()));
+        other->setAtomic(llvm::AtomicOrdering::Monotonic);
+        annotate(other, op->name);
+        Value *element = t.is_bool() ? builder_.CreateTrunc(other, llvm_type(t)) : static_cast<Value *>(other);
+        Value *same = builder_.CreateICmpEQ(address, atomic_snapshot_.address);
+        value_ = builder_.CreateSelect(same, atomic_snapshot_.value, element);
+    }
     void visit(const Store *op) override {
+        if (op->atomic) {
+            store_atomically(op);
+            return;
+        }
         Type t = op->value.type();
         Value *v = codegen(op->value);
         if (t.is_bool()) v = builder_.CreateZExt(v, memory_type(t));

@@ -72,6 +72,14 @@ public:
     // iterations Halo cannot prove independent (Halide's allow_race_conditions): the user
     // answers for the result, which where iterations do touch one point depends on timing.
     Stage &allow_race_conditions();
+    // Halide's atomic(): the stage's stores become atomic read-modify-writes, so that its RVar
+    // loops may then be parallel() (a histogram over a parallel loop of the image's rows). The
+    // update must be an associative and commutative reduction (f(...) = f(...) op e, op one of
+    // +, *, min, max, && and ||), whose result then does not depend on the order; with
+    // override_associativity_test the user answers for that instead. A vectorized loop of the
+    // stage runs as unrolled scalar updates (lanes may update one point). Tuple-valued Funcs
+    // are refused: their values would not be updated as one.
+    Stage &atomic(bool override_associativity_test = false);
 
     // A version of this stage's schedule for when `condition` holds at run time (Halide's
     // specialize): the returned Stage starts as a copy of this one's schedule and is scheduled

@@ -414,7 +414,7 @@ void Stage::set_for_type(const VarOrRVar &v, ForType t, const char *directive) {
     f_->changed();
     Dim &d = find_dim(v.name, directive);
     user_assert(!d.is_rvar || t == ForType::Serial || t == ForType::Unrolled || def().schedule.allow_race_conditions ||
-                rvar_loop_is_race_free(*f_, def(), v.name))
+                def().schedule.atomic || rvar_loop_is_race_free(*f_, def(), v.name))
         << describe() << ": " << directive << "(" << v.name << ") over an RVar: the iterations of "
         << "a reduction may touch the same points of " << f_->name << ", so they cannot run in "
         << directive << ". It is allowed where no iteration writes a point another one writes or reads: "
@@ -422,14 +422,30 @@ void Stage::set_for_type(const VarOrRVar &v, ForType t, const char *directive) {
         << f_->name << " read only at that argument or at points no iteration writes "
         << "(as " << f_->name << "(r) = " << f_->name << "(r) * 2, or " << f_->name << "(2 * r + 1) = "
         << f_->name << "(2 * r)). Otherwise apply " << directive
-        << " to a pure Var of the update, or rfactor the reduction (or, if the races are intended, call "
-        << "allow_race_conditions() on the stage first)";
+        << " to a pure Var of the update, rfactor the reduction, or call atomic() on the stage first (its "
+        << "stores then become atomic updates; or, if the races are intended, allow_race_conditions())";
     d.for_type = t;
 }
 
 Stage &Stage::allow_race_conditions() {
     f_->changed();
     def().schedule.allow_race_conditions = true;
+    return *this;
+}
+
+Stage &Stage::atomic(bool override_associativity_test) {
+    user_assert(def().values.size() == 1)
+        << describe() << ": atomic() of a Tuple-valued Func: Halo updates one value atomically, and the "
+        << def().values.size() << " values of " << f_->name << " would not be updated as one. Use rfactor() "
+        << "to compute the reduction in parallel instead";
+    user_assert(index_ == 0 || override_associativity_test || update_is_associative_and_commutative(*f_, def()))
+        << describe() << ": atomic() needs an associative and commutative update, whose result does not depend "
+        << "on the order of its iterations: " << f_->name << "(...) = " << f_->name << "(...) op e, with op one "
+        << "of +, *, min, max, && and ||, and e not reading " << f_->name << " (this one is "
+        << to_string(def().values[0]) << "). If the order does not matter for another reason, call "
+        << "atomic(true) to say so";
+    f_->changed();
+    def().schedule.atomic = true;
     return *this;
 }
 

@@ -179,20 +179,23 @@ Stmt For::make(const std::string &name, Expr min, Expr extent, ForType t, Stmt b
     return Stmt(n);
 }
 
-Stmt Store::make(const std::string &name, Expr value, Expr index, bool nontemporal) {
+Stmt Store::make(const std::string &name, Expr value, Expr index, bool nontemporal, bool atomic) {
+    internal_assert(!(nontemporal && atomic)) << "a store to " << name << " both nontemporal and atomic";
     auto n = std::make_shared<Store>();
     n->name = name;
     n->value = std::move(value);
     n->index = std::move(index);
     n->nontemporal = nontemporal;
+    n->atomic = atomic;
     return Stmt(n);
 }
 
-Stmt Provide::make(const std::string &name, std::vector<Expr> values, std::vector<Expr> args) {
+Stmt Provide::make(const std::string &name, std::vector<Expr> values, std::vector<Expr> args, bool atomic) {
     auto n = std::make_shared<Provide>();
     n->name = name;
     n->values = std::move(values);
     n->args = std::move(args);
+    n->atomic = atomic;
     return Stmt(n);
 }
 
@@ -422,7 +425,7 @@ Stmt IRMutator::visit(const For *op) {
 }
 Stmt IRMutator::visit(const Store *op) {
     Expr v = mutate(op->value), i = mutate(op->index);
-    return v.same_as(op->value) && i.same_as(op->index) ? self(op) : Store::make(op->name, v, i, op->nontemporal);
+    return v.same_as(op->value) && i.same_as(op->index) ? self(op) : Store::make(op->name, v, i, op->nontemporal, op->atomic);
 }
 Stmt IRMutator::visit(const Provide *op) {
     bool changed = false;
@@ -436,7 +439,7 @@ Stmt IRMutator::visit(const Provide *op) {
         args.push_back(mutate(a));
         changed |= !args.back().same_as(a);
     }
-    return changed ? Provide::make(op->name, v, std::move(args)) : self(op);
+    return changed ? Provide::make(op->name, v, std::move(args), op->atomic) : self(op);
 }
 Stmt IRMutator::visit(const Allocate *op) {
     bool changed = false;

@@ -412,7 +412,11 @@ struct Store : StmtNode<Store, IRNodeType::Store> {
     // A streaming store that bypasses the caches (lower/NontemporalStores.h makes these, only
     // of whole vectors at addresses aligned to their size).
     bool nontemporal = false;
-    static Stmt make(const std::string &name, Expr value, Expr index, bool nontemporal = false);
+    // An atomic read-modify-write of one element (Stage::atomic): the value, which may read the
+    // element stored to, is computed from the element's current contents and stored only if
+    // no other thread changed it meanwhile, else computed again (a compare-and-swap loop).
+    bool atomic = false;
+    static Stmt make(const std::string &name, Expr value, Expr index, bool nontemporal = false, bool atomic = false);
 };
 
 // A multi-dimensional store to a Func, before storage flattening.
@@ -422,7 +426,9 @@ struct Provide : StmtNode<Provide, IRNodeType::Provide> {
     std::string name;
     std::vector<Expr> values;
     std::vector<Expr> args;
-    static Stmt make(const std::string &name, std::vector<Expr> values, std::vector<Expr> args);
+    // Of a stage scheduled atomic(): becomes an atomic Store.
+    bool atomic = false;
+    static Stmt make(const std::string &name, std::vector<Expr> values, std::vector<Expr> args, bool atomic = false);
 };
 
 // Where a Func's buffer lives (Halide's store_in). Auto: on the stack when its size is known

@@ -165,6 +165,7 @@ private:
     void visit(const Store *op) override {
         pad();
         if (op->nontemporal) os_ << "nontemporal ";
+        if (op->atomic) os_ << "atomic ";
         os_ << op->name << "[";
         print(op->index);
         os_ << "] = ";
@@ -173,6 +174,7 @@ private:
     }
     void visit(const Provide *op) override {
         pad();
+        if (op->atomic) os_ << "atomic ";
         os_ << op->name << "(";
         for (size_t i = 0; i < op->args.size(); i++) {
             if (i) os_ << ", ";

@@ -79,6 +79,11 @@ public:
     Expr width() const { return dim(0).extent(); }
     Expr height() const { return dim(1).extent(); }
     Expr channels() const { return dim(2).extent(); }
+    // Halide's names for the edges of the first two dimensions (inclusive).
+    Expr left() const { return dim(0).min(); }
+    Expr right() const { return dim(0).max(); }
+    Expr top() const { return dim(1).min(); }
+    Expr bottom() const { return dim(1).max(); }
     const std::shared_ptr<ParameterContents> &parameter() const { return p_; }
 
     // Wrappers (Halide's ImageParam::in): an identity Func that the consumer reads instead of

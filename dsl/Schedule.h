@@ -59,6 +59,9 @@ struct StageSchedule {
     std::vector<Dim> dims;
     // Stage::allow_race_conditions: parallel() and vectorize() of RVars need no proof.
     bool allow_race_conditions = false;
+    // Stage::atomic: every store of the stage is an atomic read-modify-write, so parallel() and
+    // vectorize() of RVars need no proof (its vectorized loops run as unrolled scalar updates).
+    bool atomic = false;
 };
 
 class Func;

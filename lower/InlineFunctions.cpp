@@ -97,7 +97,7 @@ public:
         for (auto &v : op->values) values.push_back(common_subexpression_elimination(mutate(v)));
         std::vector<Expr> args;
         for (auto &a : op->args) args.push_back(mutate(a));
-        return Provide::make(op->name, values, args);
+        return Provide::make(op->name, values, args, op->atomic);
     }
 
 private:

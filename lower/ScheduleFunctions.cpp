@@ -263,7 +263,7 @@ Stmt build_definition(const FunctionContents &f, int stage, const Definition &de
     for (auto &a : def.args) args.push_back(substitute(rename, a));
     std::vector<Expr> values;
     for (auto &v : def.values) values.push_back(substitute(rename, v));
-    Stmt body = Provide::make(f.name, values, args);
+    Stmt body = Provide::make(f.name, values, args, def.schedule.atomic);
     if (stage == 0 && def.store_condition.defined()) {
         // An output's pure definition of undef() (or with undef() arms): the buffer keeps its
         // contents where nothing is stored (lowering clears the condition of intermediates).
@@ -426,7 +426,9 @@ Stmt build_definition(const FunctionContents &f, int stage, const Definition &de
             if (!placed[i] && std::find(vs.begin(), vs.end(), sym) != vs.end()) here.push_back(i);
         }
         body = guard_body(here, body);
-        body = For::make(prefix + d.var, b->second.min, b->second.extent, d.for_type, body);
+        // An atomic stage's vector lanes may update one point: they run one after another.
+        ForType for_type = def.schedule.atomic && d.for_type == ForType::Vectorized ? ForType::Unrolled : d.for_type;
+        body = For::make(prefix + d.var, b->second.min, b->second.extent, for_type, body);
     }
     return body;
 }

@@ -99,8 +99,10 @@ public:
         if (n == 1) {
             bool dense0 = !strided_buffers_.count(op->name);
             return Store::make(op->name, mutate(op->values[0]),
-                               flat_index(op->name, op->name, args, external, dense0, folds_of(op->name)));
+                               flat_index(op->name, op->name, args, external, dense0, folds_of(op->name)),
+                               /*nontemporal=*/false, op->atomic);
         }
+        internal_assert(!op->atomic) << "an atomic store of the Tuple-valued " << op->name << " (Stage::atomic refuses them)";
         // Every value is computed before any is stored: an update's values read the old ones.
         std::vector<Stmt> stores;
         for (int i = 0; i < n; i++) {

@@ -112,13 +112,14 @@ private:
 class Widen : public IRMutator {
 public:
     Widen(const std::string &var, Expr replacement, int lanes)
-        : lanes_(lanes) {
+        : loop_(var), lanes_(lanes) {
         vectors_[var] = replacement;
     }
     using IRMutator::mutate;
     using IRMutator::visit;
 
 private:
+    std::string loop_;
     int lanes_;
     std::map<std::string, Expr> vectors_;  // variables that now hold vectors
 
@@ -216,6 +217,10 @@ private:
         Expr v = mutate(op->value), i = mutate(op->index);
         if (v.same_as(op->value) && i.same_as(op->index)) return self(op);
         int l = std::max(v.type().lanes(), i.type().lanes());
+        // (The atomic stage's own vectorized loops run unrolled: this is another Func's loop.)
+        user_assert(!op->atomic) << "The atomic() update of '" << op->name << "' is computed inside the vectorized loop '"
+                                 << loop_ << "', whose lanes would update it all at once; compute it at a loop "
+                                 << "outside the vectorized one, or do not vectorize that loop";
         return Store::make(op->name, widen(v, l), widen(i, l));
     }
 };

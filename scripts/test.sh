@@ -48,7 +48,7 @@ if [ "$sanitize" = 1 ]; then
   SECONDS=0
   # ThreadSanitizer (build-tsan/): the tests that realize from several threads at once.
   cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=Release -DHALO_SANITIZE=thread >/dev/null
-  cmake --build build-tsan -j"$jobs" --target test_concurrency jit_sanitizer_probe test_random_pipelines \
+  cmake --build build-tsan -j"$jobs" --target test_concurrency test_atomic jit_sanitizer_probe test_random_pipelines \
     test_random_typed_pipelines
   # Through CTest (the tests labelled "concurrency", one entry per test case), without
   # address-space randomization: GCC 12's ThreadSanitizer cannot start on kernels whose mmap

@@ -106,3 +106,17 @@ TEST_CASE("a lookup table indexed by data, clamped as Halide programs do") {
         for (int xx = 0; xx < 20; xx++) bad += out(xx, yy) != 255 - img(xx, yy);
     CHECK(bad == 0);
 }
+
+TEST_CASE("an ImageParam's left(), right(), top() and bottom() are its edges") {
+    ImageParam in(UInt(8), 2, "edges_in");
+    Var x("x"), y("y");
+    Func edges("edges");
+    edges(x, y) = Tuple(in.left() + 100 * in.right(), in.top() + 100 * in.bottom());
+    Buffer<uint8_t> b(6, 3);
+    b.set_min({-2, 5});
+    in.set(b);
+    Realization r = edges.realize({1, 1});
+    Buffer<int> lr = r[0], tb = r[1];
+    CHECK(lr(0, 0) == -2 + 100 * 3);
+    CHECK(tb(0, 0) == 5 + 100 * 7);
+}

@@ -838,8 +838,7 @@ TEST_CASE("min_extent: in.left() and in.right() of a shifted input in a select")
     Var x("x");
     Func f("f");
     ImageParam in(Int(32), 1, "in");
-    Expr left = in.dim(0).min(), right = in.dim(0).max();
-    f(x) = select(x < left, -10, select(x > right, 10, 1)) * x;
+    f(x) = select(x < in.left(), -10, select(x > in.right(), 10, 1)) * x;
     Buffer<int> input(5), out(10);
     input.fill(0);
     out.fill(0);
