@@ -980,6 +980,19 @@ RDom::RDom(const std::vector<std::pair<Expr, Expr>> &ranges, const std::string &
     }
 }
 
+namespace {
+std::vector<std::pair<Expr, Expr>> paired_bounds(const std::vector<Expr> &bounds, const std::string &name) {
+    user_assert(bounds.size() % 2 == 0)
+        << "RDom" << (name.empty() ? "" : " '" + name + "'") << " given " << bounds.size()
+        << " bounds: give a min and an extent for each dimension (RDom(min0, extent0, min1, extent1, ...))";
+    std::vector<std::pair<Expr, Expr>> ranges;
+    for (size_t i = 0; i < bounds.size(); i += 2) ranges.emplace_back(bounds[i], bounds[i + 1]);
+    return ranges;
+}
+}  // namespace
+
+RDom::RDom(const RangesAndName &given) : RDom(paired_bounds(given.bounds, given.name), given.name) {}
+
 RDom::RDom() {
     RVar *fields[] = {&x, &y, &z, &w};
     const char *suffix[] = {"x", "y", "z", "w"};

@@ -3,6 +3,7 @@
 
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "Function.h"
@@ -75,15 +76,11 @@ public:
     RDom();
     // RDom(min0, extent0, min1, extent1, ...)
     explicit RDom(const std::vector<std::pair<Expr, Expr>> &ranges, const std::string &name = "");
-    RDom(Expr min0, Expr extent0, const std::string &name = "") : RDom({{min0, extent0}}, name) {}
-    RDom(Expr min0, Expr extent0, Expr min1, Expr extent1, const std::string &name = "")
-        : RDom({{min0, extent0}, {min1, extent1}}, name) {}
-    RDom(Expr min0, Expr extent0, Expr min1, Expr extent1, Expr min2, Expr extent2,
-         const std::string &name = "")
-        : RDom({{min0, extent0}, {min1, extent1}, {min2, extent2}}, name) {}
-    RDom(Expr min0, Expr extent0, Expr min1, Expr extent1, Expr min2, Expr extent2, Expr min3,
-         Expr extent3, const std::string &name = "")
-        : RDom({{min0, extent0}, {min1, extent1}, {min2, extent2}, {min3, extent3}}, name) {}
+    // As in Halide, any number of (min, extent) pairs, then optionally the name:
+    // RDom(0, w, 0, h, "r"). Dimensions past the fourth are r[4], r[5], ...
+    template <typename... Rest>
+    RDom(Expr min0, Expr extent0, Rest &&...rest)
+        : RDom(ranges_and_name(std::move(min0), std::move(extent0), std::forward<Rest>(rest)...)) {}
     // Iterates over the whole of a buffer.
     template <typename T>
     explicit RDom(const class Buffer<T> &b) : RDom(ranges_of(b.contents)) {}
@@ -104,6 +101,29 @@ public:
     RVar x, y, z, w;
 
 private:
+    struct RangesAndName {
+        std::vector<Expr> bounds;  // min0, extent0, min1, extent1, ...
+        std::string name;
+    };
+    explicit RDom(const RangesAndName &given);
+    static void collect(RangesAndName &) {}
+    template <typename T, typename... Rest>
+    static void collect(RangesAndName &out, T &&first, Rest &&...rest) {
+        if constexpr (std::is_convertible_v<T, std::string>) {
+            static_assert(sizeof...(Rest) == 0, "RDom(min0, extent0, ..., name): the name comes last");
+            out.name = std::string(std::forward<T>(first));
+        } else {
+            out.bounds.push_back(Expr(std::forward<T>(first)));
+            collect(out, std::forward<Rest>(rest)...);
+        }
+    }
+    template <typename... Rest>
+    static RangesAndName ranges_and_name(Expr min0, Expr extent0, Rest &&...rest) {
+        RangesAndName r;
+        r.bounds = {std::move(min0), std::move(extent0)};
+        collect(r, std::forward<Rest>(rest)...);
+        return r;
+    }
     static std::vector<std::pair<Expr, Expr>> ranges_of(const std::shared_ptr<struct BufferContents> &b);
     std::shared_ptr<ReductionDomainContents> dom_;
 };

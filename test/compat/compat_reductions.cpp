@@ -84,3 +84,27 @@ TEST_CASE("argmax, minimum and the target's vector width") {
     Buffer<float> out = f.realize({20});
     for (int i = 0; i < 20; i++) CHECK(out(i) == b(i) * 2.0f);
 }
+
+// Halide's RDom takes any number of ranges: a 6-D reduction, its fifth and sixth RVars as r[4]
+// and r[5], and the name last.
+TEST_CASE("an RDom of six dimensions sums over every one of them") {
+    RDom r(0, 2, 0, 3, 1, 2, 0, 2, -1, 3, 0, 2, "r6");
+    CHECK(r.dimensions() == 6);
+    CHECK(r[4].name() == "r6.4");
+    Func f("six");
+    f() = 0;
+    f() += r.x + 10 * r.y + 100 * r.z + 1000 * r.w + 10000 * r[4] + 100000 * r[5];
+    Buffer<int> out = f.realize();
+    // Each dimension's values sum to (sum of its range) * (points of the other dimensions).
+    const int points = 2 * 3 * 2 * 2 * 3 * 2;
+    int want = (1 * points / 2) + 10 * (3 * points / 3) + 100 * (3 * points / 2) + 1000 * (1 * points / 2) +
+               10000 * (0 * points / 3) + 100000 * (1 * points / 2);
+    CHECK(out() == want);
+    std::string msg;
+    try {
+        RDom odd(0, 2, 0);
+    } catch (const std::exception &e) {
+        msg = e.what();
+    }
+    CHECK(msg.find("RDom given 3 bounds: give a min and an extent for each dimension") != std::string::npos);
+}
