@@ -340,19 +340,37 @@ class Input;
 template <typename T>
 class Output;
 
-// A buffer input: an ImageParam of element type T.
-template <typename T>
-class Input<Buffer<T>> : public ImageParam, public internal::GeneratorIOBase {
+namespace internal {
+
+// What the buffer inputs share: an ImageParam that is the generator's input.
+class InputImage : public ImageParam, public GeneratorIOBase {
 public:
-    Input(const std::string &n, int dims) : ImageParam(type_of<T>(), dims, n) {
+    InputImage(const std::string &n, Type t, int dims) : ImageParam(t, dims, n) {
         io_name = n;
         io_is_buffer = true;
-        io_type = type_of<T>();
+        io_type = t;
         io_dimensions = dims;
-        internal::register_io(this);
+        register_io(this);
     }
     using ImageParam::operator();
     std::shared_ptr<ParameterContents> input_parameter() const override { return parameter(); }
+};
+
+}  // namespace internal
+
+// A buffer input: an ImageParam of element type T.
+template <typename T>
+class Input<Buffer<T>> : public internal::InputImage {
+public:
+    Input(const std::string &n, int dims) : internal::InputImage(n, type_of<T>(), dims) {}
+};
+
+// An input declared by its type and dimensions and used as a Func (Halide's Input<Func>:
+// Input<Func> in{"in", Float(32), 2}): compiled, it is an input buffer, as Input<Buffer<T>> is.
+template <>
+class Input<Func> : public internal::InputImage {
+public:
+    Input(const std::string &n, Type t, int dims) : internal::InputImage(n, t, dims) {}
 };
 
 // A scalar input: a Param<T>.
@@ -411,6 +429,24 @@ public:
         this->io_is_output = true;
         this->io_type = type_of<T>();
         this->io_dimensions = dims;
+        internal::register_io(this);
+    }
+    using internal::OutputFunc<Output>::operator=;
+};
+
+// A scalar output (Halide's Output<float>): a Func of no dimensions, output() = e; compiled,
+// the function writes it to a 0-dimensional buffer.
+template <typename T>
+class Output : public internal::OutputFunc<Output<T>> {
+    static_assert(std::is_arithmetic_v<T>, "Output<T>: T is a scalar type, Buffer<T> or Func");
+
+public:
+    explicit Output(const std::string &n) : internal::OutputFunc<Output>(n) {
+        this->io_name = n;
+        this->io_is_buffer = true;
+        this->io_is_output = true;
+        this->io_type = type_of<T>();
+        this->io_dimensions = 0;
         internal::register_io(this);
     }
     using internal::OutputFunc<Output>::operator=;

@@ -256,3 +256,48 @@ TEST_CASE("set_host_alignment on a generator's Input and Output") {
     }
     CHECK(msg.find("buffer 'input' has host pointer") != std::string::npos);
 }
+
+namespace {
+
+// Halide's Input<Func> (declared by type and dimensions, used as a Func) and a scalar
+// Output<float> (a Func of no dimensions) beside a buffer output.
+class SumAndScale : public Halide::Generator<SumAndScale> {
+public:
+    Input<Func> input{"input", Float(32), 2};
+    Input<int> width{"width"}, height{"height"};
+    Output<float> total{"total"};
+    Output<Buffer<float>> scaled{"scaled", 2};
+
+    void generate() {
+        RDom r(0, width, 0, height);
+        total() = 0.0f;
+        total() += input(r.x, r.y);
+        scaled(x, y) = input(x, y) * 2.0f;
+    }
+    Var x{"x"}, y{"y"};
+};
+
+}  // namespace
+
+HALIDE_REGISTER_GENERATOR(SumAndScale, sum_and_scale)
+
+TEST_CASE("an Input<Func> read as a Func, and a scalar Output<float>") {
+    auto gen = GeneratorRegistry::create("sum_and_scale");
+    std::vector<Func> outs = gen->build_outputs();
+    auto &g = static_cast<SumAndScale &>(*gen);
+    REQUIRE(outs.size() == 2);
+    CHECK(outs[0].name() == "total");
+    CHECK(g.total.dimensions() == 0);
+    Buffer<float> in(5, 4);
+    float want = 0;
+    for (int y = 0; y < 4; y++)
+        for (int x = 0; x < 5; x++) want += in(x, y) = float(x + 10 * y);
+    g.input.set(in);
+    g.width.set(5);
+    g.height.set(4);
+    Realization r = Pipeline(outs).realize({5, 4});
+    Buffer<float> t = r[0], s = r[1];
+    CHECK(t.dimensions() == 0);
+    CHECK(t() == want);
+    CHECK(s(4, 3) == 68.0f);
+}
