@@ -38,31 +38,16 @@ public:
     // The output Funcs, in order.
     std::vector<std::shared_ptr<FunctionContents>> outputs() const;
 
-    // Lowers and compiles, unless no Func of the pipeline changed since the last compile.
+    // What codegen/Pipeline.h says of the methods of the same names.
     void compile_jit();
-    // Whether the compiled code is that of the Funcs as they are now.
-    bool is_current() const;
-    // How many times this pipeline was compiled (lowered and JIT-compiled).
-    int compile_count() const;
-    // Compiles for a given target (it must run on this machine).
     void compile_jit(const Target &target);
-    // Computes the output over dst's region. Parameters the map names take its values for this
-    // call only; the others take those set on them (Param::set, ImageParam::set).
-    void realize(Buffer<> &dst, const ParamMap &param_map = ParamMap::empty_map());
-    // A Tuple-valued output: one buffer per value, all over the same region.
-    void realize(Realization &dst, const ParamMap &param_map = ParamMap::empty_map());
-    void realize(Realization &&dst, const ParamMap &param_map = ParamMap::empty_map()) { realize(dst, param_map); }
-    Realization realize(const std::vector<int> &sizes = {}, const ParamMap &param_map = ParamMap::empty_map());
-
-    // Halide's infer_input_bounds: binds every ImageParam the pipeline reads and that has no
-    // buffer yet to a new zero-filled buffer covering exactly what realizing over `sizes`
-    // reads (its mins may be negative). ImageParams already bound keep their buffers.
+    bool is_current() const;
+    int compile_count() const;
+    void realize(Buffer<> &dst, const ParamMap &param_map);
+    void realize(Realization &dst, const ParamMap &param_map);
+    Realization realize(const std::vector<int> &sizes, const ParamMap &param_map);
     void infer_input_bounds(const std::vector<int> &sizes);
-
-    // The Func of this pipeline named `name` (an output or a Func they read), as Halide's
-    // get_func gives one by index: a handle to a Func made by a library function (a boundary
-    // condition, an inline reduction), whose name auto_schedule's source uses. A CompileError
-    // names the pipeline's Funcs if none has the name, and says so if several share it.
+    // (Two Funcs of the name are an error that says so: keep a handle to the one meant.)
     Func get_func(const std::string &name) const;
 
     std::string lowered_stmt();
