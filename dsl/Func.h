@@ -266,6 +266,8 @@ public:
     Func &parallel(const VarOrRVar &v);
     Func &parallel(const VarOrRVar &v, Expr task_size, TailStrategy tail = TailStrategy::Auto);
     Func &serial(const VarOrRVar &v);
+    // Stage::atomic of the pure definition (as Halide's Func::atomic).
+    Func &atomic(bool override_associativity_test = false);
     // Promises that only [min, min+extent) of dimension var is ever needed (checked at run time).
     Func &bound(const Var &var, Expr min, Expr extent);
     // Fixes only the extent of dimension var: the min is what the consumers need, and they

@@ -533,6 +533,7 @@ Func &Func::parallel(const VarOrRVar &v, Expr task_size, TailStrategy tail) {
     HALO_FORWARD(parallel(v, task_size, tail))
 }
 Func &Func::serial(const VarOrRVar &v) { HALO_FORWARD(serial(v)) }
+Func &Func::atomic(bool override_associativity_test) { HALO_FORWARD(atomic(override_associativity_test)) }
 #undef HALO_FORWARD
 
 Stage Func::update(int i) {

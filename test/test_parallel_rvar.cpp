@@ -145,7 +145,8 @@ TEST_CASE("allow_race_conditions lets an unproven RVar loop run in parallel, and
     f(x) = 0;
     f((r * 37) % 64) = r;
     std::string msg = compile_error_of([&] { f.update().parallel(r); });
-    CHECK(contains(msg, "call allow_race_conditions() on the stage first"));
+    CHECK(contains(msg, "or call atomic() on the stage first (its stores then become atomic updates; or, if the "
+                        "races are intended, allow_race_conditions())"));
     f.update().allow_race_conditions().parallel(r);
     Buffer<int> out = f.realize({64});
     for (int k = 0; k < 64; k++) CHECK(out((k * 37) % 64) == k);

@@ -363,6 +363,7 @@ void RandomPipeline::add_update_stage(PipelineStage &st, int a, int b) {
         } else {
             f(clamp(read(a, r, y), -3, 9), y) += 1;
             log_ << F << "(clamp(" << A << "(r, y), -3, 9), y) += 1, " << range << "\n";
+            st.update_atomic_ok = true;
         }
         if (coin()) {
             RDom s(0, 5, "s" + F);
@@ -370,6 +371,7 @@ void RandomPipeline::add_update_stage(PipelineStage &st, int a, int b) {
             log_ << F << "(s, y) = " << F << "(s + 1, y), s in [0, 4]\n";
             st.update_has_x = {false, false};
             st.output_safe_updates = false;
+            st.update_atomic_ok = false;
             return;
         }
         break;

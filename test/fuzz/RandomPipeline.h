@@ -47,6 +47,9 @@ struct PipelineStage {
     // Its one update loops over an RVar in x (has_update_rvar): whether the iterations touch
     // points of their own (then vectorize or parallel over it are allowed, else refused).
     bool has_update_rvar = false, update_rvar_race_free = false;
+    // Its one update is an associative scatter (f(clamp(...), y) += 1): atomic() lets its RVar
+    // loop run in parallel or in (unrolled) vector lanes.
+    bool update_atomic_ok = false;
     halo::RVar update_rvar;
     // A pure stage whose values its definition clamps to [-3, 4]: later stages may read at
     // positions offset by its values without clamping them (bounded by its value bounds).

@@ -57,7 +57,8 @@ std::vector<std::string> RandomPipeline::schedule_loops(int s, int update, bool 
             log << "  " << stage_name << ".split(x, xo, xi, 2, ShiftInwards): rejected, as it must be\n";
         }
         const PipelineStage &st = stages_[s];
-        if (update == 1 && st.has_update_rvar && st.updates() == 1 && rand(4) == 0) {
+        // (Scatters that atomic() then lets run in parallel are tried more often.)
+        if (update == 1 && st.has_update_rvar && st.updates() == 1 && rand(st.update_atomic_ok ? 2 : 4) == 0) {
             // vectorize or parallel over the RVar: allowed only where each iteration touches
             // points of its own (Halide's rule); a scan's must be refused, at the directive.
             bool par = coin() && !no_parallel;
@@ -76,6 +77,13 @@ std::vector<std::string> RandomPipeline::schedule_loops(int s, int update, bool 
                 throw std::logic_error(stage_name + what + " of an update whose iterations read each other was accepted");
             }
             log << "  " << stage_name << what << (refused.empty() ? "\n" : ": refused, as it must be\n");
+            if (!refused.empty() && st.update_atomic_ok) {
+                // With atomic(), the same directive must be accepted and compute the same values.
+                stage.atomic();
+                if (par) stage.parallel(st.update_rvar);
+                else stage.vectorize(st.update_rvar, 4);
+                log << "  " << stage_name << ".atomic()" << what << "\n";
+            }
         }
         int choice = rand(10);
         if (!has_x && choice != 5 && choice != 6) choice = 9;
