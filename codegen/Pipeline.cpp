@@ -72,11 +72,16 @@ double Pipeline::compile_time_ms() const { return contents("compile_time_ms").co
 int64_t Pipeline::arena_bytes() const { return contents("arena_bytes").arena_bytes(); }
 void Pipeline::release_memory() { contents("release_memory").release_memory(); }
 
-std::string Pipeline::loop_nest() const {
+namespace {
+// The loops of the pipeline computing `outputs`, lowered for that only (nothing is compiled).
+std::string loop_nest_of(const std::vector<std::shared_ptr<FunctionContents>> &outputs) {
     LowerOptions options;
     options.stop_before_flattening = true;  // loops still carry their kinds
-    return loop_nest_text(lower(contents("loop_nest").outputs(), "halo_loop_nest", options).body);
+    return loop_nest_text(lower(outputs, "halo_loop_nest", options).body);
 }
+}  // namespace
+
+std::string Pipeline::loop_nest() const { return loop_nest_of(contents("loop_nest").outputs()); }
 
 void Pipeline::print_loop_nest() const { std::cout << loop_nest(); }
 
@@ -170,7 +175,7 @@ std::string Func::lowered_stmt() {
 
 std::string Func::loop_nest() const {
     user_assert(defined()) << "Func '" << name() << "' has no definition";
-    return Pipeline(*this).loop_nest();
+    return loop_nest_of({f_});
 }
 
 void Func::print_loop_nest() const { std::cout << loop_nest(); }

@@ -211,7 +211,7 @@ struct Chooser {
     Environment copies;  // lowering's copies, named alike: their calls name the Funcs apart
     std::map<std::string, Place> place;
     std::map<std::string, std::vector<std::string>> calls;  // Func -> the Funcs it reads
-    Target target = get_host_target();
+    Target target;  // AutoScheduleOptions::target
     // The trial schedules' reports share their breadth-first halves (a cache, so mutable).
     mutable RedundancyReportCache report_cache;
 

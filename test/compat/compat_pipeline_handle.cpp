@@ -112,6 +112,7 @@ TEST_CASE("Pipeline::auto_schedule(target) schedules a pipeline over its output'
     Pipeline p(blur_y);
     AutoSchedulerResults r = p.auto_schedule("Mullapudi2016", get_host_target());
     CHECK(r.scheduler_name == "Mullapudi2016");
+    CHECK(r.target == get_host_target());
     CHECK(contains(r.schedule_source, "blur_y"));
     Buffer<float> in(301, 207);
     for (int yy = 0; yy < 207; yy++) {
