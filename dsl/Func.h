@@ -229,6 +229,14 @@ public:
     Func in(const std::vector<Func> &consumers);
     // The global wrapper: every consumer reads it, except this Func's other wrappers.
     Func in();
+    // ---- clones (Halide's Func::clone_in): a copy of this Func's definitions and schedule as
+    // they are now, which consumer reads instead of this one, to compute and schedule apart
+    // (e.g. one consumer recomputes its own copy at its tiles while others share a buffer).
+    // Asking again returns the same clone; it shares the lookup of in() (a consumer reads one of
+    // them per Func: in(g) after clone_in(g) returns the clone, as in Halide).
+    Func clone_in(const Func &consumer);
+    // One clone shared by these consumers (named after them in sorted order).
+    Func clone_in(const std::vector<Func> &consumers);
 
     // ---- schedule: where it is computed
     Func &compute_root();

@@ -127,6 +127,8 @@ struct FunctionContents {
     // the user's code has no variable of its name, so auto_schedule's source declares a handle
     // (Pipeline::get_func).
     bool made_by_library = false;
+    // Made by clone_in: a copy of the definitions of the Func of this name ("" for any other).
+    std::string clone_of;
 
     // The type of each value (one per component of a Tuple).
     std::vector<Type> types() const {

@@ -117,9 +117,10 @@ void apply_wrappers(Environment &env, const std::vector<std::string> &outputs, c
             if (!consumer || !env.count(*consumer)) continue;
             const std::string &wrapper = copies.name_in_copies(w.get());
             user_assert(used[*consumer].count(wrapper))
-                << "Func '" << name << "': in(" << *consumer << ") wraps it for '" << *consumer << "', but '" << *consumer
-                << "' does not call '" << name << "', so the wrapper '" << wrapper << "' and its schedule would "
-                << "do nothing. Wrap it for a Func that reads it";
+                << "Func '" << name << "': " << (w->clone_of.empty() ? "in(" : "clone_in(") << *consumer
+                << ") wraps it for '" << *consumer << "', but '" << *consumer << "' does not call '" << name
+                << "', so the " << (w->clone_of.empty() ? "wrapper '" : "clone '") << wrapper
+                << "' and its schedule would do nothing. Wrap it for a Func that reads it";
         }
     }
     // Keep what the output reaches now (a wrapper of a consumer outside this pipeline, or a

@@ -1,10 +1,11 @@
-// Wrappers (Func::in, ImageParam::in) at random: random stencil pipelines, some stages with
-// updates, whose calls are redirected through per-consumer, global and chained wrappers of
-// stages and of the input, every Func placed inline, at the root or at a loop of the tiled
-// output (each no deeper than anything that may read it), some vectorized or split, stored at
-// the root where no parallel loop lies between. Every case is a valid Halide program: the
-// output must equal the reference evaluator's over an output region at a random (often
-// negative) position whose size the tiles do not divide. HALO_WRAPPER_FUZZ_SEED picks others.
+// Wrappers (Func::in, ImageParam::in) and clones (Func::clone_in) at random: random stencil
+// pipelines, some stages with updates, whose calls are redirected through clones (of clones
+// too) and per-consumer, global and chained wrappers of stages, clones and the input, every
+// Func placed inline, at the root or at a loop of the tiled output (each no deeper than
+// anything that may read it), some vectorized or split, stored at the root where no parallel
+// loop lies between. Every case is a valid Halide program: the output must equal the reference
+// evaluator's over an output region at a random (often negative) position whose size the tiles
+// do not divide. HALO_WRAPPER_FUZZ_SEED picks others.
 #include <cstdlib>
 #include <functional>
 #include <map>
@@ -56,6 +57,7 @@ public:
             }
             nodes_.push_back(n);
         }
+        make_clones();
         make_wrappers();
         schedule();
         return nodes_[stages - 1].f;  // (the wrappers follow the stages)
@@ -92,6 +94,36 @@ private:
         case 1: return a - b;
         case 2: return max(a, b);
         default: return (a * 3 + b) / 4;
+        }
+    }
+
+    // Random clones (Func::clone_in) of stages or of clones, for one of their consumers. A clone
+    // reads what its original reads, so it becomes a consumer of those (before the wrappers are
+    // made: they may be made for it, and a global wrapper counts it among its readers).
+    void make_clones() {
+        const int output = int(nodes_.size()) - 1;
+        const int clones = pick(3);
+        for (int k = 0; k < clones; k++) {
+            const int from = pick(int(nodes_.size()));
+            if (from == output || nodes_[from].consumers.empty()) continue;
+            const int c = nodes_[from].consumers[pick(int(nodes_[from].consumers.size()))];
+            log_ << nodes_[from].f.name() << ".clone_in(" << nodes_[c].f.name() << ")\n";
+            Func clone = nodes_[from].f.clone_in(nodes_[c].f);
+            bool known = false;
+            for (auto &n : nodes_) known |= n.f.function() == clone.function();
+            if (known) continue;  // asked again
+            Node n;
+            n.f = clone;
+            n.is_wrapper = true;  // (not one of the stages)
+            n.reads = nodes_[from].reads;
+            n.has_update = nodes_[from].has_update;
+            n.consumers = {c};
+            const int index = int(nodes_.size());
+            for (int r : n.reads) {
+                if (r >= 0) nodes_[r].consumers.push_back(index);
+                else input_consumers_.push_back(index);
+            }
+            nodes_.push_back(n);
         }
     }
 
