@@ -150,6 +150,7 @@ JITModule::JITModule(const LoweredPipeline &p, const Target &target) : impl_(std
     add("halo_error_realization_mismatch", &halo_error_realization_mismatch);
     add("halo_error_output_read", &record_output_read);
     add("halo_error_fold_storage", &halo_error_fold_storage);
+    add("halo_error_bound_storage", &halo_error_bound_storage);
     add("halo_error_split_factor", &halo_error_split_factor);
     add("halo_error_align_modulus", &halo_error_align_modulus);
     add("halo_print", &halo_print);

@@ -53,8 +53,10 @@ Dimension::Dimension(std::shared_ptr<ParameterContents> param, int d) : param_(s
 }
 
 Dimension::Dimension(std::shared_ptr<FunctionContents> output, int d) : output_(std::move(output)), d_(d) {
-    user_assert(output_->has_pure_definition)
-        << "output_buffer() of Func '" << output_->name << "', which has no definition yet: define it first";
+    user_assert(output_->has_pure_definition || output_->required_dimensions >= 0)
+        << "output_buffer() of Func '" << output_->name
+        << "', which has no definition yet: define it first (or declare it with its type and dimensions, "
+        << "Func(type, dimensions, name))";
     user_assert(d >= 0 && d < output_->dimensions())
         << "Func '" << output_->name << "' has " << output_->dimensions() << " dimensions; its output buffer has no dimension " << d;
 }

@@ -57,6 +57,31 @@ void check_calls(const FunctionContents &f, const FreeNames &names, const char *
     }
 }
 
+// A Func declared with required types and dimensions (Func(type, dimensions, name)) must be
+// defined with them, as in Halide.
+void check_required_shape(const FunctionContents &f, const std::vector<Expr> &values, size_t dimensions) {
+    if (f.required_dimensions >= 0) {
+        user_assert(int(dimensions) == f.required_dimensions)
+            << "Func '" << f.name << "' was declared with " << f.required_dimensions << " dimension"
+            << (f.required_dimensions == 1 ? "" : "s") << " (Func(type, " << f.required_dimensions << ", \"" << f.name
+            << "\")), but its pure definition has " << dimensions << "; define it over "
+            << f.required_dimensions << " Vars, or declare it with " << dimensions;
+    }
+    if (f.required_types.empty()) return;
+    user_assert(values.size() == f.required_types.size())
+        << "Func '" << f.name << "' was declared with " << f.required_types.size() << " value type"
+        << (f.required_types.size() == 1 ? "" : "s") << ", but its pure definition gives " << values.size()
+        << " value" << (values.size() == 1 ? "" : "s");
+    for (size_t i = 0; i < values.size(); i++) {
+        std::string which = values.size() > 1 ? " value " + std::to_string(i) : "";
+        user_assert(values[i].type() == f.required_types[i])
+            << "Func '" << f.name << "' was declared to hold " << f.required_types[i].to_string() << which
+            << ", but its pure definition" << which << " has type " << values[i].type().to_string()
+            << "; wrap the value in cast<" << f.required_types[i].to_string() << ">(...) or declare the Func with "
+            << values[i].type().to_string();
+    }
+}
+
 }  // namespace
 
 Func::Func() : Func(unique_name('f')) {}
@@ -103,6 +128,20 @@ Func::Func(const std::string &name) : f_(std::make_shared<FunctionContents>()) {
     f_->schedule.store_level = LoopLevel::inlined();
 }
 
+Func::Func(const Type &required_type, int required_dimensions, const std::string &name)
+    : Func(std::vector<Type>{required_type}, required_dimensions, name) {}
+
+Func::Func(const std::vector<Type> &required_types, int required_dimensions, const std::string &name)
+    : Func(name) {
+    user_assert(!required_types.empty()) << "Func '" << name << "' declared with an empty list of required types; "
+                                         << "give one type per value, or declare it as Func(\"" << name << "\")";
+    user_assert(required_dimensions >= -1)
+        << "Func '" << name << "' declared with " << required_dimensions
+        << " dimensions; give a count of 0 or more, or -1 (AnyDims) for any";
+    f_->required_types = required_types;
+    f_->required_dimensions = required_dimensions;
+}
+
 Func::Func(const Expr &e) : Func() {
     FreeNames names;
     e.accept(&names);
@@ -140,19 +179,19 @@ Func lambda(const Var &x, const Var &y, const Var &z, const Var &w, const Expr &
 }
 
 Type Func::output_type() const {
-    user_assert(defined()) << "Func '" << name() << "' has no definition, so it has no type";
+    user_assert(f_->has_known_shape()) << "Func '" << name() << "' has no definition, so it has no type";
     user_assert(!f_->is_tuple()) << "Func '" << name() << "' is Tuple-valued (" << f_->outputs()
                                  << " values); use output_types() instead of output_type()";
     return f_->types()[0];
 }
 
 std::vector<Type> Func::output_types() const {
-    user_assert(defined()) << "Func '" << name() << "' has no definition, so it has no type";
+    user_assert(f_->has_known_shape()) << "Func '" << name() << "' has no definition, so it has no type";
     return f_->types();
 }
 
 int Func::outputs() const {
-    user_assert(defined()) << "Func '" << name() << "' has no definition, so no outputs()";
+    user_assert(f_->has_known_shape()) << "Func '" << name() << "' has no definition, so no outputs()";
     return f_->outputs();
 }
 
@@ -638,6 +677,7 @@ Stage FuncRef::define(std::vector<Expr> values) {
                 << "' appears twice on the left side of its pure definition";
             arg_names.push_back(v->name);
         }
+        check_required_shape(*f_, values, arg_names.size());
         check_calls(*f_, names, "pure definition");
         user_assert(names.rvars.empty())
             << "Func '" << f_->name << "': its pure definition uses RVar '" << names.rvars[0]->name
@@ -1007,6 +1047,9 @@ ImageParam::operator Func() const {
         std::vector<Expr> args;
         for (int d = 0; d < dimensions(); d++) args.push_back(Var("_" + std::to_string(d)));
         f(args) = (*this)(args);
+        // (As Halide's: the image's Func records its type and dimensions as required ones.)
+        f.function()->required_types = {type()};
+        f.function()->required_dimensions = dimensions();
         wrappers_->as_func = f.function();
     }
     return Func(wrappers_->as_func);

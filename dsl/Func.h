@@ -193,8 +193,19 @@ class Func {
 public:
     Func();
     explicit Func(const std::string &name);
+    // A Func whose pure definition must have values of these types and, unless dimensions is
+    // -1 (Halide's AnyDims), that many dimensions (Halide's typed Funcs): an error otherwise.
+    // Before it is defined, output_types(), outputs(), dimensions() and output_buffer() already
+    // answer from them.
+    Func(const Type &required_type, int required_dimensions, const std::string &name);
+    Func(const std::vector<Type> &required_types, int required_dimensions, const std::string &name);
     // A Func holding one Expr, defined over the Vars that appear in it.
     explicit Func(const Expr &e);
+    // A Func whose values are the buffer's (Halide's Func(Buffer)): f(_) = im(_).
+    template <typename T>
+    explicit Func(const Buffer<T> &im) : Func() {
+        (*this)(_) = im(_);
+    }
     explicit Func(std::shared_ptr<FunctionContents> f);
 
     const std::string &name() const { return f_->name; }
@@ -315,7 +326,15 @@ public:
     // is needed at once (by one iteration of the window, or else by the whole realization) is
     // a run-time error. (Sliding windows fold by themselves, to the next power of two, when
     // what an iteration needs has a constant size.)
-    Func &fold_storage(const Var &dim, Expr extent);
+    // fold_forward is Halide's (the direction the window moves); Halo's fold is a modulus,
+    // which holds in either direction, so it changes nothing.
+    Func &fold_storage(const Var &dim, Expr extent, bool fold_forward = true);
+    // Allocates dimension `dim` of its buffer with extent `extent` whatever the region bounds
+    // inference gives it (Halide's bound_storage): a constant extent lets a per-tile buffer
+    // live on the stack. `extent` is a constant or depends on Params and input buffers' sizes
+    // only; a region larger than it is a run-time error. No effect on an output or an inlined
+    // Func, which allocate nothing.
+    Func &bound_storage(const Var &dim, Expr extent);
     // Where its buffer lives (see MemoryType in IR.h): Func::store_in(MemoryType::Stack) keeps a
     // per-tile buffer of known size on the stack however large, Heap always uses the heap.
     Func &store_in(MemoryType memory_type);

@@ -6,6 +6,7 @@
 #include <set>
 #include <sstream>
 
+#include "FreeNames.h"
 #include "Func.h"
 #include "IRPrinter.h"
 #include "IRVisitor.h"
@@ -678,7 +679,7 @@ Func &Func::store_in(MemoryType memory_type) {
     return *this;
 }
 
-Func &Func::fold_storage(const Var &dim, Expr extent) {
+Func &Func::fold_storage(const Var &dim, Expr extent, bool /*fold_forward*/) {
     f_->changed();
     std::string dims;
     for (auto &a : f_->args) dims += (dims.empty() ? "" : ", ") + a;
@@ -692,6 +693,36 @@ Func &Func::fold_storage(const Var &dim, Expr extent) {
                                          << ") given twice";
     }
     f_->schedule.folds.push_back({dim.name(), cast(Int(32), extent), true});
+    return *this;
+}
+
+Func &Func::bound_storage(const Var &dim, Expr extent) {
+    f_->changed();
+    std::string dims;
+    for (auto &a : f_->args) dims += (dims.empty() ? "" : ", ") + a;
+    user_assert(std::find(f_->args.begin(), f_->args.end(), dim.name()) != f_->args.end())
+        << "Func '" << name() << "': bound_storage(" << dim.name() << ", ...) names no dimension of it (" << dims
+        << ")";
+    user_assert(extent.defined()) << "Func '" << name() << "': bound_storage(" << dim.name()
+                                  << ", ...) of an undefined extent";
+    user_assert(extent.type().is_int() || extent.type().is_uint())
+        << "Func '" << name() << "': bound_storage(" << dim.name() << ", " << extent
+        << ") needs an integer extent, not one of type " << extent.type();
+    internal::FreeNames names;
+    extent.accept(&names);
+    user_assert(names.vars.empty() && names.rvars.empty() && names.func_calls.empty())
+        << "Func '" << name() << "': bound_storage(" << dim.name() << ", " << extent << ") depends on "
+        << (!names.vars.empty()    ? "Var '" + names.vars.front() + "'"
+            : !names.rvars.empty() ? "RVar '" + names.rvars.front()->name + "'"
+                                   : "Func '" + names.func_calls.front()->name + "'")
+        << "; the extent may depend only on constants, Params and input buffers' sizes";
+    const int64_t *k = as_const_int(extent);
+    user_assert(!k || *k > 0) << "Func '" << name() << "': bound_storage(" << dim.name() << ", " << extent
+                              << ") needs a positive extent";
+    for (auto &[var, e] : f_->schedule.storage_bounds) {
+        user_assert(var != dim.name()) << "Func '" << name() << "': bound_storage(" << dim.name() << ") given twice";
+    }
+    f_->schedule.storage_bounds.push_back({dim.name(), cast(Int(32), extent)});
     return *this;
 }
 

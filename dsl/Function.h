@@ -130,15 +130,25 @@ struct FunctionContents {
     // Made by clone_in: a copy of the definitions of the Func of this name ("" for any other).
     std::string clone_of;
 
+    // Func(type, dimensions, name) (Halide's): what its pure definition must give; before it is
+    // defined, what types() and dimensions() report. Empty and -1: no requirement.
+    std::vector<Type> required_types;
+    int required_dimensions = -1;
+
     // The type of each value (one per component of a Tuple).
     std::vector<Type> types() const {
+        if (!has_pure_definition) return required_types;
         std::vector<Type> t;
         for (auto &v : pure.values) t.push_back(v.type());
         return t;
     }
-    int outputs() const { return int(pure.values.size()); }
-    bool is_tuple() const { return pure.values.size() > 1; }
-    int dimensions() const { return int(args.size()); }
+    int outputs() const { return has_pure_definition ? int(pure.values.size()) : int(required_types.size()); }
+    bool is_tuple() const { return outputs() > 1; }
+    int dimensions() const {
+        return has_pure_definition || required_dimensions < 0 ? int(args.size()) : required_dimensions;
+    }
+    // Its types and dimensions are known: it is defined, or declared with them.
+    bool has_known_shape() const { return has_pure_definition || !required_types.empty(); }
     int stages() const { return 1 + int(updates.size()); }
     const Definition &stage(int i) const { return i == 0 ? pure : updates[i - 1]; }
     Definition &stage(int i) { return i == 0 ? pure : updates[i - 1]; }

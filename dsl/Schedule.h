@@ -152,6 +152,9 @@ struct FuncSchedule {
     std::vector<std::pair<std::string, int64_t>> storage_alignment;
     MemoryType memory_type = MemoryType::Auto;  // store_in
     std::vector<StorageFold> folds;
+    // bound_storage: a dimension's (by its Var's name) allocated extent, whatever the region
+    // computed (checked at run time to hold it).
+    std::vector<std::pair<std::string, Expr>> storage_bounds;
 };
 
 }  // namespace halo

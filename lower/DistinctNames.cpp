@@ -175,6 +175,7 @@ FunctionCopies copy_with_distinct_names(const std::vector<std::shared_ptr<Functi
                 for (Expr *e : {&b.min, &b.extent, &b.modulus, &b.remainder}) rename_in(*e, rename);
             }
             for (auto &fold : copy->schedule.folds) rename_in(fold.factor, rename);
+            for (auto &[var, extent] : copy->schedule.storage_bounds) rename_in(extent, rename);
             rename_level(*copy, copy->schedule.compute_level, shared, copies);
             rename_level(*copy, copy->schedule.store_level, shared, copies);
         }

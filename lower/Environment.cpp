@@ -48,6 +48,7 @@ void for_each_expr(const FunctionContents &f, const std::function<void(const Exp
             if (e->defined()) fn(*e);
         }
     }
+    for (auto &[var, extent] : f.schedule.storage_bounds) fn(extent);
 }
 
 namespace {

@@ -69,10 +69,25 @@ public:
             lets.push_back({op->name + ".min." + std::to_string(d), op->bounds[d].min});
             lets.push_back({op->name + ".extent." + std::to_string(d), op->bounds[d].extent});
         }
+        // bound_storage: the dimension is allocated with the given extent (a constant one lets
+        // the buffer live on the stack), once the region is checked to fit in it.
+        std::vector<Expr> storage_bound(op->bounds.size());
+        std::vector<Stmt> checks;
+        for (auto &[var, bound] : sched.storage_bounds) {
+            auto it = std::find(args.begin(), args.end(), var);
+            internal_assert(it != args.end()) << "bound_storage of a dimension " << op->name << " does not have";
+            int d = int(it - args.begin());
+            storage_bound[size_t(d)] = max(bound, 0);  // (an empty region fits a bound below 0)
+            Expr needed = field(op->name, "extent", d);
+            Expr msg = Call::make(Int(32), "halo_error_bound_storage",
+                                  {StringImm::make(op->name), StringImm::make(var), needed, bound}, Call::Extern);
+            checks.push_back(AssertStmt::make(needed <= bound, msg));
+        }
         Expr stride = Expr(int64_t(1));
         for (size_t i = 0; i < order.size(); i++) {
             int d = order[i];
-            Expr extent = Cast::make(Int(64), field(op->name, "extent", d));
+            Expr extent = Cast::make(Int(64), storage_bound[size_t(d)].defined() ? storage_bound[size_t(d)]
+                                                                                 : field(op->name, "extent", d));
             for (auto &[dim, alignment] : sched.storage_alignment) {
                 bool here = dim.empty() ? i == 0 : dim == args[size_t(d)];
                 if (!here || alignment <= 1) continue;
@@ -88,6 +103,8 @@ public:
             s = Allocate::make(tuple_buffer_name(op->name, int(i), int(op->types.size())), op->types[i], extents, s,
                                sched.memory_type);
         }
+        checks.push_back(s);  // (checked before allocating)
+        s = Block::make(checks);
         for (auto it = lets.rbegin(); it != lets.rend(); ++it) s = LetStmt::make(it->first, it->second, s);
         return s;
     }

@@ -264,6 +264,16 @@ int32_t halo_error_fold_storage(void *user_context, const char *func_name, const
     return halo_error_code_access_out_of_bounds;
 }
 
+int32_t halo_error_bound_storage(void *user_context, const char *func_name, const char *dim_name, int32_t needed,
+                                 int32_t bound) {
+    std::string msg = std::string("Func '") + func_name + "' has storage for " + std::to_string(bound) + " in " +
+                      dim_name + " (bound_storage), but " + std::to_string(needed) +
+                      " of it are computed at once: bound its storage by at least " + std::to_string(needed) +
+                      ", or compute it over a smaller region";
+    halo_error(user_context, msg.c_str());
+    return halo_error_code_access_out_of_bounds;
+}
+
 int32_t halo_error_output_read(void *user_context, const char *output_name, const char *reader,
                                const char *dim_name, int64_t have_min, int64_t have_max, int64_t need_min,
                                int64_t need_max) {

@@ -150,6 +150,10 @@ int32_t halo_error_output_read(void *user_context, const char *output_name, cons
 // halo_error_code_access_out_of_bounds.
 int32_t halo_error_fold_storage(void *user_context, const char *func_name, const char *dim_name, int32_t needed,
                                 int32_t fold, const char *hint);
+// Func::bound_storage: `needed` of dimension dim are computed at once, more than the `bound`
+// its buffer was given. Returns halo_error_code_access_out_of_bounds.
+int32_t halo_error_bound_storage(void *user_context, const char *func_name, const char *dim_name, int32_t needed,
+                                 int32_t bound);
 // The buffers of a Tuple-valued output (one per value) must cover the same region: buffer
 // `value` differs from buffer 0 in dimension dim. Returns halo_error_code_access_out_of_bounds.
 int32_t halo_error_realization_mismatch(void *user_context, const char *func_name, int32_t value, int32_t dim,

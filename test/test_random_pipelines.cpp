@@ -204,6 +204,7 @@ Outcome run_case(unsigned seed, std::string &description) {
         if (expect.kind == halo_fuzz::Expectation::RuntimeError && contains_any(e.what(), expect.message_parts)) {
             return {Outcome::Expected, e.what()};
         }
+        if (contains_any(e.what(), expect.tolerated_runtime_errors)) return {Outcome::Expected, e.what()};
         if (p.extreme_region() && contains_any(e.what(), {"out of memory", "does not fit in 32 bits, or its 32-bit computation wraps"})) {
             return {Outcome::Limit, e.what()};
         }

@@ -24,9 +24,9 @@
 // - hoist_storage counts mallocs through custom_malloc; Halo has neither Func::hoist_storage nor
 //   custom allocators, so hoist_storage(g, level) is written store_at(g, level) (store_root()
 //   for Var::outermost()), store_in(MemoryType::Heap) is kept, and the values are checked.
-// - vectorized_assert needs Func::bound_storage (not in Halo) to make an assert fire inside a
-//   vector loop; the port keeps the pipeline (a Func with an update, used at 2 * x + p by a
-//   vectorized consumer, so computed inside the vector loop) and checks the values for both p.
+// - vectorized_assert counts errors through a custom error handler; the port catches the
+//   RuntimeError and checks its message (and, in a case of its own, the values without the
+//   bound, for more p and sizes).
 // - bound_allocation inspects Allocate nodes through a custom lowering pass; Halo has no
 //   Func::bound_allocation, so the three pipelines are realized and checked without it.
 // - inlined_generator uses GeneratorContext::apply / create; Halo builds a Generator with
@@ -943,7 +943,27 @@ TEST_CASE("hoist_storage: a sliding-window producer stored per row or at the roo
 }
 
 // ---------------------------------------------------------------------------------------------
-// vectorized_assert (without bound_storage)
+// vectorized_assert
+
+TEST_CASE("vectorized_assert: bound_storage's check fires inside a vector loop, and only when it must") {
+    Func f("f"), g("g");
+    Var x("x");
+    Param<int> p;
+    f(x) = x;
+    f(x) += 1;
+    g(x) = f(x) + f(2 * x + p);
+    g.vectorize(x, 8);
+    f.bound_storage(x, 32);
+    // The size of f depends on both x and p: the check runs where f is computed, inside g's
+    // vectorized loop.
+    g.compile_jit();
+    p.set(256);
+    std::string msg = halo_compat::thrown_message([&] { g.realize({128}); });
+    CHECK(contains(msg, "Func 'f' has storage for 32 in x (bound_storage)"));
+    p.set(0);
+    Buffer<int> out = g.realize({8});
+    CHECK(mismatches<int>(out, [&](const std::vector<int> &c) { return (c[0] + 1) + (2 * c[0] + 1); }) == 0);
+}
 
 TEST_CASE("vectorized_assert: a Func with an update read at 2x + p inside a vector loop") {
     for (int sched = 0; sched < 2; sched++) {

@@ -3,9 +3,10 @@
 // behaviour is rewritten, not copied: every result is compared point by point against plain C++
 // loops, and every program Halide refuses must be refused by Halo with a message that names
 // what is wrong.
-// Not ported (Halo has no such API): Func(Type, dimensions, name) (error/func_expr_dim_mismatch,
-// func_expr_type_mismatch, func_tuple_update_types_mismatch), bound_storage (bad_bound_storage),
-// Target::CheckUnsafePromises (broken_promise), TailStrategy::RoundUpAndBlend
+// Ported elsewhere: Func(Type, dimensions, name) (error/func_expr_dim_mismatch,
+// func_expr_type_mismatch, func_tuple_update_types_mismatch: compat_typed_func.cpp) and
+// bound_storage (bad_bound_storage: compat_bound_storage.cpp).
+// Not ported (Halo has no such API): Target::CheckUnsafePromises (broken_promise), TailStrategy::RoundUpAndBlend
 // (round_up_and_blend_race), Target::StrictFloat (strict_float's target variants), LoopLevel::set
 // (correctness/deferred_loop_level), Buffer::make_scalar and range-for over Buffer::dim(d)
 // (for_each_element: written with Buffer(std::vector<int>{}) and explicit loops). Halo's

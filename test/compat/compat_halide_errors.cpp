@@ -3,8 +3,8 @@
 // run can know, a RuntimeError) whose message names the Func / Var / buffer / directive
 // involved. Where Halo legitimately accepts a program Halide refuses, the case says so and
 // checks the result against plain C++ instead. SHOW_MESSAGES=1 prints every message checked.
-// Not ported (Halo has no such API): Param::set_range, output_buffers(), Func(Type, dims),
-// undef, memoize, compute_with, LoopLevel, bound_storage, hoist_storage.
+// Not ported (Halo has no such API): output_buffers(), memoize, compute_with, hoist_storage.
+// (Func(Type, dims) and bound_storage: compat_typed_func.cpp and compat_bound_storage.cpp.)
 #include <doctest/doctest.h>
 
 #include <cstdint>

@@ -4,13 +4,14 @@
 // legitimately accepts a program Halide refuses, the case says why and checks the values
 // against plain C++ instead. SHOW_MESSAGES=1 prints every message checked.
 // Ported elsewhere with the same behaviour, so not here: realize_constantly_larger_than_two_gigs
-// (compat_halide_correctness_ports9.cpp; Halo allocates the 4 GB), broken_promise, bad_bound_storage,
+// (compat_halide_correctness_ports9.cpp; Halo allocates the 4 GB), broken_promise,
 // uninitialized_param_2 and cannot_schedule_inlined_stages (compat_halide_correctness_ports8.cpp),
+// bad_bound_storage (compat_bound_storage.cpp), func_expr_dim_mismatch and
+// func_expr_type_mismatch (compat_typed_func.cpp),
 // auto_schedule_no_parallel and auto_schedule_no_reorder (compat_halide_correctness_ports12.cpp).
 // Not ported (Halo has no such API): define_extern (bad_extern_split, extern_func_self_argument,
-// func_extern_*, vectorized_extern, wrong_dimensionality_extern_stage), Func(Type, dims)
-// (func_expr_dim_mismatch, func_expr_type_mismatch), undef (tuple_*_select_undef), atomic,
-// partition, eager_inline, bound_allocation, ring_buffer, Callable, float16, Param<const char *>.
+// func_extern_*, vectorized_extern, wrong_dimensionality_extern_stage), undef
+// (tuple_*_select_undef), partition, eager_inline, bound_allocation, ring_buffer, Callable, float16, Param<const char *>.
 #include <doctest/doctest.h>
 
 #include <algorithm>

@@ -375,6 +375,16 @@ void RandomPipeline::place(int s, std::vector<std::vector<std::string>> &loops_o
     if (!extreme_regions_ && rand(6) == 0) {
         random_alignment(f, coin() ? x_ : y_, [&](int n) { return rand(n); }, log_, "    ");
     }
+    if (rand(8) == 0) {
+        // A bound from too small for most regions (the error is then expected) to larger than
+        // any: the allocation's extent differs from the region's, the values must not.
+        const int bounds[] = {1, 8, 32, 1000, 1000, 1000};
+        int b = bounds[rand(6)];
+        const Var &v = coin() ? x_ : y_;
+        f.bound_storage(v, b);
+        log_ << "    .bound_storage(" << v.name() << ", " << b << ")\n";
+        expect_.tolerated_runtime_errors.push_back("(bound_storage), but");
+    }
     loops_of[s] = schedule_loops(s, 0, false);
     schedule_updates(s, false);
 }
