@@ -80,6 +80,25 @@ public:
     // stage runs as unrolled scalar updates (lanes may update one point). Tuple-valued Funcs
     // are refused: their values would not be updated as one.
     Stage &atomic(bool override_associativity_test = false);
+    // Halide's prefetch: at the top of each iteration of loop `at`, prefetch the part of f (or
+    // of an input image) that the loop's body reads when loop `from` (at or outside `at`) is
+    // `offset` iterations further on. A hint: what the pipeline computes does not change. A
+    // Func it reads must be stored outside `at` (else there is nothing to prefetch into yet).
+    Stage &prefetch(const Func &f, const VarOrRVar &at, const VarOrRVar &from, Expr offset = 1,
+                    PrefetchBoundStrategy strategy = PrefetchBoundStrategy::GuardWithIf);
+    template <typename Image>
+    Stage &prefetch(const Image &image, const VarOrRVar &at, const VarOrRVar &from, Expr offset = 1,
+                    PrefetchBoundStrategy strategy = PrefetchBoundStrategy::GuardWithIf) {
+        return prefetch_buffer(image.name(), {}, at, from, std::move(offset), strategy);
+    }
+    // The one-loop form (Halide's older one): at and from are both `var`.
+    Stage &prefetch(const Func &f, const VarOrRVar &var, int offset = 1,
+                    PrefetchBoundStrategy strategy = PrefetchBoundStrategy::GuardWithIf);
+    template <typename Image>
+    Stage &prefetch(const Image &image, const VarOrRVar &var, int offset = 1,
+                    PrefetchBoundStrategy strategy = PrefetchBoundStrategy::GuardWithIf) {
+        return prefetch_buffer(image.name(), {}, var, var, Expr(offset), strategy);
+    }
 
     // A version of this stage's schedule for when `condition` holds at run time (Halide's
     // specialize): the returned Stage starts as a copy of this one's schedule and is scheduled
@@ -104,6 +123,8 @@ public:
     int index() const { return index_; }
 
 private:
+    Stage &prefetch_buffer(const std::string &buffer, const std::shared_ptr<FunctionContents> &func,
+                           const VarOrRVar &at, const VarOrRVar &from, Expr offset, PrefetchBoundStrategy strategy);
     Definition &def() const;
     Dim &find_dim(const std::string &var, const char *directive) const;
     // base, or base2, base3, ... : the first name no loop or split of this stage uses.
@@ -287,6 +308,23 @@ public:
     Func &serial(const VarOrRVar &v);
     // Stage::atomic of the pure definition (as Halide's Func::atomic).
     Func &atomic(bool override_associativity_test = false);
+    // Stage::prefetch of the pure definition.
+    Func &prefetch(const Func &f, const VarOrRVar &at, const VarOrRVar &from, Expr offset = 1,
+                   PrefetchBoundStrategy strategy = PrefetchBoundStrategy::GuardWithIf);
+    template <typename Image>
+    Func &prefetch(const Image &image, const VarOrRVar &at, const VarOrRVar &from, Expr offset = 1,
+                   PrefetchBoundStrategy strategy = PrefetchBoundStrategy::GuardWithIf) {
+        Stage(f_, 0).prefetch(image, at, from, std::move(offset), strategy);
+        return *this;
+    }
+    Func &prefetch(const Func &f, const VarOrRVar &var, int offset = 1,
+                   PrefetchBoundStrategy strategy = PrefetchBoundStrategy::GuardWithIf);
+    template <typename Image>
+    Func &prefetch(const Image &image, const VarOrRVar &var, int offset = 1,
+                   PrefetchBoundStrategy strategy = PrefetchBoundStrategy::GuardWithIf) {
+        Stage(f_, 0).prefetch(image, var, offset, strategy);
+        return *this;
+    }
     // Promises that only [min, min+extent) of dimension var is ever needed (checked at run time).
     Func &bound(const Var &var, Expr min, Expr extent);
     // Fixes only the extent of dimension var: the min is what the consumers need, and they

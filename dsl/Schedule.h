@@ -54,6 +54,22 @@ struct Dim {
     bool is_rvar = false;
 };
 
+// Halide's PrefetchBoundStrategy: what a prefetch does with the part of its region outside
+// the buffer. Clamp prefetches the region clamped to the buffer; GuardWithIf prefetches only a
+// region wholly inside it; NonFaulting prefetches the region as it is (a prefetch never faults).
+enum class PrefetchBoundStrategy { Clamp, GuardWithIf, NonFaulting };
+
+// Stage::prefetch: at the top of each iteration of loop `at`, prefetch the part of `buffer`
+// (a Func's or an input's) that the loop's body reads when loop `from` is `offset` iterations
+// further on.
+struct PrefetchDirective {
+    std::string buffer;  // the Func's or input's name (lowering: the Func's name in the pipeline)
+    std::weak_ptr<FunctionContents> func;  // a Func's (weak: a Func may prefetch itself)
+    std::string at, from;
+    Expr offset;
+    PrefetchBoundStrategy strategy = PrefetchBoundStrategy::GuardWithIf;
+};
+
 struct StageSchedule {
     std::vector<Split> splits;
     std::vector<Dim> dims;
@@ -62,6 +78,7 @@ struct StageSchedule {
     // Stage::atomic: every store of the stage is an atomic read-modify-write, so parallel() and
     // vectorize() of RVars need no proof (its vectorized loops run as unrolled scalar updates).
     bool atomic = false;
+    std::vector<PrefetchDirective> prefetches;
 };
 
 class Func;

@@ -27,6 +27,7 @@ void for_each_definition_expr(const Definition &d, const std::function<void(cons
     for (auto &sp : d.schedule.splits) {
         if (sp.factor.defined()) fn(sp.factor);
     }
+    for (auto &p : d.schedule.prefetches) fn(p.offset);
     if (own_only) return;
     for (auto &sp : d.specializations) {
         fn(sp.condition);

@@ -21,6 +21,7 @@
 #include "RemovePromises.h"
 #include "ScheduleFunctions.h"
 #include "NontemporalStores.h"
+#include "Prefetch.h"
 #include "PrefetchSlidingInputs.h"
 #include "SlidingWindow.h"
 #include "Simplify.h"
@@ -120,6 +121,7 @@ LoweredPipeline lower_on_this_stack(const std::vector<std::shared_ptr<FunctionCo
     // one name are told apart in the copies).
     FunctionCopies copies = copy_with_distinct_names(outputs);
     Environment &env = copies.env;
+    resolve_prefetch_targets(copies);
     apply_wrappers(env, output_names, copies);
     store_undef_points_only_in_outputs(env, output_names);
     FuncValueBounds value_bounds = compute_func_value_bounds(env);
@@ -183,6 +185,7 @@ LoweredPipeline lower_on_this_stack(const std::vector<std::shared_ptr<FunctionCo
         p.notes = notes;
         return p;
     };
+    s = step("inject_prefetches", inject_prefetches(s, output_names));
     if (options.stop_before_flattening) return result(s);
     s = step("storage_flattening", storage_flattening(s, env, strided_buffers));
     // After flattening: the addresses it makes from buffer fields get the constrained values.

@@ -6,6 +6,7 @@
 #include <set>
 #include <sstream>
 
+#include "Prefetch.h"
 #include "Simplify.h"
 #include "SpecializationFacts.h"
 #include "Substitute.h"
@@ -229,6 +230,35 @@ std::vector<Expr> shared_point_store_guards(const std::vector<SplitRecord> &reco
     return guards;
 }
 
+// Stage::prefetch names two loops of the stage, `from` at or outside `at`, which is not
+// vectorized (a prefetch loops over the lines of a region; it cannot run per lane).
+void check_prefetch_loops(const FunctionContents &f, int stage, const Definition &def) {
+    const auto &dims = def.schedule.dims;
+    auto index_of = [&](const std::string &v) {
+        for (size_t i = 0; i < dims.size(); i++) {
+            if (dims[i].var == v) return int(i);
+        }
+        return -1;
+    };
+    for (const PrefetchDirective &p : def.schedule.prefetches) {
+        std::string directive = describe_stage(f.name, stage) + ": prefetch(" + p.buffer + ", " + p.at + ", " + p.from + ", ...)";
+        std::string loops;
+        for (auto it = dims.rbegin(); it != dims.rend(); ++it) {
+            if (it->var != kOutermost && it->var != kInnermost) loops += (loops.empty() ? "" : ", ") + it->var;
+        }
+        for (const std::string *v : {&p.at, &p.from}) {
+            user_assert(index_of(*v) >= 0) << directive << " names '" << *v << "', which is not a loop of it (its loops, "
+                                           << "outermost first: " << loops << ")";
+        }
+        user_assert(index_of(p.from) >= index_of(p.at))
+            << directive << ": the loop the offset applies to ('" << p.from << "') is inside the loop the prefetch "
+            << "goes in ('" << p.at << "'); it must be that loop or one outside it (its loops, outermost first: " << loops
+            << ")";
+        user_assert(dims[size_t(index_of(p.at))].for_type != ForType::Vectorized)
+            << directive << ": loop '" << p.at << "' is vectorized; put the prefetch in a loop outside it";
+    }
+}
+
 // The loop nest of one definition of stage `stage` of f (the stage's own, or a
 // specialization's), by its schedule alone.
 Stmt build_definition(const FunctionContents &f, int stage, const Definition &def) {
@@ -410,6 +440,7 @@ Stmt build_definition(const FunctionContents &f, int stage, const Definition &de
     // A later split defines a variable that an earlier split's let uses (splitting xi after
     // splitting x into xo, xi), so later lets go outside earlier ones.
     for (auto &[name, value] : lets) body = LetStmt::make(name, value, body);
+    check_prefetch_loops(f, stage, def);
     // Innermost loop first in dims; every loop is the last definition of its name.
     for (const Dim &d : def.schedule.dims) {
         if (d.var == kOutermost || d.var == kInnermost) {  // one iteration: a place, not a loop
@@ -426,6 +457,9 @@ Stmt build_definition(const FunctionContents &f, int stage, const Definition &de
             if (!placed[i] && std::find(vs.begin(), vs.end(), sym) != vs.end()) here.push_back(i);
         }
         body = guard_body(here, body);
+        for (const PrefetchDirective &p : def.schedule.prefetches) {
+            if (p.at == d.var && !p.buffer.empty()) body = Block::make(prefetch_placeholder(p, prefix + p.from), body);
+        }
         // An atomic stage's vector lanes may update one point: they run one after another.
         ForType for_type = def.schedule.atomic && d.for_type == ForType::Vectorized ? ForType::Unrolled : d.for_type;
         body = For::make(prefix + d.var, b->second.min, b->second.extent, for_type, body);

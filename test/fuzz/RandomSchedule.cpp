@@ -207,6 +207,31 @@ std::vector<std::string> RandomPipeline::schedule_loops(int s, int update, bool 
             }
         }
     };
+    // Sometimes a prefetch of a stage it reads, at one of its loops (not a vectorized one),
+    // `offset` iterations of that loop or of one outside it ahead: a hint, values unchanged.
+    auto random_prefetch = [&](auto &&stage) {
+        const std::vector<int> &inputs = stages_[s].inputs;
+        if (inputs.empty() || rand(5) != 0) return;
+        std::vector<int> usable;  // indices into loops (innermost first)
+        for (size_t i = 0; i < loops.size(); i++) {
+            const std::string &l = loops[i];
+            bool vector = l == "xi" || l.find("_vi") != std::string::npos;
+            bool missing = (!has_x && l == "x") || (!has_y && l == "y");
+            if (!vector && !missing) usable.push_back(int(i));
+        }
+        if (usable.empty()) return;
+        int a = rand(int(usable.size())), b = a + rand(int(usable.size()) - a);
+        const std::string &at = loops[size_t(usable[size_t(a)])], &from = loops[size_t(usable[size_t(b)])];
+        const Func &target = stages_[size_t(inputs[size_t(rand(int(inputs.size())))])].f;
+        int offset = rand(6) - 2;
+        const PrefetchBoundStrategy strategies[] = {PrefetchBoundStrategy::Clamp, PrefetchBoundStrategy::GuardWithIf,
+                                                    PrefetchBoundStrategy::NonFaulting};
+        const char *names[] = {"Clamp", "GuardWithIf", "NonFaulting"};
+        int k = rand(3);
+        stage.prefetch(target, Var(at), Var(from), offset, strategies[k]);
+        log << "    .prefetch(" << target.name() << ", " << at << ", " << from << ", " << offset << ", " << names[k]
+            << ")\n";
+    };
     // Sometimes a specialization with a schedule of its own (on a bool Param, or for the
     // output on its width), then the general schedule or specialize_fail. Producers may be
     // computed only at loops both branches have.
@@ -215,6 +240,7 @@ std::vector<std::string> RandomPipeline::schedule_loops(int s, int update, bool 
         bool selects_on_params = update == 0 && stages_[s].param_condition.defined();
         if (rand(6) != 0 && !(selects_on_params && side_rand(2) == 0)) {
             apply(stage);
+            random_prefetch(stage);
             return;
         }
         no_parallel = true;
