@@ -91,6 +91,23 @@ public:
                     PrefetchBoundStrategy strategy = PrefetchBoundStrategy::GuardWithIf) {
         return prefetch_buffer(image.name(), {}, at, from, std::move(offset), strategy);
     }
+    // Halide's loop partitioning policies: whether loop `var` is split into a steady state
+    // without its GuardWithIf guards and clamps and the iterations that need them (Auto: where
+    // there are any), never, or always (an error if there is nothing to partition). Loops
+    // split from it keep its policy. A hint: the values do not change.
+    Stage &partition(const VarOrRVar &var, Partition policy);
+    Stage &never_partition(const std::vector<VarOrRVar> &vars);
+    Stage &always_partition(const std::vector<VarOrRVar> &vars);
+    template <typename... Vs>
+    Stage &never_partition(const VarOrRVar &v, Vs &&...rest) {
+        return never_partition(std::vector<VarOrRVar>{v, VarOrRVar(rest)...});
+    }
+    template <typename... Vs>
+    Stage &always_partition(const VarOrRVar &v, Vs &&...rest) {
+        return always_partition(std::vector<VarOrRVar>{v, VarOrRVar(rest)...});
+    }
+    Stage &never_partition_all();
+    Stage &always_partition_all();
     // The one-loop form (Halide's older one): at and from are both `var`.
     Stage &prefetch(const Func &f, const VarOrRVar &var, int offset = 1,
                     PrefetchBoundStrategy strategy = PrefetchBoundStrategy::GuardWithIf);
@@ -308,6 +325,20 @@ public:
     Func &serial(const VarOrRVar &v);
     // Stage::atomic of the pure definition (as Halide's Func::atomic).
     Func &atomic(bool override_associativity_test = false);
+    // Stage::partition and its variants, of the pure definition.
+    Func &partition(const VarOrRVar &var, Partition policy);
+    Func &never_partition(const std::vector<VarOrRVar> &vars);
+    Func &always_partition(const std::vector<VarOrRVar> &vars);
+    template <typename... Vs>
+    Func &never_partition(const VarOrRVar &v, Vs &&...rest) {
+        return never_partition(std::vector<VarOrRVar>{v, VarOrRVar(rest)...});
+    }
+    template <typename... Vs>
+    Func &always_partition(const VarOrRVar &v, Vs &&...rest) {
+        return always_partition(std::vector<VarOrRVar>{v, VarOrRVar(rest)...});
+    }
+    Func &never_partition_all();
+    Func &always_partition_all();
     // Stage::prefetch of the pure definition.
     Func &prefetch(const Func &f, const VarOrRVar &at, const VarOrRVar &from, Expr offset = 1,
                    PrefetchBoundStrategy strategy = PrefetchBoundStrategy::GuardWithIf);

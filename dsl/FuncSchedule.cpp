@@ -296,8 +296,9 @@ Stage &Stage::split_as(const char *directive, const VarOrRVar &old, const VarOrR
     def().schedule.splits.push_back(s);
     size_t pos = &d - dims.data();
     ForType ft = d.for_type;
-    dims[pos] = Dim{inner.name, ft, is_rvar};
-    dims.insert(dims.begin() + pos + 1, Dim{outer.name, ForType::Serial, is_rvar});
+    Partition policy = d.partition;  // (both loops keep it, as in Halide)
+    dims[pos] = Dim{inner.name, ft, is_rvar, policy};
+    dims.insert(dims.begin() + pos + 1, Dim{outer.name, ForType::Serial, is_rvar, policy});
     return *this;
 }
 

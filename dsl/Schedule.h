@@ -48,10 +48,16 @@ inline const char *directive_name(ForType t) {
 }
 
 // One loop of a stage, innermost first in StageSchedule::dims.
+// Halide's loop partitioning policy of a loop (Stage::partition): Auto partitions where it finds
+// a GuardWithIf tail or a clamp to peel off, Never does not, Always does and makes it an error to
+// find nothing to partition.
+enum class Partition { Auto, Never, Always };
+
 struct Dim {
     std::string var;
     ForType for_type = ForType::Serial;
     bool is_rvar = false;
+    Partition partition = Partition::Auto;
 };
 
 // Halide's PrefetchBoundStrategy: what a prefetch does with the part of its region outside

@@ -190,7 +190,7 @@ LoweredPipeline lower_on_this_stack(const std::vector<std::shared_ptr<FunctionCo
     s = step("storage_flattening", storage_flattening(s, env, strided_buffers));
     // After flattening: the addresses it makes from buffer fields get the constrained values.
     s = step("add_buffer_constraints", add_buffer_constraints(s, params, output_funcs));
-    s = step("partition_loops", partition_loops(s));
+    s = step("partition_loops", partition_loops(s, partition_policies(env)));
     s = step("bound_constant_extent_loops", bound_constant_extent_loops(s));
     s = step("unroll_loops", unroll_loops(s));
     s = step("vectorize_loops", vectorize_loops(s));

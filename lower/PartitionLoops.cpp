@@ -1,12 +1,15 @@
 #include "PartitionLoops.h"
 
+#include <functional>
 #include <map>
 #include <set>
 
 #include "Bounds.h"
+#include "ScheduleFunctions.h"
 #include "IREquality.h"
 #include "Simplify.h"
 #include "Substitute.h"
+#include "dsl/Error.h"
 #include "dsl/IROperator.h"
 
 namespace halo {
@@ -237,13 +240,36 @@ bool only_guarded(const Stmt &s, const std::set<const IfThenElse *> &guards) {
     return false;
 }
 
-class Partition : public IRMutator {
+class PartitionMutator : public IRMutator {
 public:
+    explicit PartitionMutator(const PartitionPolicies &policies) : policies_(policies) {}
     using IRMutator::mutate;
     using IRMutator::visit;
+    // The loops whose policy is Always: whether each was partitioned, or a loop inside it
+    // (Halo peels a GuardWithIf tail off the inner loop of a split, where Halide peels it off
+    // the outer), somewhere it is found.
+    std::map<std::string, bool> always_partitioned;
+
     Stmt visit(const For *op) override {
+        int before = partitions_;
         Stmt body = mutate(op->body);
-        if (op->for_type != ForType::Serial && op->for_type != ForType::Parallel) {
+        auto policy = policies_.find(op->name);
+        Partition p = policy == policies_.end() ? Partition::Auto : policy->second.policy;
+        Stmt s = partition(op, body);
+        if (!s.as<For>()) partitions_++;
+        if (p == Partition::Always) always_partitioned[op->name] |= partitions_ > before;
+        return s;
+    }
+
+private:
+    const PartitionPolicies &policies_;
+    int partitions_ = 0;  // loops partitioned so far
+
+    // The loop op with this body, partitioned if it can be (else a For again).
+    Stmt partition(const For *op, const Stmt &body) {
+        auto policy = policies_.find(op->name);
+        bool never = policy != policies_.end() && policy->second.policy == Partition::Never;
+        if (never || (op->for_type != ForType::Serial && op->for_type != ForType::Parallel)) {
             return For::make(op->name, op->min, op->extent, op->for_type, body);
         }
         FindGuardLimit finder(op->name, !short_constant_loop(op) && is_innermost(body));
@@ -271,6 +297,34 @@ public:
 
 }  // namespace
 
-Stmt partition_loops(const Stmt &s) { return Partition().mutate(s); }
+PartitionPolicies partition_policies(const Environment &env) {
+    PartitionPolicies policies;
+    std::function<void(const FunctionContents &, int, const Definition &)> add = [&](const FunctionContents &f, int stage,
+                                                                                     const Definition &d) {
+        for (const Dim &dim : d.schedule.dims) {
+            if (dim.partition != Partition::Auto) {
+                policies[stage_prefix(f.name, stage) + dim.var] = {dim.partition, f.name, dim.var};
+            }
+        }
+        for (const Specialization &sp : d.specializations) add(f, stage, *sp.definition);
+    };
+    for (auto &[name, f] : env) {
+        for (int k = 0; k < f->stages(); k++) add(*f, k, f->stage(k));
+    }
+    return policies;
+}
+
+Stmt partition_loops(const Stmt &s, const PartitionPolicies &policies) {
+    PartitionMutator partition(policies);
+    Stmt r = partition.mutate(s);
+    for (auto &[loop, partitioned] : partition.always_partitioned) {
+        const LoopPartitionPolicy &p = policies.at(loop);
+        user_assert(partitioned) << "Func '" << p.func << "': loop " << loop << " has Partition::Always ("
+                                 << "partition(" << p.var << ", Partition::Always) or always_partition), but there "
+                                 << "was nothing to partition in it or in the loops inside it: no GuardWithIf tail or "
+                                 << "clamp of a split to peel off. Use Partition::Auto, or split it with a tail that leaves one";
+    }
+    return r;
+}
 
 }  // namespace halo

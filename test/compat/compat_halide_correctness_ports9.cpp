@@ -9,7 +9,7 @@
 // Not ported (Halo has no such API): extract_bits (low_bit_depth_noise: written with a shift
 // and a cast), Target::FuzzFloatStores (fuzz_float_stores), Func::compute_with
 // (print_loop_nest, compute_with*), scatter/gather Tuple arguments (multiple_scatter,
-// parallel_scatter), Func::partition (error/bad_partition_always), Func::hoist_storage
+// parallel_scatter), Func::hoist_storage
 // (error/bad_hoist_storage, hoist_storage_without_compute_at), Func::ring_buffer
 // (error/bad_ring_buffer), Param<const char *> (error/pointer_arithmetic), Buffer::transpose,
 // make_interleaved and reset (halide_buffer: written with explicit halo_dimension_t shapes),
@@ -17,7 +17,8 @@
 // and GeneratorContext::create and LoopLevel::set (loop_level_generator_param). Halide's
 // Type::bits() is a field `bits` in Halo (fuzz_simplify's helper type_bits bridges it).
 // Ported elsewhere: Func::atomic (test_atomic.cpp), Func::clone_in (compat_clone_in.cpp),
-// Func::prefetch (compat_prefetch.cpp, with error/bad_prefetch).
+// Func::prefetch (compat_prefetch.cpp, with error/bad_prefetch), Func::partition
+// (compat_partition.cpp, with bad_partition_always).
 #include <doctest/doctest.h>
 
 #include <algorithm>

@@ -11,7 +11,7 @@
 // auto_schedule_no_parallel and auto_schedule_no_reorder (compat_halide_correctness_ports12.cpp).
 // Not ported (Halo has no such API): define_extern (bad_extern_split, extern_func_self_argument,
 // func_extern_*, vectorized_extern, wrong_dimensionality_extern_stage), undef
-// (tuple_*_select_undef), partition, eager_inline, bound_allocation, ring_buffer, Callable, float16, Param<const char *>.
+// (tuple_*_select_undef), eager_inline, bound_allocation, ring_buffer, Callable, float16, Param<const char *>.
 #include <doctest/doctest.h>
 
 #include <algorithm>

@@ -207,9 +207,15 @@ std::vector<std::string> RandomPipeline::schedule_loops(int s, int update, bool 
             }
         }
     };
-    // Sometimes a prefetch of a stage it reads, at one of its loops (not a vectorized one),
-    // `offset` iterations of that loop or of one outside it ahead: a hint, values unchanged.
+    // Sometimes no loop partitioning, and a prefetch of a stage it reads at one of its loops (not
+    // a vectorized one), `offset` iterations of that loop or of one outside it ahead: hints,
+    // which leave the values as they are.
     auto random_prefetch = [&](auto &&stage) {
+        if (rand(8) == 0) {
+            // (Also a hint: the guarded tails stay in the loops.)
+            stage.never_partition_all();
+            log << "    .never_partition_all()\n";
+        }
         const std::vector<int> &inputs = stages_[s].inputs;
         if (inputs.empty() || rand(5) != 0) return;
         std::vector<int> usable;  // indices into loops (innermost first)
