@@ -41,7 +41,7 @@ TEST_CASE("a GuardWithIf tail is partitioned by default and with Always, not wit
     }
 }
 
-TEST_CASE("never_partition_all leaves every loop whole; loops split from a Never loop stay whole") {
+TEST_CASE("never_partition_all leaves every loop whole, and loops split from a Never loop stay whole") {
     Var x("x"), y("y"), xo("xo"), xi("xi"), yo("yo"), yi("yi");
     Func g("g");
     g(x, y) = x - y;
