@@ -106,6 +106,8 @@ TEST_CASE("prefetch of an input a row ahead, with each bound strategy, at sizes 
         CHECK(prefetched(stmt) == 1);
         // GuardWithIf prefetches only a region inside the buffer; Clamp clamps it.
         if (strategy == PrefetchBoundStrategy::Clamp) CHECK(contains(stmt, "in.min.1"));
+        // Rows y + 2 and y + 3: what the iteration two rows on reads.
+        else CHECK(contains(stmt, "for (prefetch.in.0.1, (g.s0.y + 2), 2)"));
         Buffer<float> out(std::vector<int>{36, 22});
         out.set_min(std::vector<int>{-3, 5});
         g.realize(out);
