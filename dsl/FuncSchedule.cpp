@@ -680,12 +680,22 @@ Func &Func::store_in(MemoryType memory_type) {
     return *this;
 }
 
+namespace {
+
+// A storage directive (fold_storage, bound_storage) names one of the Func's dimensions.
+void check_storage_dimension(const FunctionContents &f, const Var &dim, const char *directive) {
+    std::string dims;
+    for (auto &a : f.args) dims += (dims.empty() ? "" : ", ") + a;
+    user_assert(std::find(f.args.begin(), f.args.end(), dim.name()) != f.args.end())
+        << "Func '" << f.name << "': " << directive << "(" << dim.name() << ", ...) names no dimension of it (" << dims
+        << ")";
+}
+
+}  // namespace
+
 Func &Func::fold_storage(const Var &dim, Expr extent, bool /*fold_forward*/) {
     f_->changed();
-    std::string dims;
-    for (auto &a : f_->args) dims += (dims.empty() ? "" : ", ") + a;
-    user_assert(std::find(f_->args.begin(), f_->args.end(), dim.name()) != f_->args.end())
-        << "Func '" << name() << "': fold_storage(" << dim.name() << ", ...) names no dimension of it (" << dims << ")";
+    check_storage_dimension(*f_, dim, "fold_storage");
     const int64_t *k = as_const_int(extent);
     user_assert(k && *k > 0) << "Func '" << name() << "': fold_storage(" << dim.name() << ", " << extent
                              << ") needs a positive constant extent";
@@ -699,11 +709,7 @@ Func &Func::fold_storage(const Var &dim, Expr extent, bool /*fold_forward*/) {
 
 Func &Func::bound_storage(const Var &dim, Expr extent) {
     f_->changed();
-    std::string dims;
-    for (auto &a : f_->args) dims += (dims.empty() ? "" : ", ") + a;
-    user_assert(std::find(f_->args.begin(), f_->args.end(), dim.name()) != f_->args.end())
-        << "Func '" << name() << "': bound_storage(" << dim.name() << ", ...) names no dimension of it (" << dims
-        << ")";
+    check_storage_dimension(*f_, dim, "bound_storage");
     user_assert(extent.defined()) << "Func '" << name() << "': bound_storage(" << dim.name()
                                   << ", ...) of an undefined extent";
     user_assert(extent.type().is_int() || extent.type().is_uint())

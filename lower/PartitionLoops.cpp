@@ -5,8 +5,8 @@
 #include <set>
 
 #include "Bounds.h"
-#include "ScheduleFunctions.h"
 #include "IREquality.h"
+#include "ScheduleFunctions.h"
 #include "Simplify.h"
 #include "Substitute.h"
 #include "dsl/Error.h"
@@ -255,7 +255,7 @@ public:
         Stmt body = mutate(op->body);
         auto policy = policies_.find(op->name);
         Partition p = policy == policies_.end() ? Partition::Auto : policy->second.policy;
-        Stmt s = partition(op, body);
+        Stmt s = partition(op, body, p);
         if (!s.as<For>()) partitions_++;
         if (p == Partition::Always) always_partitioned[op->name] |= partitions_ > before;
         return s;
@@ -265,11 +265,9 @@ private:
     const PartitionPolicies &policies_;
     int partitions_ = 0;  // loops partitioned so far
 
-    // The loop op with this body, partitioned if it can be (else a For again).
-    Stmt partition(const For *op, const Stmt &body) {
-        auto policy = policies_.find(op->name);
-        bool never = policy != policies_.end() && policy->second.policy == Partition::Never;
-        if (never || (op->for_type != ForType::Serial && op->for_type != ForType::Parallel)) {
+    // The loop op with this body, partitioned if it can be and its policy allows (else a For again).
+    Stmt partition(const For *op, const Stmt &body, Partition policy) {
+        if (policy == Partition::Never || (op->for_type != ForType::Serial && op->for_type != ForType::Parallel)) {
             return For::make(op->name, op->min, op->extent, op->for_type, body);
         }
         FindGuardLimit finder(op->name, !short_constant_loop(op) && is_innermost(body));
