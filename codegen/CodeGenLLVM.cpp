@@ -582,7 +582,7 @@ private:
             bool found = false;
             using IRVisitor::visit;
             void visit(const Call *c) override {
-                found |= c->call_type == Call::Extern || c->is_effect_intrinsic();
+                found |= c->may_have_side_effects();
                 IRVisitor::visit(c);
             }
         } effects;
@@ -760,6 +760,7 @@ private:
     }
     void visit(const Call *op) override;
     Value *print(const Call *op);
+    Value *call_extern_c(const Call *op);
     std::pair<Value *, Value *> print_arrays(const std::vector<Expr> &args, const std::vector<Value *> &vals, Value *lane);
     Value *require(const Call *op);
     void visit(const Let *op) override {
@@ -965,6 +966,42 @@ Value *CodeGen::shift(const Call *op, bool left) {
 
 // print(a, ...) / print_when(c, a, ...): the value of a; the arguments go to halo_print as
 // 64-bit slots with their kinds, in arrays on the stack (allocated once, in the entry block).
+// A call of the user's C function (HalideExtern_N) with its C signature: a bool is an i1 and
+// narrower integers carry the extension the C calling convention gives them (as clang declares
+// them), so the function reads its arguments right. A vector call runs lane by lane.
+Value *CodeGen::call_extern_c(const Call *op) {
+    auto extension = [](Type t) {
+        if (t.is_float() || t.bits() >= 32) return llvm::Attribute::None;
+        return t.is_int() ? llvm::Attribute::SExt : llvm::Attribute::ZExt;
+    };
+    std::vector<llvm::Type *> params;
+    for (auto &a : op->args) params.push_back(llvm_type(a.type().element_of()));
+    auto *fn_type = llvm::FunctionType::get(llvm_type(op->type.element_of()), params, false);
+    llvm::Function *fn = module_.getFunction(op->name);
+    if (!fn) fn = llvm::Function::Create(fn_type, llvm::Function::ExternalLinkage, op->name, module_);
+    std::vector<Value *> args;
+    for (auto &a : op->args) args.push_back(codegen(a));
+    const int lanes = op->type.lanes();
+    Value *result = lanes > 1 ? llvm::PoisonValue::get(llvm_type(op->type)) : nullptr;
+    for (int lane = 0; lane < lanes; lane++) {
+        std::vector<Value *> lane_args;
+        for (Value *v : args) lane_args.push_back(v->getType()->isVectorTy() ? builder_.CreateExtractElement(v, lane) : v);
+        llvm::CallInst *call = builder_.CreateCall(fn_type, fn, lane_args);
+        for (size_t i = 0; i < op->args.size(); i++) {
+            if (auto kind = extension(op->args[i].type()); kind != llvm::Attribute::None) {
+                call->addParamAttr(unsigned(i), kind);
+                fn->addParamAttr(unsigned(i), kind);
+            }
+        }
+        if (auto kind = extension(op->type); kind != llvm::Attribute::None) {
+            call->addRetAttr(kind);
+            fn->addRetAttr(kind);
+        }
+        result = lanes > 1 ? builder_.CreateInsertElement(result, call, lane) : call;
+    }
+    return result;
+}
+
 Value *CodeGen::print(const Call *op) {
     bool when = op->name == Call::print_when;
     size_t first = when ? 1 : 0, count = op->args.size() - first;
@@ -1055,6 +1092,10 @@ Value *CodeGen::require(const Call *op) {
 void CodeGen::visit(const Call *op) {
     auto arg = [&](int i) { return codegen(op->args[i]); };
     Type t = op->type;
+    if (op->call_type == Call::ExternC) {
+        value_ = call_extern_c(op);
+        return;
+    }
     if (op->call_type == Call::Extern) {
         std::vector<Value *> args{null_ctx()};
         std::vector<llvm::Type *> types{builder_.getPtrTy()};

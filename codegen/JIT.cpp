@@ -21,6 +21,7 @@
 #include "lower/LargeStack.h"
 #include "lower/PassTiming.h"
 #include "dsl/Error.h"
+#include "dsl/ExternFunction.h"
 #include "runtime/HaloRuntime.h"
 
 namespace halo {
@@ -168,6 +169,9 @@ JITModule::JITModule(const LoweredPipeline &p, const Target &target) : impl_(std
     add("halo_free", &halo_free);
     add("halo_parallel_for", &halo_parallel_for);
     for (auto &[name, fn] : host_sanitizer_aliases()) add(name, fn);
+    // The user's C functions that HalideExtern_N declared, wherever they live (a test's or a
+    // program's own functions are not exported to the dynamic symbol table).
+    for (auto &fn : registered_extern_functions()) add(fn.name.c_str(), fn.address);
     llvm::cantFail(jd.define(llvm::orc::absoluteSymbols(runtime)));
     jd.addGenerator(llvm::cantFail(llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
         impl_->jit->getDataLayout().getGlobalPrefix())));

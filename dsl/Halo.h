@@ -8,6 +8,7 @@
 #include "Buffer.h"
 #include "CompilerHints.h"
 #include "Error.h"
+#include "ExternFunction.h"
 #include "Func.h"
 #include "IROperator.h"
 #include "IRPrinter.h"

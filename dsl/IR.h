@@ -292,7 +292,8 @@ struct Call : ExprNode<Call, IRNodeType::Call> {
         Halo,       // a call to a Func
         Image,      // a read of an input buffer (ImageParam or Buffer)
         Intrinsic,  // an operation codegen knows (bitwise ops, math functions, ...)
-        Extern,     // a C function of the runtime
+        Extern,     // a C function of the runtime (called with the user_context first)
+        ExternC,    // a C function of the user's (HalideExtern_N, dsl/ExternFunction.h)
     };
     std::string name;
     std::vector<Expr> args;
@@ -311,6 +312,9 @@ struct Call : ExprNode<Call, IRNodeType::Call> {
     // An intrinsic whose evaluation does something besides giving its value (prints, or fails
     // the pipeline): evaluating it once more, or once less, changes what the pipeline does.
     bool is_effect_intrinsic() const { return is_intrinsic(print) || is_intrinsic(print_when) || is_intrinsic(require); }
+    // A call that may do something besides giving its value: an effect intrinsic, or a call of
+    // a C function (the runtime's or the user's), which Halo cannot see into.
+    bool may_have_side_effects() const { return is_effect_intrinsic() || call_type == Extern || call_type == ExternC; }
 
     // Intrinsic names
     static constexpr const char *bitwise_and = "bitwise_and";

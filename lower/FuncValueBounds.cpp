@@ -22,7 +22,8 @@ public:
     using IRVisitor::visit;
     void visit(const Variable *op) override { ok &= op->param != nullptr; }
     void visit(const Call *op) override {
-        ok &= op->call_type == Call::Extern || (op->call_type == Call::Intrinsic && !op->is_intrinsic(Call::undef));
+        ok &= op->call_type == Call::Extern || op->call_type == Call::ExternC ||
+              (op->call_type == Call::Intrinsic && !op->is_intrinsic(Call::undef));
         IRVisitor::visit(op);
     }
     void visit(const Let *op) override { ok = false; }

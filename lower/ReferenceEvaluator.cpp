@@ -20,6 +20,7 @@
 #include "dsl/IRPrinter.h"
 #include "Environment.h"
 #include "LargeStack.h"
+#include "dsl/ExternFunction.h"
 
 namespace halo {
 
@@ -146,6 +147,7 @@ private:
     int64_t checked(Type t, IntArith op, int64_t a, int64_t b) const;
     Value binary(IRNodeType op, Type t, Value a, Value b);
     Value call(const Call *op, Frame &frame);
+    Value call_extern_function(const Call *op, Frame &frame);
     std::string requirement_failed_message(const Call *op, Frame &frame);
     Value param_value(const Variable *op);
 };
@@ -252,6 +254,20 @@ std::string Evaluator::requirement_failed_message(const Call *op, Frame &frame) 
     return msg.str();
 }
 
+Value Evaluator::call_extern_function(const Call *op, Frame &frame) {
+    const ExternFunction *fn = find_extern_function(op->name);
+    internal_assert(fn) << "reference evaluator: extern function " << op->name << " is not registered";
+    std::vector<ExternScalar> args;
+    for (auto &a : op->args) {
+        Value v = eval(a, frame);
+        args.push_back(ExternScalar{v.i, v.f});
+    }
+    ExternScalar r = fn->invoke(fn->address, args);
+    Type t = op->type;
+    if (t.is_float()) return Value{0, t.bits() == 32 ? double(float(r.f)) : r.f};
+    return Value{t.is_bool() ? int64_t(r.i != 0) : wrap(t, r.i), 0};
+}
+
 Value Evaluator::call(const Call *op, Frame &frame) {
     Type t = op->type;
     auto arg = [&](int i) { return eval(op->args[i], frame); };
@@ -262,7 +278,10 @@ Value Evaluator::call(const Call *op, Frame &frame) {
     user_assert(!op->is_intrinsic(Call::random))
         << "random_float(), random_uint() or random_int() is used outside a Func's definition and an RDom's "
         << "where(), where it has no point to depend on; compute it in a Func and read that";
-    if (untaken_arms_ > 0 && (op->call_type == Call::Halo || op->call_type == Call::Image || op->is_intrinsic(Call::require))) {
+    // (The untaken arm of a select is evaluated for its reads, whose bounds a schedule must
+    // cover too, but calls no C function of the user's: what it could do there is unseen.)
+    if (untaken_arms_ > 0 && (op->call_type == Call::Halo || op->call_type == Call::Image ||
+                              op->call_type == Call::ExternC || op->is_intrinsic(Call::require))) {
         for (const Expr &a : op->args) {
             if (!a.as<StringImm>()) eval(a, frame);
         }
@@ -284,6 +303,7 @@ Value Evaluator::call(const Call *op, Frame &frame) {
         }
         return func_value(*op->func, p, op->func->stages() - 1)[size_t(op->value_index)];
     }
+    if (op->call_type == Call::ExternC) return call_extern_function(op, frame);
     if (op->call_type == Call::Image) {
         user_assert(op->param->buffer) << "reference_realize: input '" << op->name << "' has no Buffer bound";
         std::vector<int> c;

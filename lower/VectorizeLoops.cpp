@@ -88,8 +88,12 @@ private:
         IRVisitor::visit(op);
     }
     void visit(const Call *op) override {
-        // Extern calls, and prints (whose lines come in the order of the points), run lane by lane.
-        if (op->call_type == Call::Extern || op->is_intrinsic(Call::print) || op->is_intrinsic(Call::print_when)) ok = false;
+        // Calls of C functions (which take scalars), and prints (whose lines come in the order of
+        // the points), run lane by lane.
+        if (op->call_type == Call::Extern || op->call_type == Call::ExternC || op->is_intrinsic(Call::print) ||
+            op->is_intrinsic(Call::print_when)) {
+            ok = false;
+        }
         IRVisitor::visit(op);
     }
     void visit(const LetStmt *op) override {

@@ -279,3 +279,40 @@ int main() {
     std::string msg = compile_error_of([&] { p.compile_to_file(dir + "/bad", {in, k}, ""); });
     CHECK(contains(msg, "Function name '' cannot be used"));
 }
+
+// A C function the test's pipeline calls (HalideExtern_2); the program that links the static
+// library brings its own definition of it, which the library calls.
+extern "C" int16_t aot_blend(int16_t a, int8_t weight) { return int16_t(a * weight); }
+HalideExtern_2(int16_t, aot_blend, int16_t, int8_t);
+
+TEST_CASE("a static library calls the user's C functions by name, from the program that links it") {
+    ImageParam in(Int(16), 1, "in");
+    Var x("x");
+    Func f("f");
+    f(x) = aot_blend(in(x), cast<int8_t>(x % 5 - 2)) + 1;
+    f.vectorize(x, 8);
+    std::string dir = tmp_dir(), prefix = dir + "/extern_call";
+    std::remove((prefix + ".a").c_str());
+    f.compile_to_static_library(prefix, {in}, "extern_call");
+    // The program's aot_blend differs from the test's: the library calls the one it is linked
+    // with (and the narrow arguments arrive sign-extended as C passes them).
+    std::ofstream(dir + "/extern_call_main.cpp") << R"(
+#include <cstdio>
+#include "extern_call.h"
+#include "runtime/HaloBuffer.h"
+extern "C" int16_t aot_blend(int16_t a, int8_t weight) { return int16_t(a * weight - 1000); }
+int main() {
+    int16_t in[21], out[21];
+    for (int i = 0; i < 21; i++) in[i] = int16_t(i * 3 - 20);
+    halo::aot::BufferRef ib(in, {21}), ob(out, {21});
+    if (extern_call(ib, ob) != 0) return 2;
+    for (int i = 0; i < 21; i++) {
+        int16_t want = int16_t(int16_t(in[i] * (i % 5 - 2) - 1000) + 1);
+        if (out[i] != want) { std::printf("wrong at %d: %d, not %d\n", i, out[i], want); return 1; }
+    }
+    std::printf("ok\n");
+    return 0;
+}
+)";
+    link_and_run(dir, "extern_call_main", prefix);
+}

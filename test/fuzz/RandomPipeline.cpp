@@ -487,12 +487,26 @@ void RandomPipeline::add_typed_arithmetic(PipelineStage &st, int a, int b) {
          << "(x, y)]\n";
 }
 
+}  // namespace halo_fuzz
+
+// A C function of the user's (HalideExtern_N) that pipelines call: narrow and wide arguments,
+// each read as C reads it.
+extern "C" int32_t fuzz_extern_mix(int32_t a, int8_t b, double c) {
+    return int32_t(uint32_t(a) * 2654435761u) ^ int32_t(b) * 1000 ^ int32_t(c * 0.5);
+}
+HalideExtern_3(int32_t, fuzz_extern_mix, int32_t, int8_t, double);
+
+namespace halo_fuzz {
+
 // Arithmetic at the edges of its types, where the compiled code and the reference evaluator
 // must agree on the documented semantics.
 Expr RandomPipeline::edge_arithmetic(Expr A, Expr B, std::string &text) {
     Expr most_negative = select(A > 0, Expr(INT32_MIN), A);
     Expr minus_one_or_b = select(B > 0, Expr(-1), B);
-    switch (rand(18)) {
+    switch (rand(19)) {
+    case 17:
+        text = "fuzz_extern_mix(A, int8(B), float64(A - B))  [a C function]";
+        return fuzz_extern_mix(A, cast<int8_t>(B), cast<double>(A - B));
     case 0: text = "int32(float32(A) * 3e7f)"; return cast<int32_t>(cast<float>(A) * 3.0e7f);
     case 1: text = "A << (B % 40 - 4)"; return A << (B % 40 - 4);
     case 2: text = "A >> (B % 40 - 4)"; return A >> (B % 40 - 4);
