@@ -31,11 +31,52 @@ public:
     using IRMutator::visit;
     Stmt visit(const Provide *op) override { return Provide::make(op->name, {Expr(0)}, {}); }
     Stmt visit(const AssertStmt *) override { return Evaluate::make(0); }
-    // A store guard skips only the stores of points its iteration computes (the points a
-    // parallel ShiftInwards tile shares with the one before it): they count as computed.
+    // A store guard (around the points a parallel ShiftInwards tile shares with the one before
+    // it) that varies across the lanes of a vectorized loop skips only the stores: the vector
+    // computes every lane, and they count as computed. One that does not vary across lanes, or
+    // whose loop runs lane by lane (its values call C functions or print), skips computing the
+    // points too: an if like any other.
     Stmt visit(const IfThenElse *op) override {
-        if (is_store_guard(op->condition) && !op->else_case.defined()) return mutate(op->then_case);
+        if (is_store_guard(op->condition) && !op->else_case.defined() && varies_across_lanes(op->condition) &&
+            !calls_with_effects(op->then_case)) {
+            return mutate(op->then_case);
+        }
         return IRMutator::visit(op);
+    }
+    Stmt visit(const For *op) override {
+        if (op->for_type != ForType::Vectorized) return IRMutator::visit(op);
+        lane_varying_.insert(op->name);
+        Stmt s = IRMutator::visit(op);
+        lane_varying_.erase(op->name);
+        return s;
+    }
+    Stmt visit(const LetStmt *op) override {
+        if (!varies_across_lanes(op->value)) return IRMutator::visit(op);
+        lane_varying_.insert(op->name);
+        Stmt s = IRMutator::visit(op);
+        lane_varying_.erase(op->name);
+        return s;
+    }
+
+private:
+    std::set<std::string> lane_varying_;  // vectorized loops' variables and lets of them
+    bool varies_across_lanes(const Expr &e) const {
+        for (auto &name : lane_varying_) {
+            if (expr_uses_var(e, name)) return true;
+        }
+        return false;
+    }
+    static bool calls_with_effects(const Stmt &s) {
+        struct Finder : IRVisitor {
+            bool found = false;
+            using IRVisitor::visit;
+            void visit(const Call *c) override {
+                found |= c->call_type == Call::ExternC || c->is_intrinsic(Call::print) || c->is_intrinsic(Call::print_when);
+                IRVisitor::visit(c);
+            }
+        } finder;
+        s.accept(&finder);
+        return finder.found;
     }
 };
 
