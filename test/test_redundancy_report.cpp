@@ -71,15 +71,23 @@ TEST_CASE("a report whose loops cannot be counted in closed form stops with a cl
     CHECK(redundancy_report(f, {1 << 20}).find("f") != nullptr);  // 2^17 vectors: counted
 }
 
-TEST_CASE("parallel ShiftInwards strips: the rows the last strip shares are computed twice, stored once") {
-    // 7 rows in strips of 4: the second strip is shifted back to rows 3-6, so row 3 is computed
-    // by both strips (the second does not store it: see test_parallel_shift_inwards).
-    Var x("x"), y("y"), yo("yo"), yi("yi");
+TEST_CASE("parallel ShiftInwards strips: a shared row is computed once, shared vector lanes twice") {
+    // 7 rows in strips of 4: the second strip is shifted back to rows 3-6, and its store guard
+    // (see test_parallel_shift_inwards), the same for the whole of row 3, skips computing it.
+    Var x("x"), y("y"), yo("yo"), yi("yi"), xo("xo"), xi("xi");
     Func f("f");
     f(x, y) = x + y;
     f.split(y, yo, yi, 4).parallel(yo);
     RedundancyReport r = redundancy_report(f, {10, 7});
     REQUIRE(r.find("f"));
-    CHECK(r.find("f")->computed == 10 * 8);
+    CHECK(r.find("f")->computed == 10 * 7);
     CHECK(r.find("f")->required == 10 * 7);
+    // 10 columns in parallel vectors of 8: the second is shifted back to columns 2-9 and
+    // computes all 8 lanes; the guard, which varies across them, only masks the stores of 2-7.
+    Func g("g");
+    g(x, y) = x + y;
+    g.split(x, xo, xi, 8).parallel(xo).vectorize(xi);
+    RedundancyReport rg = redundancy_report(g, {10, 7});
+    REQUIRE(rg.find("g"));
+    CHECK(rg.find("g")->computed == 16 * 7);
 }
