@@ -321,3 +321,154 @@ TEST_CASE("extern calls: one C name declared with two signatures, or a runtime n
     other.name = "not a name";
     CHECK(contains(thrown_message([&] { register_extern_function(other); }), "is not a C function name"));
 }
+
+namespace {
+std::atomic<int> indexed_calls[4];
+void reset_indexed() {
+    for (auto &c : indexed_calls) c = 0;
+}
+std::vector<int> indexed_counts() {
+    std::vector<int> out;
+    for (auto &c : indexed_calls) out.push_back(c.load());
+    return out;
+}
+}  // namespace
+
+extern "C" int count_at(int x, int index) {
+    indexed_calls[index]++;
+    return x;
+}
+HalideExtern_2(int, count_at, int, int);
+
+// Follows Halide's skip_stages test, where a producer whose every use a Param switches off is
+// not computed at all. Halo does not skip stages yet: it computes every producer over its
+// whole region whatever the switches say (the counts below; Halide's are in the comments).
+TEST_CASE("skip_stages counts: producers a switched-off select reads are still computed") {
+    Var x("x");
+    Param<bool> toggle1("toggle1"), toggle2("toggle2");
+    auto run = [&](Func out, bool t1, bool t2) {
+        toggle1.set(t1);
+        toggle2.set(t2);
+        reset_indexed();
+        out.realize({10});
+        return indexed_counts();
+    };
+    SUBCASE("one of two side lobes") {
+        Func f1("f1"), f2("f2"), f3("f3"), f4("f4");
+        f1(x) = x;
+        f2(x) = count_at(f1(x) + 1, 0);
+        f3(x) = count_at(f1(x) + 2, 1);
+        f4(x) = select(toggle1, f2(x), f3(x));
+        f1.compute_root();
+        f2.compute_root();
+        f3.compute_root();
+        CHECK(run(f4, true, false) == std::vector<int>{10, 10, 0, 0});   // Halide: 10, 0
+        CHECK(run(f4, false, false) == std::vector<int>{10, 10, 0, 0});  // Halide: 0, 10
+    }
+    SUBCASE("a diamond with two switches, at the root and inside split loops") {
+        for (int scheduled = 0; scheduled < 2; scheduled++) {
+            CAPTURE(scheduled);
+            Func f1("f1"), f2("f2"), f3("f3"), f4("f4");
+            Var xo("xo"), xi("xi");
+            f1(x) = count_at(x, 0);
+            f2(x) = count_at(f1(x) + 1, 1);
+            f3(x) = count_at(f1(x) + 1, 2);
+            f4(x) = select(toggle1, f2(x), 0) + select(toggle2, f3(x), 0);
+            if (scheduled) {
+                f4.split(x, xo, xi, 5);
+                f1.compute_at(f4, xo);
+                f2.store_root().compute_at(f4, xo);
+                f3.store_at(f4, xo).compute_at(f4, xi);
+            } else {
+                f1.compute_root();
+                f2.compute_root();
+                f3.compute_root();
+            }
+            // Halide: 10, 10, 10; 10, 0, 10; 10, 10, 0; and 0, 0, 0.
+            for (bool t1 : {true, false}) {
+                for (bool t2 : {true, false}) CHECK(run(f4, t1, t2) == std::vector<int>{10, 10, 10, 0});
+            }
+        }
+    }
+    SUBCASE("a Tuple's values are computed together, and skipped together") {
+        Func f1("f1"), f2("f2"), g1("g1"), g2("g2");
+        f1(x) = Tuple(count_at(x, 0), count_at(x + 1, 1));
+        f2(x) = select(toggle1, f1(x)[0], 0) + f1(x)[1];
+        f1.compute_root();
+        CHECK(run(f2, true, false) == std::vector<int>{10, 10, 0, 0});
+        CHECK(run(f2, false, false) == std::vector<int>{10, 10, 0, 0});
+        g1(x) = Tuple(count_at(x, 0), count_at(x + 1, 1));
+        g2(x) = select(toggle1, g1(x)[0], 0);
+        g1.compute_root();
+        CHECK(run(g2, true, false) == std::vector<int>{10, 10, 0, 0});
+        CHECK(run(g2, false, false) == std::vector<int>{10, 10, 0, 0});  // Halide: 0, 0
+    }
+    SUBCASE("a sliding producer inside a consumer that skips a point") {
+        Func f("f"), g("g"), h("h");
+        f(x) = count_at(x, 0);
+        g(x) = f(x) + f(x - 1);
+        h(x) = select(x == 5, 0, g(x));
+        f.store_root().compute_at(g, x);
+        g.compute_at(h, x);
+        std::vector<int> counts = run(h, false, false);
+        // Halide: 11 (it slides f along h's loop). Halo slides only along g's loop, one
+        // iteration per point of h, so f is computed twice per point; the point x == 5 is
+        // computed too (f's values there are needed by the window, whether or not g's are).
+        CHECK(counts[0] == 20);
+    }
+}
+
+// Follows Halide's sliding_backwards test: a window that moves towards lower coordinates.
+TEST_CASE("sliding_backwards counts: a window moving down computes each point once") {
+    Var x("x");
+    Func f("f"), g("g");
+    g(x) = count_at(x, 0);
+    f(x) = g(100 - x) + g(100 - x + 1);
+    g.compute_at(f, x).store_root();
+    reset_indexed();
+    Buffer<int> out = f.realize({10});
+    CHECK(indexed_counts()[0] == 11);
+    for (int i = 0; i < 10; i++) CHECK(out(i) == (100 - i) + (101 - i));
+}
+
+extern "C" int count_ninety_nine(int x) {
+    indexed_calls[0]++;
+    return 99;
+}
+HalideExtern_1(int, count_ninety_nine, int);
+
+// Follows Halide's sliding_reduction test: a Func with updates stored at the root, computed
+// per row of its consumer.
+TEST_CASE("sliding_reduction counts: updates pure in y slide, a scattering update does not") {
+    Var x("x"), y("y");
+    SUBCASE("updates pure in y") {
+        Func f("f"), g("g");
+        f(x, y) = x;
+        f(0, y) += f(1, y) + f(0, y);
+        f(x, y) = count_ninety_nine(f(x, y));
+        g(x, y) = f(x, y) + f(x, y - 1) + f(x, y - 2);
+        f.store_root().compute_at(g, y);
+        reset_indexed();
+        Buffer<int> out = g.realize({2, 10});
+        // 12 rows of 2 (the first row of g computes 3 rows of f), as Halide.
+        CHECK(indexed_counts()[0] == 24);
+        for (int yy = 0; yy < 10; yy++) {
+            for (int xx = 0; xx < 2; xx++) CHECK(out(xx, yy) == 99 * 3);
+        }
+    }
+    SUBCASE("an update that scatters along the diagonal") {
+        Func f("f"), g("g");
+        f(x, y) = x;
+        f(x, x) += f(x, 0) + f(x, 1);
+        f(x, y) = count_ninety_nine(f(x, y));
+        g(x, y) = f(x, y) + f(x, y - 1) + f(x, y - 2);
+        f.store_root().compute_at(g, y);
+        reset_indexed();
+        Buffer<int> out = g.realize({2, 10});
+        // No sliding: 3 rows of 2 for each of the 10 rows, as Halide.
+        CHECK(indexed_counts()[0] == 60);
+        for (int yy = 0; yy < 10; yy++) {
+            for (int xx = 0; xx < 2; xx++) CHECK(out(xx, yy) == 99 * 3);
+        }
+    }
+}
