@@ -233,9 +233,9 @@ Monotonic monotonic_bound(const Expr &e, const std::string &var) {
 
 class Slide : public IRMutator {
 public:
-    Slide(const FunctionContents &f, std::vector<std::string> &report, const std::set<std::string> &unique_loops,
-          WarmupPlan &warmup)
-        : f_(f), report_(report), unique_loops_(unique_loops), warmup_(warmup) {}
+    Slide(const FunctionContents &f, const Environment &env, std::vector<std::string> &report,
+          const std::set<std::string> &unique_loops, WarmupPlan &warmup)
+        : f_(f), env_(env), report_(report), unique_loops_(unique_loops), warmup_(warmup) {}
 
     // Where f slid (one entry per place its bounds lets are): the dimension and how many of
     // its rows one iteration needs (in terms of the loop variable).
@@ -434,7 +434,8 @@ private:
         // raised in the warm-up, and such a Func's region, made from f's bounds lets before
         // sliding, would not follow.)
         bool warms_up = sliding >= 0 && !backwards && f_.stages() == 1 && unique_loops_.count(c) &&
-                        (!computes_outside(d) || round_up > 0 || (shift > 0 && !reads_func_produced_in(body)));
+                        (!computes_outside(d) || round_up > 0 || (shift > 0 && !reads_func_produced_in(body))) &&
+                        !produces_func_computing_outside(body);
         if (warms_up) {
             // Halide's warm-up: the loop may start earlier (lower/SlidingWarmup.cpp), so that
             // the iterations before its first compute the rows its first needs, a few at a
@@ -631,9 +632,49 @@ private:
                 r.loops.insert(sp.inner);
             } else if (sp.kind == Split::FuseVars && (r.loops.count(sp.inner) || r.loops.count(sp.outer))) {
                 r.loops.insert(sp.old_var);
+            } else if (sp.kind == Split::RenameVar && r.loops.count(sp.old_var)) {
+                r.loops.insert(sp.outer);
             }
         }
         return r;
+    }
+
+    // Whether a Func computed inside f's produce in s (its region made from f's bounds, which
+    // sliding clips) has a split that computes points outside that region: ShiftInwards (a
+    // pure definition's Auto) or RoundUp. A warm-up iteration's region is clipped to rows the
+    // first iteration needs, and from a region shorter than the split's factor such a split
+    // computes points below them, outside the Func's buffer, which covers only what the
+    // iterations from the first on compute (seed 8201242 of the typed differential test wrote
+    // before it). (A Func computed beside f in the loop slides, or not, on its own.)
+    bool produces_func_computing_outside(const Stmt &s) const {
+        struct Find : IRVisitor {
+            const std::string &f;
+            std::set<std::string> produced;
+            int inside_f = 0;
+            explicit Find(const std::string &name) : f(name) {}
+            using IRVisitor::visit;
+            void visit(const ProducerConsumer *op) override {
+                bool is_f = op->is_producer && op->name == f;
+                if (op->is_producer && inside_f > 0) produced.insert(op->name);
+                inside_f += is_f;
+                IRVisitor::visit(op);
+                inside_f -= is_f;
+            }
+        } find(f_.name);
+        s.accept(&find);
+        for (const std::string &name : find.produced) {
+            auto it = env_.find(name);
+            if (name == f_.name || it == env_.end()) continue;
+            const FunctionContents &g = *it->second;
+            for (int i = 0; i < g.stages(); i++) {
+                for (const Split &sp : g.stage(i).schedule.splits) {
+                    if (sp.kind != Split::SplitVar) continue;
+                    TailStrategy t = sp.tail == TailStrategy::Auto ? (i == 0 ? TailStrategy::ShiftInwards : TailStrategy::GuardWithIf) : sp.tail;
+                    if (t != TailStrategy::GuardWithIf) return true;
+                }
+            }
+        }
+        return false;
     }
 
     // Whether f's produce in s reads a Func whose produce is also in s.
@@ -820,6 +861,7 @@ private:
     }
 
     const FunctionContents &f_;
+    const Environment &env_;
     std::vector<std::string> &report_;
     const std::set<std::string> &unique_loops_;
     WarmupPlan &warmup_;
@@ -858,7 +900,7 @@ public:
         auto it = env_.find(op->name);
         if (it == env_.end()) return Realize::make(op->name, op->types, op->bounds, body);
         FunctionContents &f = *it->second;
-        Slide slide(f, report_, unique_loops_, warmup_);
+        Slide slide(f, env_, report_, unique_loops_, warmup_);
         // (A Func of no dimensions has nothing to slide along.)
         if (f.dimensions() > 0 && !(f.schedule.store_level == f.schedule.compute_level)) body = slide.mutate(body);
         if (planning_) {

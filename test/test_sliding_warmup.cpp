@@ -6,6 +6,7 @@
 // with non-zero and negative mins.
 #include "TestUtil.h"
 
+#include <atomic>
 #include <limits>
 
 #include "lower/SlidingWarmup.h"
@@ -379,4 +380,44 @@ TEST_CASE("warm-up: sliding along x over the inner loop of a ShiftInwards split 
     h.compute_root().split(x, xo, xi, 8);
     f2.store_root().compute_at(h, xi);
     halo_test::check_against_reference(out, halo_test::int_buffer_at(16, 3, -4, 2));
+}
+
+namespace {
+std::atomic<int> lowest_x{std::numeric_limits<int>::max()};
+}
+// Records the lowest x a Func is computed at.
+extern "C" int note_x(int x, int value) {
+    int seen = lowest_x.load();
+    while (x < seen && !lowest_x.compare_exchange_weak(seen, x)) {
+    }
+    return value;
+}
+HalideExtern_2(int, note_x, int, int);
+
+// Seed 8201242 of the typed differential test wrote before a buffer (a heap corruption).
+// t2 slides along t3's x and warms up; t1 is computed inside t2's produce, over t2's region,
+// and its unroll by 2 shifts inwards. A warm-up iteration's region, clipped to the columns the
+// first iteration needs, was one column wide: the shifted unroll computed the column below
+// them, outside t1's buffer. No warm-up there now: t1 is never computed below the columns its
+// consumers need (t3's x in [-6, 12] reads t2, hence t1, from x = -3).
+TEST_CASE("warm-up: not when a Func computed in the sliding Func's region has a split that shifts inwards") {
+    Var x("x"), y("y"), c("c"), yo("yo"), yi("yi");
+    Func t1("t1"), t2("t2"), t3("t3");
+    t1(x, y, c) = note_x(x, x * 3 + y - c);
+    t2(x, y, c) = t1(x, y, c) ^ (x + y);
+    t3(x, y, c) = t2(x / 2, y / 2, c) + t2((x + 1) / 2, y, c);
+    t3.reorder(y, x, c).unroll(x, 2, TailStrategy::GuardWithIf);
+    t2.compute_at(t3, x).store_root().reorder(x, y, c);
+    t2.split(y, yo, yi, 2, TailStrategy::GuardWithIf).vectorize(x, 8, TailStrategy::GuardWithIf);
+    t1.compute_at(t2, c).store_root().reorder_storage(c, x, y).unroll(x, 2, TailStrategy::ShiftInwards);
+    Buffer<int> out(19, 10, 3);
+    out.set_min({-6, -6, 0});
+    lowest_x = std::numeric_limits<int>::max();
+    t3.realize(out);
+    CHECK(lowest_x.load() == -3);
+    Buffer<int> want(19, 10, 3);
+    want.set_min({-6, -6, 0});
+    Buffer<> want_any = want;
+    reference_realize(t3, want_any);
+    CHECK(halo_test::compare(out, want).empty());
 }
