@@ -43,6 +43,9 @@ public:
     Stage &split(const VarOrRVar &old, const VarOrRVar &outer, const VarOrRVar &inner, Expr factor,
                  TailStrategy tail = TailStrategy::Auto);
     Stage &fuse(const VarOrRVar &inner, const VarOrRVar &outer, const VarOrRVar &fused);
+    // Halide's rename: the loop old_name is called new_name from now on (its kind, place and
+    // values unchanged); later directives, compute_at and the lowered loop nest use the new name.
+    Stage &rename(const VarOrRVar &old_name, const VarOrRVar &new_name);
     Stage &reorder(const std::vector<VarOrRVar> &vars);  // innermost first
     template <typename... Vs>
     Stage &reorder(const VarOrRVar &v0, const VarOrRVar &v1, Vs &&...rest) {
@@ -301,6 +304,7 @@ public:
     Func &split(const VarOrRVar &old, const VarOrRVar &outer, const VarOrRVar &inner, Expr factor,
                 TailStrategy tail = TailStrategy::Auto);
     Func &fuse(const VarOrRVar &inner, const VarOrRVar &outer, const VarOrRVar &fused);
+    Func &rename(const VarOrRVar &old_name, const VarOrRVar &new_name);
     Func &reorder(const std::vector<VarOrRVar> &vars);
     template <typename... Vs>
     Func &reorder(const VarOrRVar &v0, const VarOrRVar &v1, Vs &&...rest) {

@@ -346,6 +346,26 @@ Stage &Stage::fuse(const VarOrRVar &inner, const VarOrRVar &outer, const VarOrRV
     return *this;
 }
 
+Stage &Stage::rename(const VarOrRVar &old_name, const VarOrRVar &new_name) {
+    f_->changed();
+    Dim &d = find_dim(old_name.name, "rename");
+    if (new_name.name == old_name.name) return *this;
+    for (const Dim &o : def().schedule.dims) {
+        user_assert(o.var != new_name.name) << describe() << ": rename(" << old_name.name << ", " << new_name.name
+                                            << ") gives the loop the name of the existing loop '" << o.var
+                                            << "'; pick a new name";
+    }
+    // (The loop stays a Var's or an RVar's loop whatever the new name is, as with split.)
+    Split s;
+    s.kind = Split::RenameVar;
+    s.old_var = old_name.name;
+    s.outer = new_name.name;
+    s.directive = "rename";
+    def().schedule.splits.push_back(s);
+    d.var = new_name.name;
+    return *this;
+}
+
 Stage &Stage::reorder(const std::vector<VarOrRVar> &vars) {
     f_->changed();
     auto &dims = def().schedule.dims;
@@ -510,6 +530,7 @@ Func &Func::split(const VarOrRVar &old, const VarOrRVar &outer, const VarOrRVar 
 Func &Func::fuse(const VarOrRVar &inner, const VarOrRVar &outer, const VarOrRVar &fused) {
     HALO_FORWARD(fuse(inner, outer, fused))
 }
+Func &Func::rename(const VarOrRVar &old_name, const VarOrRVar &new_name) { HALO_FORWARD(rename(old_name, new_name)) }
 Func &Func::reorder(const std::vector<VarOrRVar> &vars) { HALO_FORWARD(reorder(vars)) }
 Func &Func::tile(const VarOrRVar &x, const VarOrRVar &y, const VarOrRVar &xo, const VarOrRVar &yo,
                  const VarOrRVar &xi, const VarOrRVar &yi, Expr xfactor, Expr yfactor,

@@ -52,6 +52,8 @@ public:
                 total_[s.inner]++;
             } else if (s.kind == Split::FuseVars) {
                 total_[s.old_var]++;
+            } else {
+                total_[s.outer]++;  // a rename's new name
             }
         }
     }
@@ -83,8 +85,9 @@ namespace {
 // in their loops' ranges, and value its let (let_index: the let in `lets`; promised: whether
 // the let's value is already wrapped in a promise of [lo, hi]). For a fuse, `var` is the fused variable, `loop` the inner
 // variable's range, [lo, hi] the outer variable's loop range, and value the outer variable's let.
+// For a rename, `var` is the old name's variable and `outer` the new one's (the old is the new).
 struct SplitRecord {
-    enum Kind { SplitVar, FuseVars } kind;
+    enum Kind { SplitVar, FuseVars, RenameVar } kind;
     std::string var, outer, inner;
     LoopBounds loop;
     Expr factor;
@@ -160,6 +163,10 @@ void widen_promises(const std::vector<SplitRecord> &records, const std::map<std:
     };
     for (auto r = records.rbegin(); r != records.rend(); ++r) {
         bool children_moved = moved.count(r->outer) || moved.count(r->inner);
+        if (r->kind == SplitRecord::RenameVar) {
+            if (children_moved) moved[r->var] = moved.at(r->outer);
+            continue;
+        }
         if (r->kind == SplitRecord::FuseVars) {
             if (!moved.count(r->var)) continue;
             // The fused value t in [t.lo, t.hi] instead of [0, T - 1] (T = w * outer.extent):
@@ -215,6 +222,8 @@ std::vector<Expr> shared_point_store_guards(const std::vector<SplitRecord> &reco
     for (auto r = records.rbegin(); r != records.rend(); ++r) {
         if (r->kind == SplitRecord::SplitVar) {
             if (reaches.count(r->outer) || reaches.count(r->inner)) reaches.insert(r->var);
+        } else if (r->kind == SplitRecord::RenameVar) {
+            if (reaches.count(r->outer)) reaches.insert(r->var);
         } else if (reaches.count(r->var)) {
             reaches.insert(r->outer);
             reaches.insert(r->inner);
@@ -401,6 +410,17 @@ Stmt build_definition(const FunctionContents &f, int stage, const Definition &de
                                out.min, out.min + out.extent - 1, lets.size(), outer_value});
             lets.push_back({prefix + outer_sym, promise_clamped(outer_value, out.min, out.min + out.extent - 1)});
             if (rvars.count(inner_sym) || rvars.count(outer_sym)) rvars.insert(fused_sym);
+        } else {
+            // A rename: the old variable is the new loop's.
+            std::string old_sym = symbols.current(s.old_var);
+            LoopBounds old = bounds.at(old_sym);
+            std::string new_sym = symbols.define(s.outer);
+            bounds[new_sym] = old;
+            if (rvars.count(old_sym)) rvars.insert(new_sym);
+            Expr renamed = var(prefix + new_sym);
+            records.push_back({SplitRecord::RenameVar, old_sym, new_sym, "", old, Expr(), TailStrategy::Auto, old.min,
+                               old.min + old.extent - 1, lets.size(), renamed});
+            lets.push_back({prefix + old_sym, renamed});
         }
     }
     widen_promises(records, bounds, lets);
@@ -822,6 +842,7 @@ void vectorize_like_consumer(FunctionContents &f, const Definition &consumer, co
         std::string origin = d.var;
         for (auto it = consumer.schedule.splits.rbegin(); it != consumer.schedule.splits.rend(); ++it) {
             if (it->kind == Split::SplitVar && (it->inner == origin || it->outer == origin)) origin = it->old_var;
+            if (it->kind == Split::RenameVar && it->outer == origin) origin = it->old_var;
         }
         if (std::find(f.args.begin(), f.args.end(), origin) == f.args.end()) continue;
         for (int k = 0; k < f.stages(); k++) {

@@ -206,6 +206,23 @@ std::vector<std::string> RandomPipeline::schedule_loops(int s, int update, bool 
                 parallel(stage, Var("xy"), "    ");
             }
         }
+        // Sometimes a loop a split or fuse made is renamed (Halide's rename): later directives,
+        // the producers' compute_at and the parallel loops' bookkeeping use the new name.
+        if (rand(6) == 0) {
+            std::vector<size_t> renamable;
+            for (size_t i = 0; i < loops.size(); i++) {
+                const std::string &l = loops[i];
+                if (l != "x" && l != "y" && l != "xi" && l.find("_vi") == std::string::npos) renamable.push_back(i);
+            }
+            if (!renamable.empty()) {
+                std::string &l = loops[renamable[size_t(rand(int(renamable.size())))]];
+                std::string renamed = l + "r";
+                stage.rename(Var(l), Var(renamed));
+                log << "    .rename(" << l << ", " << renamed << ")\n";
+                if (update == 0 && parallel_loops_[s].erase(l)) parallel_loops_[s].insert(renamed);
+                l = renamed;
+            }
+        }
     };
     // Sometimes no loop partitioning, and a prefetch of a stage it reads at one of its loops (not
     // a vectorized one), `offset` iterations of that loop or of one outside it ahead: hints,
