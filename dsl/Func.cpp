@@ -98,6 +98,25 @@ Tuple Func::update_values(int i) const {
     return Tuple(f_->updates[size_t(i)].values);
 }
 
+std::vector<Expr> Func::update_args(int i) const {
+    user_assert(i >= 0 && i < num_update_definitions())
+        << "Func '" << name() << "' has " << num_update_definitions() << " update definitions; "
+        << "update_args(" << i << ") does not exist";
+    return f_->updates[size_t(i)].args;
+}
+
+std::vector<RVar> Func::rvars(int i) const {
+    user_assert(i >= 0 && i < num_update_definitions())
+        << "Func '" << name() << "' has " << num_update_definitions() << " update definitions; "
+        << "rvars(" << i << ") does not exist";
+    std::vector<RVar> out;
+    const auto &dom = f_->updates[size_t(i)].rdom;
+    if (dom) {
+        for (size_t k = 0; k < dom->vars.size(); k++) out.push_back(RVar(dom, int(k)));
+    }
+    return out;
+}
+
 Expr Func::value() const {
     user_assert(defined()) << "Func '" << name() << "' has no definition, so no value()";
     user_assert(!f_->is_tuple()) << "Func '" << name() << "' is Tuple-valued (" << f_->outputs()

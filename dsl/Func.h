@@ -259,6 +259,10 @@ public:
     int outputs() const;
     std::vector<Var> args() const;
     int num_update_definitions() const { return int(f_->updates.size()); }
+    bool has_update_definition() const { return !f_->updates.empty(); }
+    // The left side of update definition i (its coordinates, as in Halide), and its RVars.
+    std::vector<Expr> update_args(int i = 0) const;
+    std::vector<RVar> rvars(int i = 0) const;
     // The right side of the pure definition, and of update definition i (as in Halide).
     Expr value() const;
     Expr update_value(int i = 0) const;

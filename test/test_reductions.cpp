@@ -394,3 +394,33 @@ TEST_CASE("an inline reduction in a Func whose every loop is vectorized goes whe
     out.set_min(-5, 0);
     halo_test::check_against_reference(h, out);
 }
+
+TEST_CASE("has_update_definition, update_args and rvars describe each update, as Halide's do") {
+    Var x("x"), y("y");
+    RDom r(0, 4, 1, 3, "r");
+    Func f("f");
+    f(x, y) = x + y;
+    CHECK(!f.has_update_definition());
+    f(r.x, y) += 1;
+    f(x, 0) = f(x, 1) * 2;
+    CHECK(f.has_update_definition());
+    std::vector<Expr> a0 = f.update_args(0), a1 = f.update_args(1);
+    REQUIRE(a0.size() == 2);
+    REQUIRE(a1.size() == 2);
+    CHECK(to_string(a0[0]) == "r.x");
+    CHECK(to_string(a0[1]) == "y");
+    CHECK(to_string(a1[1]) == "0");
+    std::vector<RVar> rv = f.rvars(0);
+    REQUIRE(rv.size() == 2);
+    CHECK(rv[0].name() == "r.x");
+    CHECK(to_string(rv[1].extent()) == "3");
+    CHECK(f.rvars(1).empty());
+    // An RVar from rvars() schedules its update like the RDom's own.
+    f.update(0).reorder(y, rv[0]);
+    Buffer<int32_t> out = f.realize({5, 3});
+    // (The update runs once per point of the whole RDom: r.y's 3 values add 3.)
+    CHECK(out(2, 1) == 2 + 1 + 3);
+    CHECK(out(4, 1) == 5);
+    CHECK(out(3, 0) == 2 * (3 + 1 + 3));
+    CHECK_THROWS_WITH(f.update_args(2), doctest::Contains("has 2 update definitions; update_args(2) does not exist"));
+}
