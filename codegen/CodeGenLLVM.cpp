@@ -964,8 +964,6 @@ Value *CodeGen::shift(const Call *op, bool left) {
     return builder_.CreateSelect(negative, shift_by(!left, magnitude), shift_by(left, magnitude));
 }
 
-// print(a, ...) / print_when(c, a, ...): the value of a; the arguments go to halo_print as
-// 64-bit slots with their kinds, in arrays on the stack (allocated once, in the entry block).
 // A call of the user's C function (HalideExtern_N) with its C signature: a bool is an i1 and
 // narrower integers carry the extension the C calling convention gives them (as clang declares
 // them), so the function reads its arguments right. A vector call runs lane by lane.
@@ -978,7 +976,13 @@ Value *CodeGen::call_extern_c(const Call *op) {
     for (auto &a : op->args) params.push_back(llvm_type(a.type().element_of()));
     auto *fn_type = llvm::FunctionType::get(llvm_type(op->type.element_of()), params, false);
     llvm::Function *fn = module_.getFunction(op->name);
-    if (!fn) fn = llvm::Function::Create(fn_type, llvm::Function::ExternalLinkage, op->name, module_);
+    if (!fn) {
+        fn = llvm::Function::Create(fn_type, llvm::Function::ExternalLinkage, op->name, module_);
+        for (size_t i = 0; i < op->args.size(); i++) {
+            if (auto kind = extension(op->args[i].type()); kind != llvm::Attribute::None) fn->addParamAttr(unsigned(i), kind);
+        }
+        if (auto kind = extension(op->type); kind != llvm::Attribute::None) fn->addRetAttr(kind);
+    }
     std::vector<Value *> args;
     for (auto &a : op->args) args.push_back(codegen(a));
     const int lanes = op->type.lanes();
@@ -988,20 +992,16 @@ Value *CodeGen::call_extern_c(const Call *op) {
         for (Value *v : args) lane_args.push_back(v->getType()->isVectorTy() ? builder_.CreateExtractElement(v, lane) : v);
         llvm::CallInst *call = builder_.CreateCall(fn_type, fn, lane_args);
         for (size_t i = 0; i < op->args.size(); i++) {
-            if (auto kind = extension(op->args[i].type()); kind != llvm::Attribute::None) {
-                call->addParamAttr(unsigned(i), kind);
-                fn->addParamAttr(unsigned(i), kind);
-            }
+            if (auto kind = extension(op->args[i].type()); kind != llvm::Attribute::None) call->addParamAttr(unsigned(i), kind);
         }
-        if (auto kind = extension(op->type); kind != llvm::Attribute::None) {
-            call->addRetAttr(kind);
-            fn->addRetAttr(kind);
-        }
+        if (auto kind = extension(op->type); kind != llvm::Attribute::None) call->addRetAttr(kind);
         result = lanes > 1 ? builder_.CreateInsertElement(result, call, lane) : call;
     }
     return result;
 }
 
+// print(a, ...) / print_when(c, a, ...): the value of a; the arguments go to halo_print as
+// 64-bit slots with their kinds, in arrays on the stack (allocated once, in the entry block).
 Value *CodeGen::print(const Call *op) {
     bool when = op->name == Call::print_when;
     size_t first = when ? 1 : 0, count = op->args.size() - first;
