@@ -4,6 +4,9 @@
 // redundancy report's counts are asserted exactly.
 #include "TestUtil.h"
 
+#include <atomic>
+#include <limits>
+
 using namespace halo;
 using halo_test::contains;
 using halo_test::row_of;
@@ -654,4 +657,42 @@ TEST_CASE("a parity access whose rows go back and forth does not slide, and stay
     Buffer<int> dst(5, 19);
     dst.set_min(-2, -7);
     halo_test::check_against_reference(out, dst);
+}
+
+namespace {
+std::atomic<int> lowest_row{std::numeric_limits<int>::max()};
+}
+// Records the lowest row a Func is computed at.
+extern "C" int note_row(int y, int value) {
+    int seen = lowest_row.load();
+    while (y < seen && !lowest_row.compare_exchange_weak(seen, y)) {
+    }
+    return value;
+}
+HalideExtern_2(int, note_row, int, int);
+
+// Seed 8600700 of the differential test wrote before a buffer. a slid along out's tiles, and
+// the loop its split vectorizes fuses x and y: every tile reads a at columns c and c + 3 (c a
+// clamped Param), so each tile's whole region holds at least 4 columns of 3 rows, more than a
+// vector of 8, but a tile past them adds only 2 new columns, 6 points: sliding, a shifted
+// vector of 8 started 2 points before them, in the row above, outside a's buffer (sized for
+// the regions before sliding, which need no such shift). Such a split now keeps a from
+// sliding, and a is never computed above the output's rows.
+TEST_CASE("sliding window: not for a Func whose fused loop's split shifts inwards") {
+    Var x("x"), y("y"), xo("xo"), yo("yo"), xi("xi"), yi("yi"), xy("xy");
+    Func a("a"), out("out");
+    Param<int> column("column");
+    column.set(5);
+    a(x, y) = note_row(y, x * 5 + y);
+    out(x, y) = a(x / 2, y) * 3 + a(clamp(column, 0, 12), y) + a(clamp(column, 0, 12) + 3, y) + x;
+    out.tile(x, y, xo, yo, xi, yi, 4, 3);
+    a.store_at(out, yo).compute_at(out, xo).fuse(x, y, xy).vectorize(xy, 8);
+    CHECK(contains(out.lowered_stmt(), "(a split of a loop fused from x shifts inwards, which from the few points new in "
+                                       "an iteration would compute rows outside its buffer)"));
+    Buffer<int> got(40, 9);
+    got.set_min({-4, -2});
+    lowest_row = std::numeric_limits<int>::max();
+    out.realize(got);
+    CHECK(lowest_row.load() == -2);
+    halo_test::check_against_reference(out, got);
 }
