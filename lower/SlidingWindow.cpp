@@ -362,6 +362,12 @@ private:
             report_.push_back(f_.name + ": no sliding window over " + c + " (" + why_not + ")");
             return rebuild(chain);
         }
+        if (std::string g = produces_func_shifting_fused_loop(body); !g.empty()) {
+            why_not = g + ", computed inside it, has a split of a fused loop that shifts inwards, which from the few "
+                          "points new in an iteration would compute rows outside its buffer";
+            report_.push_back(f_.name + ": no sliding window over " + c + " (" + why_not + ")");
+            return rebuild(chain);
+        }
         // A RoundUp split along d (single_split_factor) slides where its region moves by whole
         // tiles of the split: its loops then start on the grid of the first iteration's tiles,
         // in the iterations before that too (the warm-up, which never reaches below the first
@@ -643,14 +649,9 @@ private:
         return r;
     }
 
-    // Whether a Func computed inside f's produce in s (its region made from f's bounds, which
-    // sliding clips) has a split that computes points outside that region: ShiftInwards (a
-    // pure definition's Auto) or RoundUp. A warm-up iteration's region is clipped to rows the
-    // first iteration needs, and from a region shorter than the split's factor such a split
-    // computes points below them, outside the Func's buffer, which covers only what the
-    // iterations from the first on compute (seed 8201242 of the typed differential test wrote
-    // before it). (A Func computed beside f in the loop slides, or not, on its own.)
-    bool produces_func_computing_outside(const Stmt &s) const {
+    // The Funcs other than f computed inside f's produce in s: their regions are made from f's
+    // bounds, which sliding clips.
+    std::vector<const FunctionContents *> funcs_computed_inside(const Stmt &s) const {
         struct Find : IRVisitor {
             const std::string &f;
             std::set<std::string> produced;
@@ -666,19 +667,57 @@ private:
             }
         } find(f_.name);
         s.accept(&find);
+        std::vector<const FunctionContents *> out;
         for (const std::string &name : find.produced) {
             auto it = env_.find(name);
-            if (name == f_.name || it == env_.end()) continue;
-            const FunctionContents &g = *it->second;
-            for (int i = 0; i < g.stages(); i++) {
-                for (const Split &sp : g.stage(i).schedule.splits) {
-                    if (sp.kind != Split::SplitVar) continue;
-                    TailStrategy t = sp.tail == TailStrategy::Auto ? (i == 0 ? TailStrategy::ShiftInwards : TailStrategy::GuardWithIf) : sp.tail;
-                    if (t != TailStrategy::GuardWithIf) return true;
+            if (name != f_.name && it != env_.end()) out.push_back(it->second.get());
+        }
+        return out;
+    }
+    // The tail a split of stage i computes with (a pure definition's Auto shifts inwards).
+    static TailStrategy tail_of(const Split &sp, int i) {
+        if (sp.tail != TailStrategy::Auto) return sp.tail;
+        return i == 0 ? TailStrategy::ShiftInwards : TailStrategy::GuardWithIf;
+    }
+
+    // Whether a Func computed inside f's produce in s has a split that computes points outside
+    // its region: ShiftInwards or RoundUp. A warm-up iteration's region is clipped to rows the
+    // first iteration needs, and from a region shorter than the split's factor such a split
+    // computes points below them, outside the Func's buffer, which covers only what the
+    // iterations from the first on compute (seed 8201242 of the typed differential test wrote
+    // before it). (A Func computed beside f in the loop slides, or not, on its own.)
+    bool produces_func_computing_outside(const Stmt &s) const {
+        for (const FunctionContents *g : funcs_computed_inside(s)) {
+            for (int i = 0; i < g->stages(); i++) {
+                for (const Split &sp : g->stage(i).schedule.splits) {
+                    if (sp.kind == Split::SplitVar && tail_of(sp, i) != TailStrategy::GuardWithIf) return true;
                 }
             }
         }
         return false;
+    }
+
+    // The name of a Func computed inside f's produce in s whose split of a fused loop shifts
+    // inwards, or "". From a region that sliding made smaller than the split's factor, its
+    // shifted tile reaches into rows of the other fused dimension outside its buffer, as f's
+    // own would (see recomputes_along).
+    std::string produces_func_shifting_fused_loop(const Stmt &s) const {
+        for (const FunctionContents *g : funcs_computed_inside(s)) {
+            for (int i = 0; i < g->stages(); i++) {
+                std::set<std::string> fused;
+                for (const Split &sp : g->stage(i).schedule.splits) {
+                    if (sp.kind == Split::FuseVars) {
+                        fused.insert(sp.old_var);
+                    } else if (sp.kind == Split::RenameVar && fused.count(sp.old_var)) {
+                        fused.insert(sp.outer);
+                    } else if (sp.kind == Split::SplitVar && fused.count(sp.old_var)) {
+                        if (tail_of(sp, i) == TailStrategy::ShiftInwards) return g->name;
+                        fused.insert({sp.outer, sp.inner});
+                    }
+                }
+            }
+        }
+        return "";
     }
 
     // Whether f's produce in s reads a Func whose produce is also in s.

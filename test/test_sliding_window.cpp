@@ -696,3 +696,19 @@ TEST_CASE("sliding window: not for a Func whose fused loop's split shifts inward
     CHECK(lowest_row.load() == -2);
     halo_test::check_against_reference(out, got);
 }
+
+// The same for a Func computed inside the sliding Func's produce, over a region made from the
+// slid one: its fused loop's shifted vector would reach rows of the other dimension outside its
+// buffer. b does not slide then (a conservative rule: the shift may also stay inside).
+TEST_CASE("sliding window: not for a Func that computes inside it a Func whose fused loop's split shifts inwards") {
+    Var x("x"), y("y"), xy("xy");
+    Func a("a"), b("b"), out("out");
+    a(x, y) = x * 3 + y;
+    b(x, y) = a(x, y) * 2;
+    out(x, y) = b(x, y) + b(x + 1, y);
+    b.store_root().compute_at(out, x);
+    a.compute_at(b, Var::outermost()).fuse(x, y, xy).vectorize(xy, 8);
+    CHECK(contains(out.lowered_stmt(), "b: no sliding window over out.s0.x (a, computed inside it, has a split of a "
+                                       "fused loop that shifts inwards"));
+    halo_test::check_against_reference(out, halo_test::int_buffer_at(11, 5, -3, 2));
+}
