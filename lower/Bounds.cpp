@@ -600,7 +600,7 @@ private:
             result = Interval(lo, hi);
             return;
         }
-        if (op->args.size() == 1 && op->type.is_float() &&
+        if (op->call_type == Call::Intrinsic && op->args.size() == 1 && op->type.is_float() &&
             (op->name == "floor" || op->name == "ceil" || op->name == "round" || op->name == "trunc")) {
             // Non-decreasing: the function of each end.
             Interval a = get(op->args[0]);

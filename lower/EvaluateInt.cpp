@@ -133,7 +133,7 @@ private:
             return a < b ? b : a;
         }
         if (auto s = e.as<Select>()) return eval(s->condition) ? eval_float(s->true_value) : eval_float(s->false_value);
-        if (auto c = e.as<Call>(); c && c->args.size() == 1) {
+        if (auto c = e.as<Call>(); c && c->args.size() == 1 && c->call_type == Call::Intrinsic) {
             if (is_value_hint(*c)) return eval_float(c->args[0]);
             if (c->is_intrinsic(Call::abs)) return std::fabs(eval_float(c->args[0]));
             double a = eval_float(c->args[0]);
