@@ -19,8 +19,9 @@ namespace halo {
 
 struct FunctionCopies;
 
-// The placeholder for directive p; from_loop is the full name of loop `from`.
-Stmt prefetch_placeholder(const PrefetchDirective &p, const std::string &from_loop);
+// The placeholder for directive p, put in the body of loop at_loop; from_loop is the full name
+// of loop `from`.
+Stmt prefetch_placeholder(const PrefetchDirective &p, const std::string &from_loop, const std::string &at_loop);
 
 // Points every prefetch of a Func at that Func's name among the copies lowering works on (two
 // Funcs may share a name); forgets those of Funcs the pipeline does not use.

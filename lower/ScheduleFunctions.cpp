@@ -478,7 +478,9 @@ Stmt build_definition(const FunctionContents &f, int stage, const Definition &de
         }
         body = guard_body(here, body);
         for (const PrefetchDirective &p : def.schedule.prefetches) {
-            if (p.at == d.var && !p.buffer.empty()) body = Block::make(prefetch_placeholder(p, prefix + p.from), body);
+            if (p.at == d.var && !p.buffer.empty()) {
+                body = Block::make(prefetch_placeholder(p, prefix + p.from, prefix + d.var), body);
+            }
         }
         // An atomic stage's vector lanes may update one point: they run one after another.
         ForType for_type = def.schedule.atomic && d.for_type == ForType::Vectorized ? ForType::Unrolled : d.for_type;

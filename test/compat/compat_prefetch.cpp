@@ -156,6 +156,22 @@ TEST_CASE("a prefetch of a Func stored inside the loop is dropped") {
     CHECK(mismatches<int>(out, [](const std::vector<int> &c) { return (c[0] - c[1]) * 2 + (c[0] + 1 - c[1]); }) == 0);
 }
 
+// Seed 8800130 of the differential test: the prefetch's loop had one iteration, which the
+// simplifier turned into a let, and its placeholder reached the code generator ("unknown
+// intrinsic"). Nothing lies ahead of a loop of one iteration: no prefetch.
+TEST_CASE("a prefetch at a loop of one iteration is dropped") {
+    Func f("f"), g("g");
+    Var x("x"), y("y");
+    f(x, y) = x * 3 - y;
+    g(x, y) = f(x, y) + f(x, y + 1);
+    f.compute_root();
+    g.bound(x, 0, 1).prefetch(f, x, x, 1);
+    std::string stmt = g.lowered_stmt();
+    CHECK(prefetched(stmt) == 0);
+    Buffer<int> out = g.realize({1, 6});
+    CHECK(mismatches<int>(out, [](const std::vector<int> &c) { return 2 * (c[0] * 3 - c[1]) - 1; }) == 0);
+}
+
 TEST_CASE("prefetch directives that name loops wrongly are refused (Halide's error/bad_prefetch)") {
     Func f("f"), g("g");
     Var x("x"), y("y"), z("z"), xo("xo"), xi("xi");
