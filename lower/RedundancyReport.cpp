@@ -13,6 +13,7 @@
 #include "EvaluateInt.h"
 #include "Lower.h"
 #include "Simplify.h"
+#include "VectorizeLoops.h"
 #include "Substitute.h"
 #include "dsl/Buffer.h"
 #include "dsl/Func.h"
@@ -34,11 +35,11 @@ public:
     // A store guard (around the points a parallel ShiftInwards tile shares with the one before
     // it) that varies across the lanes of a vectorized loop skips only the stores: the vector
     // computes every lane, and they count as computed. One that does not vary across lanes, or
-    // whose loop runs lane by lane (its values call C functions or print), skips computing the
-    // points too: an if like any other.
+    // whose loop runs lane by lane (the vectorizer's call_runs_lane_by_lane), skips computing
+    // the points too: an if like any other.
     Stmt visit(const IfThenElse *op) override {
         if (is_store_guard(op->condition) && !op->else_case.defined() && varies_across_lanes(op->condition) &&
-            !calls_with_effects(op->then_case)) {
+            !runs_lane_by_lane(op->then_case)) {
             return mutate(op->then_case);
         }
         return IRMutator::visit(op);
@@ -66,12 +67,12 @@ private:
         }
         return false;
     }
-    static bool calls_with_effects(const Stmt &s) {
+    static bool runs_lane_by_lane(const Stmt &s) {
         struct Finder : IRVisitor {
             bool found = false;
             using IRVisitor::visit;
             void visit(const Call *c) override {
-                found |= c->call_type == Call::ExternC || c->is_intrinsic(Call::print) || c->is_intrinsic(Call::print_when);
+                found |= call_runs_lane_by_lane(*c);
                 IRVisitor::visit(c);
             }
         } finder;

@@ -88,12 +88,7 @@ private:
         IRVisitor::visit(op);
     }
     void visit(const Call *op) override {
-        // Calls of C functions (which take scalars), and prints (whose lines come in the order of
-        // the points), run lane by lane.
-        if (op->call_type == Call::Extern || op->call_type == Call::ExternC || op->is_intrinsic(Call::print) ||
-            op->is_intrinsic(Call::print_when)) {
-            ok = false;
-        }
+        if (call_runs_lane_by_lane(*op)) ok = false;
         IRVisitor::visit(op);
     }
     void visit(const LetStmt *op) override {
@@ -257,6 +252,11 @@ public:
 };
 
 }  // namespace
+
+bool call_runs_lane_by_lane(const Call &c) {
+    return c.call_type == Call::Extern || c.call_type == Call::ExternC || c.is_intrinsic(Call::print) ||
+           c.is_intrinsic(Call::print_when);
+}
 
 Stmt vectorize_loops(const Stmt &s) { return VectorizeAll().mutate(s); }
 
