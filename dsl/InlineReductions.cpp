@@ -23,10 +23,17 @@ std::string rdom_names(const std::vector<const ReductionDomainContents *> &domai
     return s;
 }
 
-// A call of an anonymous Func that reduces e with `combine`, starting from init: over the RDom
-// `over`, whose RVars e must use (RVars of other RDoms become arguments of the Func, and the
-// call passes them); without one, over the one RDom whose RVars e uses.
-Expr reduce(const RDom *over, Expr e, const std::string &name, Expr init, Expr (*combine)(Expr, Expr)) {
+// The anonymous Func of an inline reduction of e: its arguments (e's Vars, then a Var for each
+// RVar of another RDom than the one reduced over), the call that passes them, e with those
+// RVars replaced by the Vars, and the RDom reduced over: `over`, whose RVars e must use, or
+// without one, the one RDom whose RVars e uses.
+struct ReductionSite {
+    std::vector<Expr> args, call_args;
+    Expr e;
+    std::shared_ptr<ReductionDomainContents> domain;
+};
+
+ReductionSite reduction_site(const RDom *over, Expr e, const std::string &name) {
     user_assert(e.defined()) << name << "() of an undefined Expr";
     user_assert(!over || over->defined()) << name << "() over an undefined RDom";
     // Shared subexpressions become lets first: a graph whose tree is exponential (e = e * e + r,
@@ -34,17 +41,18 @@ Expr reduce(const RDom *over, Expr e, const std::string &name, Expr init, Expr (
     e = common_subexpression_elimination(e);
     FreeNames names;
     e.accept(&names);
-    std::vector<Expr> args, call_args;
+    ReductionSite site;
     for (auto &v : names.vars) {
-        args.push_back(Var(v));
-        call_args.push_back(Var(v));
+        site.args.push_back(Var(v));
+        site.call_args.push_back(Var(v));
     }
     std::vector<const ReductionDomainContents *> domains;
     for (const Variable *rv : names.rvars) {
         if (std::find(domains.begin(), domains.end(), rv->rdom.get()) == domains.end()) domains.push_back(rv->rdom.get());
     }
     if (over) {
-        const ReductionDomainContents *dom = over->domain().get();
+        site.domain = over->domain();
+        const ReductionDomainContents *dom = site.domain.get();
         user_assert(std::find(domains.begin(), domains.end(), dom) != domains.end())
             << name << "(" << dom->name << ", " << e << "): the expression uses no RVar of RDom '" << dom->name
             << "', so there is nothing to reduce over";
@@ -53,8 +61,8 @@ Expr reduce(const RDom *over, Expr e, const std::string &name, Expr init, Expr (
             if (rv->rdom.get() == dom || free.count(rv->name)) continue;
             Var v(unique_name('v'));
             free[rv->name] = v;
-            args.push_back(v);
-            call_args.push_back(Variable::make(rv->type, rv->name, nullptr, rv->rdom));
+            site.args.push_back(v);
+            site.call_args.push_back(Variable::make(rv->type, rv->name, nullptr, rv->rdom));
         }
         e = substitute(free, e);
     } else {
@@ -64,12 +72,25 @@ Expr reduce(const RDom *over, Expr e, const std::string &name, Expr init, Expr (
             << name << "(" << e << ") refers to RVars of several RDoms (" << rdom_names(domains)
             << "): say which one it reduces over, as in " << name << "(" << domains[0]->name << ", ...); the others "
             << "stay free for an outer reduction";
+        site.domain = names.rvars[0]->rdom;
     }
+    site.e = e;
+    return site;
+}
+
+Func reduction_func(const std::string &name) {
     Func f(unique_name('r') + "_" + name);
     f.function()->made_by_library = true;
-    f(args) = init;
-    f(args) = combine(f(args), e);
-    return f(call_args);
+    return f;
+}
+
+// A call of an anonymous Func that reduces e with `combine`, starting from init.
+Expr reduce(const RDom *over, Expr e, const std::string &name, Expr init, Expr (*combine)(Expr, Expr)) {
+    ReductionSite site = reduction_site(over, std::move(e), name);
+    Func f = reduction_func(name);
+    f(site.args) = init;
+    f(site.args) = combine(f(site.args), site.e);
+    return f(site.call_args);
 }
 
 Expr add(Expr a, Expr b) { return a + b; }
@@ -102,41 +123,29 @@ Expr checked(const Expr &e, const std::string &name) {
 }
 
 // The first point (in iteration order) where e reaches its extreme value: its coordinates,
-// then the value (Halide's layout); coordinates 0 if no point beats the type's extreme.
+// then the value. As Halide's argmax, one Tuple-valued reduction: it starts from coordinates 0
+// and the type's lowest value, and takes a point whenever its value is strictly greater, so e
+// is evaluated once per point (a C function it calls runs once per point), the first of equal
+// values wins, and where no point beats the initial value (an empty domain, every value the
+// type's lowest, NaNs) the coordinates stay 0.
 Tuple arg_extreme(const RDom *over, const Expr &e, const std::string &name, bool is_max) {
-    checked(e, name);
-    Expr initial = is_max ? lowest(e.type()) : highest(e.type());
-    Expr best = reduce(over, e, name + "_value", initial, is_max ? maximum_of : minimum_of);
-    std::shared_ptr<ReductionDomainContents> dom;
-    if (over) {
-        dom = over->domain();
-    } else {
-        FreeNames n;
-        common_subexpression_elimination(e).accept(&n);  // (linear in a graph)
-        dom = n.rvars[0]->rdom;
+    ReductionSite site = reduction_site(over, e, name);
+    std::vector<Expr> initial, update;
+    for (auto &rv : site.domain->vars) {
+        initial.push_back(0);
+        update.push_back(Variable::make(Int(32), rv.name, nullptr, site.domain));
     }
-    // Linearise the RDom position in iteration order (dimension 0 fastest).
-    Expr linear = 0, stride = 1;
-    for (auto &rv : dom->vars) {
-        Expr r = Variable::make(Int(32), rv.name, nullptr, dom);
-        linear = linear + (r - rv.min) * stride;
-        stride = stride * rv.extent;
-    }
-    Expr not_found = Int(32).max();
-    Expr first = reduce(over, select(e == best, linear, not_found), name + "_index", not_found, minimum_of);
-    // As Halide's argmax (coordinates 0 and the type's lowest value, then the point whenever
-    // one is strictly greater): the first point of the best value, unless no point beats the
-    // initial value (an empty domain, every value the type's lowest, NaNs), which leaves the
-    // coordinates 0.
-    Expr found = best != initial && first != not_found;
-    std::vector<Expr> coords;
-    stride = 1;
-    for (auto &rv : dom->vars) {
-        coords.push_back(select(found, rv.min + (first / stride) % rv.extent, 0));
-        stride = stride * rv.extent;
-    }
-    coords.push_back(best);
-    return Tuple(coords);
+    initial.push_back(is_max ? lowest(site.e.type()) : highest(site.e.type()));
+    update.push_back(site.e);
+    Func f = reduction_func(name);
+    f(site.args) = Tuple(initial);
+    Expr best = f(site.args)[update.size() - 1];
+    Expr better = is_max ? site.e > best : site.e < best;
+    f(site.args) = tuple_select(better, Tuple(update), f(site.args));
+    FuncRef result = f(site.call_args);
+    std::vector<Expr> values;
+    for (size_t i = 0; i < update.size(); i++) values.push_back(result[i]);
+    return Tuple(values);
 }
 
 }  // namespace

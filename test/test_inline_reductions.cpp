@@ -1,6 +1,6 @@
 // Inline reductions over a named RDom (Halide's sum(r, e) and the others): RVars of other
 // RDoms stay free for an outer reduction; saturating_sum; and the error for an expression over
-// several RDoms without saying which.
+// several RDoms without saying which; argmin/argmax as one Tuple reduction.
 #include <algorithm>
 #include <climits>
 
@@ -146,4 +146,39 @@ TEST_CASE("argmin and argmax leave the coordinates 0 where no point beats the ty
     CHECK(g_value(0) == INT_MIN);
     CHECK(g_at(1) == 5);  // INT_MIN + 1 everywhere: the first point
     CHECK(g_value(1) == INT_MIN + 1);
+}
+
+TEST_CASE("argmin of a Func computed at the RVar loop of the consumer's update compiles and matches C++") {
+    // Follows Halide's side_effects (a Mandelbrot escape count): the Func argmin reads is
+    // computed at the loop of the RVar whose point needs it. Halo's argmin was two reductions (the
+    // best value, then the first index reaching it), and the value one was placed outside that
+    // loop, so this valid program was refused ("'r7_argmin_value' uses it outside that loop").
+    // Now it is one Tuple-valued reduction, as Halide's.
+    Var x("x"), y("y"), z("z");
+    Func m("m");
+    m(x, y, z) = (x * 3 + y * 5 + z * 7 + 100) % 11;
+    RDom t(1, 6, "t");
+    Func escape("escape");
+    Tuple first = argmin(m(x, y, t) < 6);  // the first t where m is 6 or more
+    escape(x, y) = select(first[1], 0, first[0]);
+    RDom r(-3, 7, -2, 5, "r");
+    Func total("total");
+    total() = 0;
+    total() = (total() * 7 + escape(r.x, r.y)) % 1000003;
+    m.compute_at(total, r.x);
+    Buffer<int> out = total.realize(std::vector<int>{});
+    int expected = 0;
+    for (int b = -2; b < 3; b++) {
+        for (int a = -3; a < 4; a++) {
+            int at = 0;
+            for (int k = 1; k < 7; k++) {
+                if ((a * 3 + b * 5 + k * 7 + 100) % 11 >= 6) {
+                    at = k;
+                    break;
+                }
+            }
+            expected = (expected * 7 + at) % 1000003;
+        }
+    }
+    CHECK(out() == expected);
 }
