@@ -1000,6 +1000,95 @@ void check_loop_kinds_of_inlined(const FunctionContents &f) {
 }
 }  // namespace
 
+namespace {
+
+// One loop of the loop nest: loop `var` of stage `stage` of Func `func`.
+struct LoopRef {
+    std::string func;
+    int stage;
+    std::string var;
+    ForType type;
+    bool same_loop(const LoopRef &o) const { return func == o.func && stage == o.stage && var == o.var; }
+};
+using LoopPath = std::vector<LoopRef>;  // outermost first
+
+// A stage's own loops, outermost first (down to `down_to` if given; none if it has no such loop).
+std::optional<LoopPath> own_loops(const FunctionContents &g, int s, const std::string *down_to) {
+    LoopPath own;
+    const auto &dims = g.stage(s).schedule.dims;
+    for (auto d = dims.rbegin(); d != dims.rend(); ++d) {
+        own.push_back({g.name, s, d->var, d->for_type});
+        if (down_to && d->var == *down_to) return own;
+    }
+    if (down_to) return std::nullopt;
+    return own;
+}
+
+// The loops around g's realization, or nothing where this does not know them: g is computed
+// at a loop of a specialized stage, or in several stages of its consumer (compute_at without a
+// stage), or at a placement not resolved yet.
+std::optional<LoopPath> loops_around(const Environment &env, const FunctionContents &g, int depth = 0) {
+    const LoopLevel &l = g.schedule.compute_level;
+    if (l.is_root()) return LoopPath{};
+    auto it = env.find(l.func);
+    if (l.kind != LoopLevel::At || it == env.end() || depth > 100) return std::nullopt;
+    const FunctionContents &h = *it->second;
+    int stage = l.stage;
+    if (stage < 0) {
+        std::vector<int> using_stages;
+        for (int s = 0; s < h.stages(); s++) {
+            if (stage_uses(env, h.stage(s), g.name)) using_stages.push_back(s);
+        }
+        if (using_stages.size() != 1) return std::nullopt;
+        stage = using_stages[0];
+    }
+    if (stage >= h.stages() || !h.stage(stage).specializations.empty()) return std::nullopt;
+    auto outer = loops_around(env, h, depth + 1);
+    auto own = own_loops(h, stage, &l.var);
+    if (!outer || !own) return std::nullopt;
+    outer->insert(outer->end(), own->begin(), own->end());
+    return outer;
+}
+
+// Where Halide computes a Func with updates that has no placement and is used in more than
+// one stage: as close to the innermost loop as possible, i.e. at the innermost loop that
+// encloses every use (outside vectorized loops, which would need a vector of reductions).
+// Nothing where that loop is not known here (the caller then computes it at the root).
+std::optional<LoopLevel> innermost_loop_around_uses(const Environment &env, const FunctionContents &f,
+                                                    const std::set<std::string> &callers, const std::string &output) {
+    std::optional<LoopPath> common;
+    auto is_f = [&](const FunctionContents &c) { return c.name == f.name; };
+    for (const std::string &name : callers) {
+        const FunctionContents &g = *env.at(name);
+        for (int s = 0; s < g.stages(); s++) {
+            if (!any_call_through_inlined(env, stage_calls(g, s), output, is_f)) continue;
+            if (!g.stage(s).specializations.empty()) return std::nullopt;
+            auto path = loops_around(env, g);
+            if (!path) return std::nullopt;
+            LoopPath own = *own_loops(g, s, nullptr);
+            path->insert(path->end(), own.begin(), own.end());
+            if (!common) {
+                common = std::move(path);
+                continue;
+            }
+            size_t n = 0;
+            while (n < common->size() && n < path->size() && (*common)[n].same_loop((*path)[n])) n++;
+            common->resize(n);
+        }
+    }
+    if (!common) return std::nullopt;
+    while (!common->empty() && common->back().type == ForType::Vectorized) common->pop_back();
+    if (common->empty()) return LoopLevel::root();
+    LoopLevel l;
+    l.kind = LoopLevel::At;
+    l.func = common->back().func;
+    l.var = common->back().var;
+    l.stage = common->back().stage;
+    return l;
+}
+
+}  // namespace
+
 void resolve_default_placements(const Environment &env, const std::vector<std::string> &order,
                                 const std::string &output) {
     // Who calls whom, looking through inlined Funcs (each inlined Func once per caller: a
@@ -1078,8 +1167,9 @@ void resolve_default_placements(const Environment &env, const std::vector<std::s
             }
         }
         if (f.schedule.compute_level.is_inline()) {
-            f.schedule.compute_level = LoopLevel::root();
-            f.schedule.store_level = LoopLevel::root();
+            LoopLevel l = innermost_loop_around_uses(env, f, cs, output).value_or(LoopLevel::root());
+            f.schedule.compute_level = l;
+            f.schedule.store_level = l;
         }
     }
 }

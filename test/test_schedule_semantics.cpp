@@ -253,6 +253,55 @@ TEST_CASE("an inline reduction inside a Func with updates is computed in the sta
     check_against_reference(final2, Buffer<int>(8));
 }
 
+// The lines of a loop nest from the first one containing `from` on.
+std::string loop_nest_from(const std::string &nest, const std::string &from) {
+    size_t at = nest.find(from);
+    return at == std::string::npos ? "" : nest.substr(at);
+}
+
+TEST_CASE("a Func with updates and no placement used by several stages is computed at the innermost loop around them") {
+    // As in Halide: "as close to the innermost loop as possible". Halo computed such a Func at
+    // the root, and refused the program when a Func it reads is computed at an inner loop.
+    Var x("x"), y("y"), z("z");
+    SUBCASE("read by another reduction and by the consumer's update, its producer at the RVar loop") {
+        Func m("m"), val("val"), idx("idx"), c("c"), total("total");
+        m(x, y, z) = (x * 3 + y * 5 + z * 7 + 100) % 11;
+        RDom t(1, 5, "t");
+        val(x, y) = 100;
+        val(x, y) = min(val(x, y), m(x, y, t));
+        idx(x, y) = 0;
+        idx(x, y) = select(m(x, y, t) == val(x, y), t, idx(x, y));
+        c(x, y) = idx(x, y) * 16 + val(x, y);
+        RDom r(-3, 7, -2, 3, "r");
+        total() = 0;
+        total() = (total() * 5 + c(r.x, r.y)) % 1000003;
+        m.compute_at(total, r.x);
+        std::string nest = loop_nest_from(total.loop_nest(), "for total.s1.r.x");
+        CHECK(contains(nest, "produce val"));
+        CHECK(contains(nest, "produce idx"));
+        check_against_reference(total, Buffer<int>(std::vector<int>{}));
+    }
+    SUBCASE("read by two Funcs computed per row of the output, outside its vector loop") {
+        Func f("f"), g1("g1"), g2("g2"), out("out");
+        RDom k(0, 4, "k");
+        f(x, y) = x - y;
+        f(x, y) += (x + k) * (y - k) % 7;
+        g1(x, y) = f(x, y) + f(x + 1, y);
+        g2(x, y) = f(x - 1, y) * 2;
+        out(x, y) = g1(x, y) + g2(x, y);
+        Var xo("xo"), xi("xi");
+        out.split(x, xo, xi, 4).vectorize(xi);
+        g1.compute_at(out, xi);
+        g2.compute_at(out, xi);
+        std::string nest = out.loop_nest();
+        CHECK(contains(loop_nest_from(nest, "for out.s0.xo"), "produce f"));
+        CHECK_FALSE(contains(loop_nest_from(nest, "vectorized out.s0.xi"), "produce f"));
+        Buffer<int> dst(std::vector<int>{13, 5});
+        dst.set_min({-6, -2});
+        check_against_reference(out, dst);
+    }
+}
+
 TEST_CASE("GuardWithIf skips the producers computed inside the guarded loop") {
     // The producer is computed per point of the consumer, and stored further out, where its
     // buffer covers only the points inside the output: the iterations past the end that

@@ -364,7 +364,8 @@ void RandomPipeline::place(int s, std::vector<std::vector<std::string>> &loops_o
         return;
     }
     // A Func with updates left unscheduled is computed at its consumer's innermost loop (at
-    // the root if several stages read it), with the loops of its own schedule, of any kind.
+    // the innermost loop around them if several stages read it), with the loops of its own
+    // schedule, of any kind.
     if (choice == 0 && !wrapped && coin()) {
         log_ << "  " << f.name() << " unscheduled (at its consumer's innermost loop)\n";
         return;
