@@ -22,6 +22,7 @@
 #include <mutex>
 #include <set>
 
+#include "dsl/ExternFunction.h"
 #include "OptimizeModule.h"
 #include "dsl/Error.h"
 #include "dsl/IROperator.h"
@@ -982,6 +983,14 @@ Value *CodeGen::call_extern_c(const Call *op) {
             if (auto kind = extension(op->args[i].type()); kind != llvm::Attribute::None) fn->addParamAttr(unsigned(i), kind);
         }
         if (auto kind = extension(op->type); kind != llvm::Attribute::None) fn->addRetAttr(kind);
+        // A pure extern (HalidePureExtern_N) promises no side effects: LLVM may then merge
+        // identical calls and hoist a loop-invariant one out of loops that run, as in Halide.
+        const ExternFunction *registered = find_extern_function(op->name);
+        if (registered && registered->pure) {
+            fn->setDoesNotAccessMemory();
+            fn->setDoesNotThrow();
+            fn->setWillReturn();
+        }
     }
     std::vector<Value *> args;
     for (auto &a : op->args) args.push_back(codegen(a));

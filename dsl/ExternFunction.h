@@ -14,7 +14,8 @@
 // The call is evaluated where the definition evaluates it: once per point the schedule
 // computes (a recomputed point calls it again, a sliding window's reused point does not), and
 // lane by lane in a vectorized loop (its loop is not vectorized). A pure extern
-// (HalidePureExtern_N) is called the same way: Halo does not yet hoist or merge its calls.
+// (HalidePureExtern_N) is declared to LLVM as touching no memory, so identical calls may be
+// merged and a loop-invariant one lifted out of a loop where it is sure to run.
 // Arguments must have exactly the declared types, as in Halide (cast them: call_counter(x,
 // cast<int>(c))). Supported types: bool, 8- to 64-bit integers, float and double.
 #pragma once

@@ -98,6 +98,14 @@ Tuple Func::update_values(int i) const {
     return Tuple(f_->updates[size_t(i)].values);
 }
 
+std::vector<Var> Func::split_vars() const {
+    std::vector<Var> vars;
+    for (const Dim &d : f_->pure.schedule.dims) {
+        if (!d.is_rvar && d.var.rfind("__", 0) != 0) vars.push_back(Var(d.var));
+    }
+    return vars;
+}
+
 std::vector<Expr> Func::update_args(int i) const {
     user_assert(i >= 0 && i < num_update_definitions())
         << "Func '" << name() << "' has " << num_update_definitions() << " update definitions; "

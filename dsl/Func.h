@@ -258,6 +258,9 @@ public:
     // How many values it has (1 unless Tuple-valued).
     int outputs() const;
     std::vector<Var> args() const;
+    // The loops of the pure definition after its splits, fuses and renames, innermost first (as
+    // Halide's split_vars): the places a producer can be computed at inside it.
+    std::vector<Var> split_vars() const;
     int num_update_definitions() const { return int(f_->updates.size()); }
     bool has_update_definition() const { return !f_->updates.empty(); }
     // The left side of update definition i (its coordinates, as in Halide), and its RVars.
