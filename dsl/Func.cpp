@@ -542,7 +542,9 @@ Expr checked_definition(const std::string &func, const Expr &e, const char *what
 }
 
 // A Func's own definitions read it through weak references (see FunctionPtr): a strong one
-// would make the Func own itself, and it would never be freed.
+// would make the Func own itself, and it would never be freed. For the same reason a wrapper of
+// an ImageParam (ImageParam::in) reads the image without holding the image's wrappers, which
+// hold it (see ImageParamWrappers): an update of the wrapper may read the image.
 class WeakenSelfCalls : public IRMutator {
 public:
     explicit WeakenSelfCalls(const std::shared_ptr<FunctionContents> &f) : f_(f) {}
@@ -550,11 +552,24 @@ public:
     Expr visit(const Call *op) override {
         Expr e = IRMutator::visit(op);
         const Call *c = e.as<Call>();
+        if (c->call_type == Call::Image && c->param && is_wrapper_of(*c->param)) {
+            std::shared_ptr<ParameterContents> plain = c->param->plain.lock();
+            if (plain) return Call::make(c->type, c->name, c->args, c->call_type, c->func, plain, c->value_index);
+            return e;
+        }
         if (c->call_type != Call::Halo || c->func != f_ || c->func.is_weak()) return e;
         return Call::make(c->type, c->name, c->args, c->call_type, FunctionPtr::weak(f_), c->param, c->value_index);
     }
 
 private:
+    bool is_wrapper_of(const ParameterContents &image) const {
+        std::shared_ptr<ImageParamWrappers> w = image.wrappers.lock();
+        if (!w) return false;
+        for (auto &wrapper : w->all()) {
+            if (wrapper == f_) return true;
+        }
+        return false;
+    }
     const std::shared_ptr<FunctionContents> &f_;
 };
 
@@ -1044,6 +1059,9 @@ ImageParam::ImageParam(Type t, int dimensions, const std::string &name)
     p_->is_buffer = true;
     p_->dimensions = dimensions;
     p_->wrappers = wrappers_;
+    p_->plain = p_;
+    auto owner = std::make_shared<std::pair<std::shared_ptr<ParameterContents>, std::shared_ptr<ImageParamWrappers>>>(p_, wrappers_);
+    p_holding_wrappers_ = std::shared_ptr<ParameterContents>(owner, p_.get());
 }
 
 Func ImageParam::in(const Func &consumer) { return in(std::vector<Func>{consumer}); }
@@ -1069,17 +1087,16 @@ Func ImageParam::in() {
 
 ImageParam::operator Func() const {
     user_assert(p_) << "An undefined ImageParam (made without a type and dimensions) used as a Func";
-    if (!wrappers_->as_func) {
-        Func f(name());
-        std::vector<Expr> args;
-        for (int d = 0; d < dimensions(); d++) args.push_back(Var("_" + std::to_string(d)));
-        f(args) = (*this)(args);
-        // (As Halide's: the image's Func records its type and dimensions as required ones.)
-        f.function()->required_types = {type()};
-        f.function()->required_dimensions = dimensions();
-        wrappers_->as_func = f.function();
-    }
-    return Func(wrappers_->as_func);
+    if (std::shared_ptr<FunctionContents> f = wrappers_->as_func.lock()) return Func(f);
+    Func f(name());
+    std::vector<Expr> args;
+    for (int d = 0; d < dimensions(); d++) args.push_back(Var("_" + std::to_string(d)));
+    f(args) = (*this)(args);
+    // (As Halide's: the image's Func records its type and dimensions as required ones.)
+    f.function()->required_types = {type()};
+    f.function()->required_dimensions = dimensions();
+    wrappers_->as_func = f.function();
+    return f;
 }
 
 ImageParam &ImageParam::set_estimates(const std::vector<std::pair<Expr, Expr>> &region) {
@@ -1105,7 +1122,7 @@ Func ImageParam::image_wrapper(const std::string &wname) {
     Func w(wname);
     std::vector<Expr> args;
     for (int d = 0; d < dimensions(); d++) args.push_back(Var("_" + std::to_string(d)));
-    w(args) = (*this)(args);
+    w(args) = read(args, false);
     // Pipelines compiled before read the image directly: they recompile (as for a new
     // constraint) to read the wrapper.
     std::lock_guard<std::mutex> lock(p_->mutex);
@@ -1134,14 +1151,16 @@ Buffer<> ImageParam::get() const {
     return b;
 }
 
-Expr ImageParam::operator()(std::vector<Expr> args) const {
+Expr ImageParam::operator()(std::vector<Expr> args) const { return read(std::move(args), true); }
+
+Expr ImageParam::read(std::vector<Expr> args, bool holding_wrappers) const {
     user_assert(p_) << "Use of an undefined ImageParam";
     expand_placeholder(args, dimensions(), "ImageParam '" + name() + "'");
     user_assert(int(args.size()) == dimensions())
         << "ImageParam '" << name() << "' has " << dimensions() << " dimensions but is called with "
         << args.size() << " arguments";
     for (size_t i = 0; i < args.size(); i++) args[i] = call_argument(args[i], "ImageParam '" + name() + "'", i);
-    return Call::make(type(), name(), std::move(args), Call::Image, nullptr, p_);
+    return Call::make(type(), name(), std::move(args), Call::Image, nullptr, holding_wrappers ? p_holding_wrappers_ : p_);
 }
 
 Expr buffer_field(const std::shared_ptr<ParameterContents> &p, const char *field, int d) {

@@ -107,8 +107,14 @@ public:
 
 private:
     Func image_wrapper(const std::string &name);
+    // A read of the image; `holding_wrappers` for a user's reads (see ImageParamWrappers), not
+    // for the wrappers' own.
+    Expr read(std::vector<Expr> args, bool holding_wrappers) const;
     std::shared_ptr<ParameterContents> p_;
     std::shared_ptr<ImageParamWrappers> wrappers_;
+    // p_ as a pointer that also owns wrappers_ (std::shared_ptr's aliasing constructor): what a
+    // user's reads of the image carry, so that they keep the wrappers alive.
+    std::shared_ptr<ParameterContents> p_holding_wrappers_;
 };
 
 // Checks that b can be bound to the ImageParam p (defined, its type and dimensions); `how` says

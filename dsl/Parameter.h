@@ -55,10 +55,14 @@ struct WrapperSet {
     }
 };
 
-// An ImageParam's wrappers. Held by the ImageParam handles: the wrappers' definitions read the
-// image, so the image's own contents refer to them weakly.
+// An ImageParam's wrappers. Held by the ImageParam handles and by every read of the image in a
+// user's definition (ImageParam::operator()), so that a wrapper scheduled through a handle that
+// is gone still applies to the Funcs that read the image, as in Halide (where reads of an
+// ImageParam are calls of a Func that holds its wrappers). The wrappers' own definitions read the
+// image without holding them, and the image's own contents refer to them weakly: no cycle.
 struct ImageParamWrappers : WrapperSet {
-    std::shared_ptr<FunctionContents> as_func;  // ImageParam's conversion to a Func, once made
+    // ImageParam's conversion to a Func, while it is alive (its definition holds these wrappers).
+    std::weak_ptr<FunctionContents> as_func;
 };
 
 // What a pipeline requires of one dimension of a buffer it reads or writes, set with
@@ -94,8 +98,10 @@ struct ParameterContents {
     std::vector<BufferDimConstraint> constraints;
     uint64_t constraints_version = 0;
     int host_alignment = 0;  // ImageParam::set_host_alignment (0: none)
-    // ImageParam::in wrappers (alive while a handle of the ImageParam is).
+    // ImageParam::in wrappers (alive while a handle of the ImageParam or a user's read of it
+    // is), and this ParameterContents itself, for reads that must not hold them.
     std::weak_ptr<ImageParamWrappers> wrappers;
+    std::weak_ptr<ParameterContents> plain;
 
     // The value and the bound buffer change under this lock, and a realization reads them
     // under it once at its start: setting an input while another thread realizes is safe (that

@@ -259,3 +259,49 @@ TEST_CASE("in() of a list: its consumers share one wrapper already, or none has 
         CHECK(!contains(out.loop_nest(), "f_in_h"));
     }
 }
+
+namespace {
+
+// A helper in the style of Halide's apps: it makes its input locally, schedules a wrapper of it
+// and returns only the output Func.
+Func blurred_input_with_staged_copy(const Buffer<int> &in, int tile) {
+    Var x("x"), y("y"), xo("xo"), yo("yo"), xi("xi"), yi("yi");
+    ImageParam im(Int(32), 2, "im");
+    im.set(in);
+    Func clamped = BoundaryConditions::repeat_edge(im);
+    Func out("out");
+    out(x, y) = clamped(x - 1, y) + clamped(x + 1, y + 1) * 2;
+    out.tile(x, y, xo, yo, xi, yi, tile, tile);
+    im.in().compute_at(out, xo);
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("ImageParam::in(): the wrapper's schedule applies after the ImageParam is destroyed") {
+    Buffer<int> in = halo_test::int_buffer_at(30, 20, -3, 2);
+    halo_test::fill_random(in, -99, 99, 33);
+    Func out = blurred_input_with_staged_copy(in, 8);
+    std::string nest = out.loop_nest();
+    CHECK(contains(nest, "produce im_global_wrapper"));
+    // Sizes the tiles do not divide, reading past the input's edges on every side.
+    halo_test::check_against_reference(out, halo_test::int_buffer_at(37, 29, -6, -1));
+}
+
+TEST_CASE("ImageParam::in(): an update of the wrapper may read the image, and the wrapper still applies") {
+    Var x("x");
+    Buffer<int> in(24);
+    for (int i = 0; i < 24; i++) in(i) = i * 3 - 20;
+    Func f("f");
+    {
+        ImageParam im(Int(32), 1, "im");
+        im.set(in);
+        f(x) = im(x) + 1;
+        Func w = im.in();
+        w(_0) += im(_0 + 1);
+        w.compute_root();
+    }
+    CHECK(contains(f.loop_nest(), "produce im_global_wrapper"));
+    Buffer<int> out = f.realize({20});
+    for (int i = 0; i < 20; i++) CHECK(out(i) == in(i) + in(i + 1) + 1);
+}

@@ -66,6 +66,36 @@ TEST_CASE("a Func whose updates read it is freed with its last handle") {
     CHECK(scan.expired());
 }
 
+TEST_CASE("an ImageParam's wrappers live as long as a Func reading the image, and are freed with it") {
+    // The reads of the image hold its wrappers, which must not hold them back: not even a
+    // wrapper whose update reads the image, nor the image's conversion to a Func.
+    std::weak_ptr<FunctionContents> wrapper, consumer, as_func;
+    {
+        Var x("x");
+        Buffer<int> in(20);
+        for (int i = 0; i < 20; i++) in(i) = i;
+        Func f("f");
+        {
+            ImageParam im(Int(32), 1, "im");
+            im.set(in);
+            Func image = im;
+            f(x) = im(x) + image(x + 1);
+            Func w = im.in();
+            w(_0) += im(_0 + 2);
+            w.compute_root();
+            wrapper = w.function();
+            as_func = image.function();
+        }
+        CHECK(!wrapper.expired());
+        Buffer<int> out = f.realize({10});
+        CHECK(out(4) == (4 + 6) + (5 + 7));
+        consumer = f.function();
+    }
+    CHECK(wrapper.expired());
+    CHECK(consumer.expired());
+    CHECK(as_func.expired());
+}
+
 TEST_CASE("copies of a Func share its compiled pipeline, and it lives as long as any of them") {
     std::weak_ptr<FunctionContents> contents;
     Buffer<int> out(8);

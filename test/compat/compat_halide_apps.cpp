@@ -1237,16 +1237,12 @@ void run_conv_layer(int N, int CI, int CO, int W, int H) {
     fill(fl, 112, [](uint32_t s, uint32_t i) { return rand_float(s, i, -0.5f, 0.5f); });
     fill(bs, 113, [](uint32_t s, uint32_t i) { return rand_float(s, i, -1.0f, 1.0f); });
     // New ImageParams per pipeline: the schedule's input.in() and filter.in() wrappers belong
-    // to the ImageParam, and would otherwise be read by the plain pipeline too. They must
-    // outlive the pipeline: Halo drops an ImageParam's wrappers with the ImageParam (see the
-    // skipped case "wrappers: ...").
-    std::vector<ImageParam> params;
+    // to the ImageParam, and would otherwise be read by the plain pipeline too.
     auto build = [&](bool scheduled) {
         ImageParam input(Float(32), 4, "input"), filter(Float(32), 4, "filter"), bias(Float(32), 1, "bias");
         input.set(in);
         filter.set(fl);
         bias.set(bs);
-        params.insert(params.end(), {input, filter, bias});
         return conv_layer_app(input, filter, bias, N, CI, CO, W, H, scheduled);
     };
     // Dense copies, for speed (the buffers are dense with these strides).
@@ -1288,20 +1284,12 @@ TEST_CASE("conv_layer: an odd number of input channels under unroll(r.x, 2)") {
     run_conv_layer(1, 21, 80, 23, 7);
 }
 
-// DISAGREEMENT (a schedule silently ignored): an ImageParam's wrapper, and so its schedule,
-// disappears from the pipelines that read the ImageParam when the ImageParam object is
-// destroyed (a helper that makes its ImageParams locally and returns the scheduled Func).
-// Reduced:
-//     Var x("x"); Func f("f"); auto p = std::make_unique<ImageParam>(Int(32), 1, "p");
-//     p->set(b); f(x) = (*p)(x) * 2; p->in().compute_root(); p.reset();
-//     f.print_loop_nest();
-// Halo prints only "produce f: for f.s0.x" (no p_global_wrapper; with p alive the wrapper is
-// computed at the root). The values are right. In Halide the wrapper is part of the
-// ImageParam's Function, which the calls keep alive, so the schedule still applies.
-// (Tried in stop 36 and withdrawn: Funcs that read the image held its wrappers strongly, but an
-// update on a wrapper that reads the image, or a Func reading it, closes a cycle of shared
-// pointers, wrapper -> wrappers -> wrapper, which is never freed.)
-TEST_CASE("wrappers: an ImageParam's in() wrapper outlives the ImageParam object" * doctest::skip()) {
+// An ImageParam's wrapper, and so its schedule, applies to the pipelines that read the
+// ImageParam after the ImageParam object is destroyed (a helper that makes its ImageParams
+// locally and returns the scheduled Func), as in Halide, where the wrapper belongs to the
+// ImageParam's Function and the calls keep it alive. (Halo dropped the wrapper with the last
+// handle: only "produce f: for f.s0.x" was printed, the schedule silently ignored.)
+TEST_CASE("wrappers: an ImageParam's in() wrapper outlives the ImageParam object") {
     Var x("x");
     Func f("f");
     auto p = std::make_unique<ImageParam>(Int(32), 1, "p");
