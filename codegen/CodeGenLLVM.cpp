@@ -715,8 +715,10 @@ private:
             return;
         }
         if (lanes == 1) {
-            value_ = builder_.CreateAlignedLoad(elem, element_pointer(op->name, t, codegen(op->index)),
-                                                llvm::Align(align));
+            llvm::LoadInst *load = builder_.CreateAlignedLoad(elem, element_pointer(op->name, t, codegen(op->index)),
+                                                              llvm::Align(align));
+            if (locked_buffers_.count(op->name)) load->setAtomic(llvm::AtomicOrdering::Monotonic);
+            value_ = load;
         } else if (auto b = op->index.as<Broadcast>()) {
             Value *s = builder_.CreateAlignedLoad(elem, element_pointer(op->name, t, codegen(b->value)),
                                                   llvm::Align(align));
@@ -828,6 +830,25 @@ private:
         builder_.CreateCondBr(stored, done, retry);
         builder_.SetInsertPoint(done);
     }
+    // The buffers of a Tuple whose point is being updated under its lock (Call::atomic_lock):
+    // their loads and stores there are atomic (relaxed), because an update given atomic(true)
+    // may read points that other threads update under other locks.
+    std::set<std::string> locked_buffers_;
+    void atomic_lock_or_unlock(const Call *op, bool lock) {
+        const Load *point = op->args[0].as<Load>();
+        internal_assert(point && point->type.lanes() == 1) << "codegen: " << op->name << " of something other than a scalar load";
+        internal_assert(lock == locked_buffers_.empty()) << "codegen: " << op->name << " inside another atomic update";
+        Value *address = element_pointer(point->name, point->type, codegen(point->index));
+        llvm::Type *ptr = builder_.getPtrTy();
+        builder_.CreateCall(runtime(lock ? "halo_atomic_lock" : "halo_atomic_unlock", builder_.getVoidTy(), {ptr}), {address});
+        for (auto &a : op->args) {
+            const Load *l = a.as<Load>();
+            internal_assert(l) << "codegen: " << op->name << " of something other than loads";
+            if (lock) locked_buffers_.insert(l->name);
+            else locked_buffers_.erase(l->name);
+        }
+        value_ = builder_.getInt32(0);
+    }
     // A load of the buffer an atomic store updates, inside the value stored: the snapshot where
     // it reads the element updated, else the element (atomically: another thread may be
     // updating it; only an update given atomic(true) reads other elements of its Func).
@@ -860,7 +881,9 @@ private:
         internal_assert(!store_mask_ || t.lanes() == int(llvm::cast<llvm::FixedVectorType>(store_mask_->getType())->getNumElements()))
             << "codegen: a store of " << t.lanes() << " lanes under a vector store guard of another width";
         if (t.lanes() == 1) {
-            builder_.CreateAlignedStore(v, element_pointer(op->name, t, codegen(op->index)), llvm::Align(align));
+            llvm::StoreInst *store = builder_.CreateAlignedStore(v, element_pointer(op->name, t, codegen(op->index)),
+                                                                 llvm::Align(align));
+            if (locked_buffers_.count(op->name)) store->setAtomic(llvm::AtomicOrdering::Monotonic);
         } else if (auto r = dense_ramp(op->index, &stride); r && stride == 1) {
             Value *ptr = element_pointer(op->name, t, codegen(r->base));
             if (store_mask_) {
@@ -1151,6 +1174,8 @@ void CodeGen::visit(const Call *op) {
         Value *ptr = builder_.CreateGEP(memory_type(load->type), buffer_pointer(load->name), index);
         Value *low_bits = builder_.CreateAnd(builder_.CreatePtrToInt(ptr, builder_.getInt64Ty()), uint64_t(*bytes - 1));
         value_ = builder_.CreateICmpEQ(low_bits, builder_.getInt64(0));
+    } else if (n == Call::atomic_lock || n == Call::atomic_unlock) {
+        atomic_lock_or_unlock(op, n == Call::atomic_lock);
     } else if (n == Call::store_fence) {
         builder_.CreateFence(llvm::AtomicOrdering::Release);
         builder_.CreateIntrinsic(llvm::Intrinsic::x86_sse_sfence, {}, {});

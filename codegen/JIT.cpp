@@ -168,6 +168,8 @@ JITModule::JITModule(const LoweredPipeline &p, const Target &target) : impl_(std
     add("halo_malloc", &halo_malloc);
     add("halo_free", &halo_free);
     add("halo_parallel_for", &halo_parallel_for);
+    add("halo_atomic_lock", &halo_atomic_lock);
+    add("halo_atomic_unlock", &halo_atomic_unlock);
     for (auto &[name, fn] : host_sanitizer_aliases()) add(name, fn);
     // The user's C functions that HalideExtern_N declared, wherever they live (a test's or a
     // program's own functions are not exported to the dynamic symbol table).

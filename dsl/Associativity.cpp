@@ -499,6 +499,22 @@ bool calls_func(const Expr &e, const FunctionContents &f) {
     return has_call(e, [&](const Call &c) { return is_call_to(&c, f); });
 }
 
+bool iterations_apply_one_map(const std::vector<Expr> &values, const FunctionContents &f,
+                              const std::vector<Expr> &args, const std::vector<std::string> &rvars) {
+    for (const Expr &a : args) {
+        if (calls_func(a, f)) return false;
+    }
+    ReplaceSelfReads replace(f, args);
+    for (const Expr &v : values) {
+        Expr map = replace.mutate(v);
+        if (calls_func(map, f)) return false;
+        for (const std::string &r : rvars) {
+            if (expr_uses_var(map, r)) return false;
+        }
+    }
+    return true;
+}
+
 bool AssociativeUpdate::commutative() const {
     return !has_follow();
 }

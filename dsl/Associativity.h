@@ -53,6 +53,13 @@ struct AssociativeUpdate {
 bool match_associative(const std::vector<Expr> &values, const FunctionContents &f, const std::vector<Expr> &args,
                        AssociativeUpdate &out);
 
+// Whether every point of an update's RDom applies one map to the point of f it updates: the
+// values read f only at that point (the left side's args) and, besides, do not depend on the
+// RVars, so that iterations updating one point commute whatever the map is
+// (f(b) = f(b) * 3 + 1, f(b) = max(f(b) + 1, 100); Halide's atomics test's CAS update).
+bool iterations_apply_one_map(const std::vector<Expr> &values, const FunctionContents &f,
+                              const std::vector<Expr> &args, const std::vector<std::string> &rvars);
+
 // Whether e calls f (by identity: another Func may have f's name).
 bool calls_func(const Expr &e, const FunctionContents &f);
 

@@ -146,7 +146,8 @@ namespace {
 std::string rvar_order_reason(const std::string &f) {
     return "it is not an associative and commutative reduction, such as " + f + "(...) = " + f +
            "(...) op e with op one of +, *, min, max, && and || (an argmin or argmax is not commutative: "
-           "which of equal values wins depends on the order), and different points of its RDom may touch one "
+           "which of equal values wins depends on the order), nor does every iteration apply one map to the point "
+           "it updates (" + f + "(b) = " + f + "(b) * 3 + 1), and different points of its RDom may touch one "
            "point of " + f;
 }
 
@@ -456,15 +457,17 @@ Stage &Stage::allow_race_conditions() {
 }
 
 Stage &Stage::atomic(bool override_associativity_test) {
-    user_assert(def().values.size() == 1)
-        << describe() << ": atomic() of a Tuple-valued Func: Halo updates one value atomically, and the "
-        << def().values.size() << " values of " << f_->name << " would not be updated as one. Use rfactor() "
-        << "to compute the reduction in parallel instead";
-    user_assert(index_ == 0 || override_associativity_test || update_is_associative_and_commutative(*f_, def()))
+    // (A Tuple's values are updated under a lock of the point, one value with a compare-and-swap.
+    // The order of an update's iterations cannot matter where it has no RDom, each point
+    // updated once, or where no two of its RDom's points touch one point of the Func.)
+    user_assert(index_ == 0 || override_associativity_test || !def().rdom || rvar_order_is_free(*f_, def()))
         << describe() << ": atomic() needs an associative and commutative update, whose result does not depend "
         << "on the order of its iterations: " << f_->name << "(...) = " << f_->name << "(...) op e, with op one "
-        << "of +, *, min, max, && and ||, and e not reading " << f_->name << " (this one is "
-        << to_string(def().values[0]) << "). If the order does not matter for another reason, call "
+        << "of +, *, min, max, && and ||, and e not reading " << f_->name
+        << (def().values.size() > 1 ? " (for a Tuple: each value so, reading only its own value of " + f_->name +
+                                          ", or an argmin or argmax)"
+                                    : std::string())
+        << " (this one is " << describe_values(def().values) << "). If the order does not matter for another reason, call "
         << "atomic(true) to say so";
     f_->changed();
     def().schedule.atomic = true;

@@ -63,10 +63,13 @@ struct Definition {
 };
 
 // Whether an update is f(args) = f(args) op e, op one of +, *, min, max, and e does not read
-// f: the order of its iterations does not change the result (Halide's prove_associativity,
-// for the forms rfactor handles). Defined in Rfactor.cpp.
+// f (Halide's prove_associativity, for the forms rfactor handles), or every iteration applies
+// one map to the point it updates (iterations_apply_one_map): the order of its iterations does
+// not change the result. Defined in Rfactor.cpp.
 struct FunctionContents;
 bool update_is_associative_and_commutative(const FunctionContents &f, const Definition &def);
+// An update's values for messages: the value, or the Tuple's as {a, b, ...}.
+std::string describe_values(const std::vector<Expr> &values);
 
 // "Func 'f'" or "Func 'f' update 0": how messages name stage `stage` of Func `func`.
 inline std::string describe_stage(const std::string &func, int stage) {

@@ -311,7 +311,10 @@ struct Call : ExprNode<Call, IRNodeType::Call> {
     bool is_intrinsic(const char *n) const { return call_type == Intrinsic && name == n; }
     // An intrinsic whose evaluation does something besides giving its value (prints, or fails
     // the pipeline): evaluating it once more, or once less, changes what the pipeline does.
-    bool is_effect_intrinsic() const { return is_intrinsic(print) || is_intrinsic(print_when) || is_intrinsic(require); }
+    bool is_effect_intrinsic() const {
+        return is_intrinsic(print) || is_intrinsic(print_when) || is_intrinsic(require) || is_intrinsic(atomic_lock) ||
+               is_intrinsic(atomic_unlock);
+    }
     // A call that may do something besides giving its value: an effect intrinsic, or a call of
     // a C function (the runtime's or the user's), which Halo cannot see into.
     bool may_have_side_effects() const { return is_effect_intrinsic() || call_type == Extern || call_type == ExternC; }
@@ -358,6 +361,13 @@ struct Call : ExprNode<Call, IRNodeType::Call> {
     // store_fence(): orders the nontemporal stores before it before every store after it (they
     // are weakly ordered otherwise).
     static constexpr const char *store_fence = "store_fence";
+    // atomic_lock(load, ...) and atomic_unlock(load, ...): take and give back the lock of the
+    // point the first Load names (its address; nothing is read), around the update of one
+    // point of a Tuple-valued Func scheduled atomic(). The Loads name the point in each of the
+    // Tuple's buffers: between the two, loads and stores of those buffers are atomic ones
+    // (an update given atomic(true) may read points other threads update).
+    static constexpr const char *atomic_lock = "atomic_lock";
+    static constexpr const char *atomic_unlock = "atomic_unlock";
     // require(condition, value, condition_text, func_name, message...): value where condition
     // holds; elsewhere the pipeline stops with a run-time error that prints the message.
     static constexpr const char *require = "require";

@@ -95,13 +95,6 @@ std::vector<Expr> values_of(const FuncRef &ref, size_t n) {
     return out;
 }
 
-std::string describe_values(const std::vector<Expr> &values) {
-    if (values.size() == 1) return to_string(values[0]);
-    std::string s = "{";
-    for (size_t i = 0; i < values.size(); i++) s += (i ? ", " : "") + to_string(values[i]);
-    return s + "}";
-}
-
 std::string loop_names(const RVarLoops &loops) {
     std::string s;
     for (auto &[name, id] : loops.id_of) s += (s.empty() ? "" : ", ") + name;
@@ -121,9 +114,22 @@ bool predicate_reads(const Definition &def, const FunctionContents &f) {
 }
 }  // namespace
 
+std::string describe_values(const std::vector<Expr> &values) {
+    if (values.size() == 1) return to_string(values[0]);
+    std::string s = "{";
+    for (size_t i = 0; i < values.size(); i++) s += (i ? ", " : "") + to_string(values[i]);
+    return s + "}";
+}
+
 bool update_is_associative_and_commutative(const FunctionContents &f, const Definition &def) {
+    if (predicate_reads(def, f)) return false;
     AssociativeUpdate assoc;
-    return match_associative(def.values, f, def.args, assoc) && assoc.commutative() && !predicate_reads(def, f);
+    if (match_associative(def.values, f, def.args, assoc) && assoc.commutative()) return true;
+    std::vector<std::string> rvars;
+    if (def.rdom) {
+        for (auto &rv : def.rdom->vars) rvars.push_back(rv.name);
+    }
+    return iterations_apply_one_map(def.values, f, def.args, rvars);
 }
 
 Func Stage::rfactor(const RVar &r, const Var &v) { return rfactor({{r, v}}); }

@@ -119,17 +119,25 @@ public:
                                flat_index(op->name, op->name, args, external, dense0, folds_of(op->name)),
                                /*nontemporal=*/false, op->atomic);
         }
-        internal_assert(!op->atomic) << "an atomic store of the Tuple-valued " << op->name << " (Stage::atomic refuses them)";
         // Every value is computed before any is stored: an update's values read the old ones.
         std::vector<Stmt> stores;
+        std::vector<Expr> points;  // the point in each buffer, for an atomic update's lock
         for (int i = 0; i < n; i++) {
             std::string b = tuple_buffer_name(op->name, i, n);
-            stores.push_back(Store::make(b, Variable::make(op->values[size_t(i)].type(), value_name(op, i)),
-                                         flat_index(op->name, external ? b : op->name, args, external, true, folds_of(op->name))));
+            Type t = op->values[size_t(i)].type();
+            Expr index = flat_index(op->name, external ? b : op->name, args, external, true, folds_of(op->name));
+            stores.push_back(Store::make(b, Variable::make(t, value_name(op, i)), index));
+            points.push_back(Load::make(t, b, index));
         }
         Stmt s = Block::make(stores);
         for (int i = n; i-- > 0;) s = LetStmt::make(value_name(op, i), mutate(op->values[i]), s);
-        return s;
+        if (!op->atomic) return s;
+        // Stage::atomic of a Tuple: the values are read, computed and stored under the point's
+        // lock (a compare-and-swap updates one value only).
+        auto call = [&](const char *intrinsic) {
+            return Evaluate::make(Call::make(Int(32), intrinsic, points, Call::Intrinsic));
+        };
+        return Block::make({call(Call::atomic_lock), s, call(Call::atomic_unlock)});
     }
     Expr visit(const Call *op) override {
         if (op->call_type != Call::Halo && op->call_type != Call::Image) return IRMutator::visit(op);

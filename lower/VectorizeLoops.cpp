@@ -255,7 +255,7 @@ public:
 
 bool call_runs_lane_by_lane(const Call &c) {
     return c.call_type == Call::Extern || c.call_type == Call::ExternC || c.is_intrinsic(Call::print) ||
-           c.is_intrinsic(Call::print_when);
+           c.is_intrinsic(Call::print_when) || c.is_intrinsic(Call::atomic_lock);
 }
 
 Stmt vectorize_loops(const Stmt &s) { return VectorizeAll().mutate(s); }

@@ -224,6 +224,11 @@ int32_t halo_parallel_for(void *user_context, halo_task_t body, int32_t min, int
 int halo_set_num_threads(int n);
 int halo_get_num_threads(void);
 
+// The lock of one point of a Func, for an atomic() update of a Tuple-valued Func (element: the
+// address of the point's first value). Spin locks: the update between them is short.
+void halo_atomic_lock(const void *element);
+void halo_atomic_unlock(const void *element);
+
 #ifdef __cplusplus
 }  // extern "C"
 #endif

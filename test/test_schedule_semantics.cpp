@@ -481,6 +481,20 @@ TEST_CASE("reordering RVars: a left side that reads f, and an RVar moved past on
     Buffer<int> o(6, 7);
     o.set_min(-1, -3);
     check_against_reference(ind, o);
+    // Where every iteration applies one map to the point it updates (not an associative form,
+    // and iterations meet at points), any order is the same too: allowed.
+    Func same("same_map");
+    same(x) = x;
+    RDom p(0, 7, 0, 5, "p");
+    same((p.x * 3 + p.y) % 4) = max(same((p.x * 3 + p.y) % 4) * 3 - 2, 1) % 1000;
+    same.update(0).reorder(p.y, p.x);
+    check_against_reference(same, Buffer<int>(4));
+    // One that reads the RVars besides is refused.
+    Func other("depends_on_p");
+    other(x) = x;
+    other((p.x * 3 + p.y) % 4) = other((p.x * 3 + p.y) % 4) * 3 - p.x;
+    msg = compile_error_of([&] { other.update(0).reorder(p.y, p.x); });
+    CHECK(contains(msg, "nor does every iteration apply one map to the point it updates (depends_on_p(b) = depends_on_p(b) * 3 + 1)"));
 }
 
 TEST_CASE("fusing the RVars of an empty RDom with two negative extents runs nothing") {
