@@ -1785,9 +1785,9 @@ Func camera_pipe_app(const CameraPipeParams &P, bool scheduled, int fold) {
             .vectorize(x, 2 * vec, TailStrategy::RoundUp)
             .unroll(c)
             .parallel(yo);
-        // (Halide also has .prefetch(input, y, y, 2) here; Halo has no prefetch.)
         denoised.compute_at(processed, yi)
             .store_at(processed, yo)
+            .prefetch(P.input, y, y, 2)
             .fold_storage(y, fold)
             .tile(x, y, x, y, xi, yi, 2 * vec, 2)
             .vectorize(xi)

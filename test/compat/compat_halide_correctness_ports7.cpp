@@ -929,10 +929,11 @@ TEST_CASE("likely: a condition of exponential tree size inside an inline sum, 25
 // (sum, product, max, min, and a dot product with inputs 32 further on), each of an input type
 // (rf = 3) and, for sum, product and dot product, widened to twice its bits (rf = 4), compared
 // with plain C++.
-// The original vectorizes over r fused with x with atomic(), making horizontal vector
-// reductions; Halo has no atomic() (and refuses vectorizing r without it, as Halide does), so the
-// port gets vector code through rfactor instead: r becomes a pure Var u of an intermediate
-// computed root and vectorized over x, and the output reduces over u, vectorized over x.
+// The original splits x by 1 or 3 lanes, fuses r with the inner loop and vectorizes the fused
+// loop with atomic(), making horizontal vector reductions; the port runs that schedule (Halo
+// runs an atomic stage's vectorized loop as unrolled scalar updates) and, for vector code,
+// rfactor: r becomes a pure Var u of an intermediate computed root and vectorized over x, and
+// the output reduces over u, vectorized over x.
 namespace {
 
 template <typename T>
@@ -944,10 +945,11 @@ T vr_input(int i) {
 }
 
 template <typename Src, typename Dst>
-void vector_reduction_case(int op, int rf) {
+void vector_reduction_case(int op, int rf, int atomic_lanes = 0) {
     CAPTURE(op);
     CAPTURE(rf);
     CAPTURE(sizeof(Dst));
+    CAPTURE(atomic_lanes);
     const int N = 128;
     Buffer<Src> input(N * rf + 32);
     input.for_each_element([&](int i) { input(i) = vr_input<Src>(i); });
@@ -964,11 +966,17 @@ void vector_reduction_case(int op, int rf) {
     case 3: f(x) = dt.max(); f(x) = min(f(x), rhs); break;
     default: f(x) = cast(dt, 0); f(x) = f(x) + rhs * rhs2; break;
     }
-    Func intm = f.update().rfactor(r, u);
-    intm.compute_root().vectorize(x, 8);
-    intm.update().vectorize(x, 8);
-    f.vectorize(x, 8);
-    f.update().vectorize(x, 8);
+    if (atomic_lanes > 0) {
+        Var xo("xo"), xi("xi");
+        RVar rx("rx");
+        f.compute_root().update().split(x, xo, xi, atomic_lanes).fuse(r, xi, rx).atomic().vectorize(rx);
+    } else {
+        Func intm = f.update().rfactor(r, u);
+        intm.compute_root().vectorize(x, 8);
+        intm.update().vectorize(x, 8);
+        f.vectorize(x, 8);
+        f.update().vectorize(x, 8);
+    }
     Buffer<Dst> out;
     REQUIRE_NOTHROW(out = f.realize({N}));
     CHECK(mismatches<Dst>(out, [&](const std::vector<int> &c) {
@@ -992,6 +1000,10 @@ template <typename Src, typename Wide>
 void vector_reductions_of() {
     for (int op = 0; op < 5; op++) vector_reduction_case<Src, Src>(op, 3);
     for (int op : {0, 1, 4}) vector_reduction_case<Src, Wide>(op, 4);
+    for (int lanes : {1, 3}) {
+        for (int op = 0; op < 5; op++) vector_reduction_case<Src, Src>(op, 2, lanes);
+        for (int op : {0, 4}) vector_reduction_case<Src, Wide>(op, 3, lanes);
+    }
 }
 
 }  // namespace

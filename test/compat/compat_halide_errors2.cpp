@@ -143,8 +143,11 @@ TEST_CASE("atomics_self_reference: an update that scatters to where f itself say
     RDom r(0, 100, "r");
     f(x) = 0;
     f(clamp(f(r), 0, 99)) = f(r) + 1;
-    // Halo has no atomic(); run in parallel, the update must be refused as a race.
-    std::string msg = compile_error_of([&] { f.update().parallel(r); });
+    // As in Halide, atomic() refuses it: which point an iteration writes depends on the others.
+    std::string msg = compile_error_of([&] { f.update().atomic(); });
+    check_message(msg, {"'f'", "atomic()", "associative and commutative"});
+    // Without atomic(), run in parallel, the update is refused as a race.
+    msg = compile_error_of([&] { f.update().parallel(r); });
     check_message(msg, {"'f'", "parallel", "r"});
     // Serial, it computes what the C++ loop does.
     Buffer<int> out = f.realize({100});
