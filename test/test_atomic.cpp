@@ -27,6 +27,17 @@ struct Histogram {
     }
 };
 
+// One of the schedules of an atomic update's two RVar loops that run iterations at once.
+void random_rvar_schedule(Stage u, const RDom &r, std::mt19937 &rng) {
+    RVar o("o"), i("i");
+    switch (rng() % 4) {
+    case 0: u.parallel(r.y); break;
+    case 1: u.parallel(r.x); break;
+    case 2: u.split(r.x, o, i, 4).vectorize(i).parallel(r.y); break;
+    default: u.fuse(r.x, r.y, o).parallel(o); break;
+    }
+}
+
 }  // namespace
 
 TEST_CASE("a histogram over parallel rows with atomic() counts every pixel once") {
@@ -135,14 +146,7 @@ TEST_CASE("randomized: atomic scatters of random types under random RVar schedul
         case 1: f(bucket) = min(f(bucket), e); break;
         default: f(bucket) = max(f(bucket), e); break;
         }
-        Stage u = f.update().atomic();
-        RVar o("o"), i("i");
-        switch (rng() % 4) {
-        case 0: u.parallel(r.y); break;
-        case 1: u.parallel(r.x); break;
-        case 2: u.split(r.x, o, i, 4).vectorize(i).parallel(r.y); break;
-        default: u.fuse(r.x, r.y, o).parallel(o); break;
-        }
+        random_rvar_schedule(f.update().atomic(), r, rng);
         Buffer<> out(t, {buckets});
         halo_test::check_against_reference(f, out);
     }
@@ -176,14 +180,7 @@ TEST_CASE("randomized: atomic Tuple scatters of random types under random RVar s
             f(bucket) = Tuple(f(bucket)[1] + cast(t0, 1), f(bucket)[0] + cast(t0, 1));
             break;
         }
-        Stage u = f.update().atomic();
-        RVar o("o"), i("i");
-        switch (rng() % 4) {
-        case 0: u.parallel(r.y); break;
-        case 1: u.parallel(r.x); break;
-        case 2: u.split(r.x, o, i, 4).vectorize(i).parallel(r.y); break;
-        default: u.fuse(r.x, r.y, o).parallel(o); break;
-        }
+        random_rvar_schedule(f.update().atomic(), r, rng);
         Realization out = f.realize({buckets});
         Realization want = reference_realize(f, {buckets});
         for (int v = 0; v < 2; v++) {
