@@ -1078,7 +1078,7 @@ std::pair<Value *, Value *> CodeGen::print_arrays(const std::vector<Expr> &args,
             kind = halo_print_string;
             bits = builder_.CreatePtrToInt(v, i64);
         } else if (a.type().is_float()) {
-            kind = halo_print_float;
+            kind = a.type().bits() == 64 ? halo_print_double : halo_print_float;
             bits = builder_.CreateBitCast(builder_.CreateFPExt(v, builder_.getDoubleTy()), i64);
         } else if (a.type().is_uint()) {
             kind = halo_print_uint;

@@ -153,10 +153,12 @@ std::string print_line(int32_t count, const int32_t *kinds, const int64_t *value
             std::snprintf(num, sizeof num, "%llu", static_cast<unsigned long long>(values[i]));
             line += num;
             break;
-        case halo_print_float: {
+        case halo_print_float:
+        case halo_print_double: {
+            // (%f of the lowest float is 47 characters, %e of any double at most 13.)
             double d;
             std::memcpy(&d, &values[i], sizeof d);
-            std::snprintf(num, sizeof num, "%f", d);
+            std::snprintf(num, sizeof num, kinds[i] == halo_print_float ? "%f" : "%e", d);
             line += num;
             break;
         }

@@ -106,8 +106,9 @@ halo_print_handler_t halo_set_print_handler(halo_print_handler_t handler);
 // Called by generated code.
 void halo_error(void *user_context, const char *message);
 // One print() line: count values, each an int64, uint64, double (its bits) or C string
-// (its pointer) as kinds[i] says.
-enum { halo_print_int = 0, halo_print_uint = 1, halo_print_float = 2, halo_print_string = 3 };
+// (its pointer) as kinds[i] says. As Halide's, a float prints as printf's %f does and a double
+// as %e (kind halo_print_double).
+enum { halo_print_int = 0, halo_print_uint = 1, halo_print_float = 2, halo_print_string = 3, halo_print_double = 4 };
 void halo_print(void *user_context, int32_t count, const int32_t *kinds, const int64_t *values);
 // A require() whose condition failed: reports "Requirement Failed: (condition) message" (the
 // message printed from values as halo_print prints them), naming the Func, and returns

@@ -1,6 +1,6 @@
 // A fourteenth batch of ports of programs from Halide's test/correctness directory (one TEST_CASE
-// per program, or per part of one, each naming the Halide test it follows): atomic_tuples and
-// the CPU half of atomics.
+// per program, or per part of one, each naming the Halide test it follows): atomic_tuples, the
+// CPU half of atomics, and print.
 // The behaviour is rewritten, not copied: every result is compared point by point against
 // plain C++ loops written here.
 // Changed or not ported:
@@ -10,14 +10,22 @@
 // - atomics' GPU backends, float16 (Halo has no float16 type) and its async and extern-call
 //   cases are left out; each realization runs 10 times instead of 100 (a race shows up as a
 //   wrong count far sooner, and the ThreadSanitizer build runs test_atomic's equivalents).
+// - print captures the lines with halo_set_print_handler (Halo has no Func::set_custom_print),
+//   checks 10,000 random floats and doubles instead of 100,000, and leaves out the line longer
+//   than 8K, which Halide cuts to 8191 characters and Halo prints whole.
 #include <doctest/doctest.h>
 
 #include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <mutex>
 #include <string>
 #include <vector>
 
 #include "CompatUtil.h"
 #include "dsl/Halo.h"
+#include "runtime/HaloRuntime.h"
 
 namespace Halide = halo;
 
@@ -252,4 +260,132 @@ TEST_CASE("atomics: a histogram whose RVar loop is split, vectorized and paralle
     for (int i = 0; i < img_size; i++) want[size_t((i * i) % hist_size)] += 1;
     Buffer<int> out = hist.realize({hist_size});
     for (int i = 0; i < hist_size; i++) CHECK(out(i) == want[size_t(i)]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// print
+
+namespace {
+
+std::mutex printed_mutex;
+std::vector<std::string> printed;
+
+void record_line(void *, const char *line) {
+    std::lock_guard<std::mutex> lock(printed_mutex);
+    printed.push_back(line);
+}
+
+// Records the lines printed while it lives.
+struct PrintedLines {
+    halo_print_handler_t previous;
+    PrintedLines() : previous(halo_set_print_handler(&record_line)) { printed.clear(); }
+    ~PrintedLines() { halo_set_print_handler(previous); }
+};
+
+std::string without_nan_sign(std::string s) { return s == "-nan\n" ? "nan\n" : s; }
+
+}  // namespace
+
+TEST_CASE("print: values and strings on one line") {
+    Var x;
+    Func f;
+    f(x) = print(x * x, "the answer is", 42.0f, "unsigned", cast<uint32_t>(145));
+    PrintedLines lines;
+    Buffer<int32_t> result = f.realize({10});
+    for (int i = 0; i < 10; i++) CHECK(result(i) == i * i);
+    REQUIRE(printed.size() == 10);
+    for (size_t i = 0; i < printed.size(); i++) {
+        long square = 0;
+        float forty_two = 0;
+        unsigned long one_forty_five = 0;
+        int scanned = std::sscanf(printed[i].c_str(), "%ld the answer is %f unsigned %lu", &square, &forty_two,
+                                  &one_forty_five);
+        CHECK(scanned == 3);
+        CHECK(square == long(i * i));
+        CHECK(forty_two == 42.0f);
+        CHECK(one_forty_five == 145);
+    }
+}
+
+TEST_CASE("print: print_when, and a string with a printf format in it printed as it is") {
+    Var x;
+    Func f;
+    Param<int> param;
+    param.set(127);
+    f(x) = print_when(x == 3, x * x, "g", 42.0f, "%s", param);
+    PrintedLines lines;
+    Buffer<int32_t> result = f.realize({10});
+    for (int i = 0; i < 10; i++) CHECK(result(i) == i * i);
+    REQUIRE(printed.size() == 1);
+    long nine = 0, p = 0;
+    float forty_two = 0;
+    CHECK(std::sscanf(printed[0].c_str(), "%ld g %f %%s %ld", &nine, &forty_two, &p) == 3);
+    CHECK(nine == 9);
+    CHECK(forty_two == 42.0f);
+    CHECK(p == 127);
+}
+
+TEST_CASE("print: a float prints as %f does and a double as %e, special values included") {
+    const int N = 10000;
+    Var x;
+    Func f, g;
+    Expr e = reinterpret(Float(32), random_uint());
+    e = select(x == 0, 0.0f, x == 1, -0.0f, x == 2, std::numeric_limits<float>::infinity(), x == 3,
+               -std::numeric_limits<float>::infinity(), x == 4, std::numeric_limits<float>::quiet_NaN(), x == 5,
+               -std::numeric_limits<float>::quiet_NaN(), e);
+    e = select(x == 5, std::numeric_limits<float>::denorm_min(), x == 6, -std::numeric_limits<float>::denorm_min(),
+               x == 7, std::numeric_limits<float>::min(), x == 8, -std::numeric_limits<float>::min(), x == 9,
+               std::numeric_limits<float>::max(), x == 10, -std::numeric_limits<float>::max(), x == 11,
+               1.0f - 1.0f / (1 << 22), e);
+    f(x) = print(e);
+    {
+        PrintedLines lines;
+        Buffer<float> imf = f.realize({N});
+        REQUIRE(printed.size() == size_t(N));
+        int bad = 0;
+        char want[1024];
+        for (int i = 0; i < N; i++) {
+            std::snprintf(want, sizeof want, "%f\n", imf(i));
+            if (without_nan_sign(printed[size_t(i)]) != without_nan_sign(want) && !bad++) {
+                CHECK(printed[size_t(i)] == want);
+            }
+        }
+        CHECK(bad == 0);
+    }
+    g(x) = print(reinterpret(Float(64), (cast<uint64_t>(random_uint()) << 32) | random_uint()));
+    {
+        PrintedLines lines;
+        Buffer<double> img = g.realize({N});
+        REQUIRE(printed.size() == size_t(N));
+        int bad = 0;
+        char want[1024];
+        for (int i = 0; i < N; i++) {
+            std::snprintf(want, sizeof want, "%e\n", img(i));
+            if (without_nan_sign(printed[size_t(i)]) != without_nan_sign(want) && !bad++) {
+                CHECK(printed[size_t(i)] == want);
+            }
+        }
+        CHECK(bad == 0);
+    }
+}
+
+TEST_CASE("print: a vectorized print, and a vectorized print_when") {
+    Var x;
+    Func f, g;
+    f(x) = print(x * 3);
+    f.vectorize(x, 32);
+    {
+        PrintedLines lines;
+        Buffer<int> result = f.realize({128});
+        REQUIRE(printed.size() == 128);
+        for (size_t i = 0; i < printed.size(); i++) CHECK(printed[i] == std::to_string(i * 3) + "\n");
+    }
+    g(x) = print_when(x % 2 == 0, x * 3);
+    g.vectorize(x, 32);
+    {
+        PrintedLines lines;
+        Buffer<int> result = g.realize({128});
+        REQUIRE(printed.size() == 64);
+        for (size_t i = 0; i < printed.size(); i++) CHECK(printed[i] == std::to_string(i * 2 * 3) + "\n");
+    }
 }
