@@ -464,10 +464,10 @@ Stage &Stage::atomic(bool override_associativity_test) {
         << describe() << ": atomic() needs an associative and commutative update, whose result does not depend "
         << "on the order of its iterations: " << f_->name << "(...) = " << f_->name << "(...) op e, with op one "
         << "of +, *, min, max, && and ||, and e not reading " << f_->name
-        << (def().values.size() > 1 ? " (for a Tuple: each value so, reading only its own value of " + f_->name +
-                                          ", or an argmin or argmax)"
+        << (def().values.size() > 1 ? " (for a Tuple: each value so, reading only its own value of " + f_->name + ")"
                                     : std::string())
-        << " (this one is " << describe_values(def().values) << "). If the order does not matter for another reason, call "
+        << ", or one whose every iteration applies one map to the point it updates (" << f_->name << "(b) = "
+        << f_->name << "(b) * 3 + 1) (this one is " << describe_values(def().values) << "). If the order does not matter for another reason, call "
         << "atomic(true) to say so";
     f_->changed();
     def().schedule.atomic = true;

@@ -206,7 +206,8 @@ TEST_CASE("atomic() refuses updates whose order matters, saying what to do") {
     pair(r % 3) = Tuple(pair(r % 3)[1] + r, pair(r % 3)[0] * 2);
     msg = compile_error_of([&] { pair.update().atomic(); });
     CHECK(contains(msg, "Func 'pair' update 0: atomic() needs an associative and commutative update"));
-    CHECK(contains(msg, "(for a Tuple: each value so, reading only its own value of pair, or an argmin or argmax)"));
+    CHECK(contains(msg, "(for a Tuple: each value so, reading only its own value of pair), or one whose every iteration "
+                        "applies one map to the point it updates (pair(b) = pair(b) * 3 + 1)"));
     CHECK(contains(msg, "(this one is {"));
 
     Func hist("unproven");
