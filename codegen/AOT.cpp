@@ -121,7 +121,7 @@ void add_wrapper(llvm::Module &m, const LoweredPipeline &p, const std::vector<AO
     const unsigned first_input = with_context ? 1 : 0;
     std::vector<llvm::Type *> params;
     if (with_context) params.push_back(ptr);
-    for (auto &a : inputs) params.push_back(a.is_buffer ? ptr : llvm_type(a.type));
+    for (auto &a : inputs) params.push_back(a.is_buffer() ? ptr : llvm_type(a.type));
     for (size_t i = 0; i < p.outputs.size(); i++) params.push_back(ptr);  // the output (one per value)
     auto *fn = llvm::Function::Create(llvm::FunctionType::get(b.getInt32Ty(), params, false),
                                       llvm::Function::ExternalLinkage, name, m);
@@ -154,13 +154,13 @@ void add_wrapper(llvm::Module &m, const LoweredPipeline &p, const std::vector<AO
                                 << "list of compile_to_static_library (or the other compile_to_* forms)";
         const Argument &a = inputs[size_t(found)];
         const char *kind = param->is_buffer ? "an image (ImageParam)" : "a scalar (Param)";
-        user_assert(a.is_buffer == param->is_buffer && a.type == param->type &&
-                    (!a.is_buffer || a.dimensions == param->dimensions))
+        user_assert(a.is_buffer() == param->is_buffer && a.type == param->type &&
+                    (!a.is_buffer() || a.dimensions == param->dimensions))
             << "Argument '" << a.name << "' does not match what the pipeline reads under that name: "
             << kind << " of type " << param->type.to_string()
             << (param->is_buffer ? " with " + std::to_string(param->dimensions) + " dimensions" : std::string())
-            << ", but the argument is " << (a.is_buffer ? "an image" : "a scalar") << " of type " << a.type.to_string()
-            << (a.is_buffer ? " with " + std::to_string(a.dimensions) + " dimensions" : std::string())
+            << ", but the argument is " << (a.is_buffer() ? "an image" : "a scalar") << " of type " << a.type.to_string()
+            << (a.is_buffer() ? " with " + std::to_string(a.dimensions) + " dimensions" : std::string())
             << " (two parameters with one name?)";
         llvm::Value *v = fn->getArg(first_input + unsigned(found));
         if (param->is_buffer) {
@@ -201,7 +201,7 @@ std::string header_text(const std::vector<AOTArgument> &inputs, const std::vecto
     std::ostringstream args;
     for (size_t i = 0; i < inputs.size(); i++) {
         const AOTArgument &a = inputs[i];
-        if (a.is_buffer) args << "halo_buffer_t *" << names[i] << " /* " << a.type.to_string() << ", " << a.dimensions << "-D */, ";
+        if (a.is_buffer()) args << "halo_buffer_t *" << names[i] << " /* " << a.type.to_string() << ", " << a.dimensions << "-D */, ";
         else args << c_type(a.type) << " " << names[i] << ", ";
     }
     for (size_t i = 0; i < outputs.size(); i++) {

@@ -6,6 +6,9 @@
 #include "AOT.h"
 #include "Pipeline.h"
 #include "dsl/Func.h"
+#include "lower/Environment.h"
+
+#include <algorithm>
 
 namespace halo {
 
@@ -111,6 +114,25 @@ void Pipeline::compile_to_lowered_stmt(const std::string &filename, const std::v
 }
 
 // ---------------------------------------------------------------- Func's forms
+
+std::vector<Argument> Pipeline::infer_arguments() const {
+    std::vector<std::shared_ptr<FunctionContents>> outs;
+    for (const Func &f : outputs()) outs.push_back(f.function());
+    std::vector<Argument> args;
+    for (auto &p : parameters_read(pipeline_functions(outs))) {
+        if (p->is_fixed_buffer) continue;  // (compiled into the code, not an argument)
+        args.emplace_back(p->name, p->is_buffer ? Argument::InputBuffer : Argument::InputScalar, p->type,
+                          p->is_buffer ? p->dimensions : 0);
+    }
+    // As Halide's: the buffers first, then the scalars, each in the order of their names.
+    std::stable_sort(args.begin(), args.end(), [](const Argument &a, const Argument &b) {
+        if (a.is_buffer() != b.is_buffer()) return a.is_buffer();
+        return a.name < b.name;
+    });
+    return args;
+}
+
+std::vector<Argument> Func::infer_arguments() const { return Pipeline(*this).infer_arguments(); }
 
 namespace {
 // The function of a Func's files is named after it unless a name is given.

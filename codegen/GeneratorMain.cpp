@@ -221,7 +221,7 @@ int run(int argc, char **argv) {
     std::vector<AOTArgument> inputs;
     for (auto *io : g->ios()) {
         if (io->io_is_output) continue;
-        inputs.push_back(AOTArgument{io->io_name, io->io_is_buffer, io->io_type, io->io_dimensions});
+        inputs.push_back(AOTArgument{io->io_name, io->io_is_buffer ? AOTArgument::InputBuffer : AOTArgument::InputScalar, io->io_type, io->io_dimensions});
     }
     compile_to_files(outputs, inputs, function, target, o.dir, emit);
     if (report) {

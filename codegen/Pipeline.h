@@ -87,6 +87,8 @@ public:
     // one output buffer per output value, as codegen/AOT.h describes. <prefix>.a and <prefix>.h:
     void compile_to_static_library(const std::string &filename_prefix, const std::vector<Argument> &args,
                                    const std::string &fn_name, const Target &target = get_target_from_environment());
+    // The ImageParams and Params the outputs read, as Func::infer_arguments orders them.
+    std::vector<Argument> infer_arguments() const;
     // <prefix>.o and <prefix>.h:
     void compile_to_file(const std::string &filename_prefix, const std::vector<Argument> &args,
                          const std::string &fn_name, const Target &target = get_target_from_environment());

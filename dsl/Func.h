@@ -461,6 +461,10 @@ public:
     // print_loop_nest): printed to stdout, or returned.
     void print_loop_nest() const;
     std::string loop_nest() const;
+    // The ImageParams and Params the pipeline of this Func reads, as Halide's infer_arguments:
+    // the buffers first, then the scalars, each in the order of their names (the arguments for
+    // compile_to_* when their order does not matter to the caller).
+    std::vector<Argument> infer_arguments() const;
     // Ahead-of-time compilation, as Halide's Func::compile_to_*: a C-callable function taking
     // `args` (the ImageParams and Params the pipeline reads, in order) and then the output
     // buffer(s), as codegen/AOT.h describes; fn_name "" is the Func's name. The files need only

@@ -157,16 +157,26 @@ std::vector<std::string> realization_order(const Environment &env, const std::ve
     return order;
 }
 
-std::set<std::string> parameter_names(const std::vector<std::shared_ptr<FunctionContents>> &funcs) {
-    std::set<std::string> names;
+std::vector<std::shared_ptr<ParameterContents>> parameters_read(const std::vector<std::shared_ptr<FunctionContents>> &funcs) {
+    std::vector<std::shared_ptr<ParameterContents>> params;
+    auto add = [&](const std::shared_ptr<ParameterContents> &p) {
+        // (By the contents: a read of an ImageParam holds it through an aliasing pointer.)
+        if (std::none_of(params.begin(), params.end(), [&](auto &q) { return q.get() == p.get(); })) params.push_back(p);
+    };
     for (auto &f : funcs) {
         CallCollector c;
         for_each_expr(*f, [&](const Expr &e) { e.accept(&c); });
         for (auto *call : c.calls) {
-            if (call->call_type == Call::Image && call->param) names.insert(call->param->name);
+            if (call->call_type == Call::Image && call->param) add(call->param);
         }
-        for (auto *v : c.params) names.insert(v->param->name);
+        for (auto *v : c.params) add(v->param);
     }
+    return params;
+}
+
+std::set<std::string> parameter_names(const std::vector<std::shared_ptr<FunctionContents>> &funcs) {
+    std::set<std::string> names;
+    for (auto &p : parameters_read(funcs)) names.insert(p->name);
     return names;
 }
 

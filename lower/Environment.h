@@ -36,6 +36,8 @@ std::vector<std::string> stage_calls(const FunctionContents &f, int stage);
 // (a specialization rfactored calls an intermediate the others do not).
 std::vector<std::string> definition_calls(const FunctionContents &f, const Definition &d);
 
+// The Params and image inputs (and embedded Buffers) the Funcs read, each once, in the order met.
+std::vector<std::shared_ptr<ParameterContents>> parameters_read(const std::vector<std::shared_ptr<FunctionContents>> &funcs);
 // The names of the Params and image inputs the Funcs read.
 std::set<std::string> parameter_names(const std::vector<std::shared_ptr<FunctionContents>> &funcs);
 

@@ -1,6 +1,6 @@
 // A fourteenth batch of ports of programs from Halide's test/correctness directory (one TEST_CASE
 // per program, or per part of one, each naming the Halide test it follows): atomic_tuples, the
-// CPU half of atomics, and print.
+// CPU half of atomics, print and infer_arguments.
 // The behaviour is rewritten, not copied: every result is compared point by point against
 // plain C++ loops written here.
 // Changed or not ported:
@@ -13,11 +13,14 @@
 // - print captures the lines with halo_set_print_handler (Halo has no Func::set_custom_print),
 //   checks 10,000 random floats and doubles instead of 100,000, and leaves out the line longer
 //   than 8K, which Halide cuts to 8191 characters and Halo prints whole.
+// - infer_arguments: Halo's Argument has no argument_estimates, so their checks are left out.
 #include <doctest/doctest.h>
 
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <limits>
 #include <mutex>
 #include <string>
@@ -388,4 +391,71 @@ TEST_CASE("print: a vectorized print, and a vectorized print_when") {
         REQUIRE(printed.size() == 64);
         for (size_t i = 0; i < printed.size(); i++) CHECK(printed[i] == std::to_string(i * 2 * 3) + "\n");
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// infer_arguments
+
+TEST_CASE("infer_arguments: buffers first, then scalars, each by name") {
+    ImageParam input1(UInt(8), 3, "input1");
+    ImageParam input2(UInt(8), 2, "input2");
+    Param<int32_t> height("height");
+    Param<int32_t> width("width");
+    Param<uint8_t> thresh("thresh");
+    Param<float> frac("frac", 22.5f, 11.25f, 1e30f);
+    Param<uint64_t> z_unsigned("z_unsigned", 0xdeadbeef);  // (named so that it comes last)
+    Var x("x"), y("y"), c("c");
+    Func f("f");
+    f(x, y, c) = frac * (input1(clamp(x, 0, height), clamp(y, 0, width), c) + min(thresh, input2(x, y))) +
+                 (0 * z_unsigned);
+    std::vector<Argument> args = f.infer_arguments();
+    REQUIRE(args.size() == 7);
+    const char *names[] = {"input1", "input2", "frac", "height", "thresh", "width", "z_unsigned"};
+    for (size_t i = 0; i < 7; i++) {
+        CAPTURE(i);
+        CHECK(args[i].name == names[i]);
+        CHECK(args[i].is_buffer() == (i < 2));
+    }
+    CHECK(args[0].dimensions == 3);
+    CHECK(args[1].dimensions == 2);
+    for (size_t i = 2; i < 7; i++) CHECK(args[i].dimensions == 0);
+    CHECK(args[2].type == Float(32));
+    CHECK(args[3].type == Int(32));
+    CHECK(args[4].type == UInt(8));
+    CHECK(args[5].type == Int(32));
+    CHECK(args[6].type == UInt(64));
+
+    Func f_a("f_a"), f_b("f_b"), f_tuple("f_tuple");
+    f_a(x, y, c) = input1(x, y, c) * frac;
+    f_b(x, y, c) = input1(x, y, c) + thresh;
+    f_tuple(x, y, c) = Tuple(f_a(x, y, c), f_b(x, y, c));
+    args = f_tuple.infer_arguments();
+    REQUIRE(args.size() == 3);
+    CHECK(args[0].name == "input1");
+    CHECK(args[0].is_buffer());
+    CHECK(args[0].dimensions == 3);
+    CHECK(args[1].name == "frac");
+    CHECK(args[1].type == Float(32));
+    CHECK(args[2].name == "thresh");
+    CHECK(args[2].type == UInt(8));
+    CHECK(!args[2].is_buffer());
+}
+
+TEST_CASE("infer_arguments: an embedded Buffer is not an argument, and the list compiles the pipeline") {
+    Buffer<int> table(4);
+    for (int i = 0; i < 4; i++) table(i) = i * 10;
+    ImageParam in(Int(32), 1, "in");
+    Param<int> offset("offset");
+    Var x("x");
+    Func g("g");
+    g(x) = in(x) + table(x % 4) + offset;
+    std::vector<Argument> args = g.infer_arguments();
+    REQUIRE(args.size() == 2);
+    CHECK(args[0].name == "in");
+    CHECK(args[1].name == "offset");
+    const char *dir = std::getenv("TMPDIR");
+    std::string prefix = std::string(dir && *dir ? dir : "/tmp") + "/compat14_infer_arguments";
+    CHECK_NOTHROW(g.compile_to_static_library(prefix, args, "compat14_g"));
+    CHECK(std::ifstream(prefix + ".a").good());
+    CHECK(std::ifstream(prefix + ".h").good());
 }
