@@ -96,7 +96,7 @@ bool PipelineContents::is_current_locked() const {
     if (!jit_) return false;
     for (const auto &[weak, version] : compiled_versions_) {
         std::shared_ptr<FunctionContents> f = weak.lock();
-        if (!f || f->version != version) return false;
+        if (!f || f->schedule_stamp() != version) return false;
     }
     for (const CompiledParam &c : compiled_constraints_) {
         std::shared_ptr<ParameterContents> p = c.param.lock();
@@ -115,8 +115,8 @@ void PipelineContents::compile_locked() {
     compiled_constraints_.clear();
     auto outs = outputs();
     auto start = std::chrono::steady_clock::now();
-    std::vector<std::pair<std::weak_ptr<FunctionContents>, uint64_t>> versions;
-    for (const auto &f : pipeline_functions(outs)) versions.emplace_back(f, f->version);
+    std::vector<std::pair<std::weak_ptr<FunctionContents>, std::array<uint64_t, 3>>> versions;
+    for (const auto &f : pipeline_functions(outs)) versions.emplace_back(f, f->schedule_stamp());
     // Code generation walks expressions recursively too: on the compiler's large stack.
     run_with_large_stack([&] {
         lowered_ = lower(outs, "halo_pipeline_" + std::to_string(pipeline_counter++));

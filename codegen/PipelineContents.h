@@ -80,7 +80,7 @@ private:
     // Shared with the calls running it, so that a recompile does not free code in use.
     std::shared_ptr<JITModule> jit_;
     // Every Func of the compiled pipeline and its version at the time, weakly as well.
-    std::vector<std::pair<std::weak_ptr<FunctionContents>, uint64_t>> compiled_versions_;
+    std::vector<std::pair<std::weak_ptr<FunctionContents>, std::array<uint64_t, 3>>> compiled_versions_;
     // The input buffers' constraints the code was compiled with (ImageParam::dim(d).set_...),
     // and whether each fixed Buffer's dimension 0 was strided (lower/BufferConstraints.h).
     struct CompiledParam {

@@ -151,8 +151,6 @@ Func::Func(std::shared_ptr<FunctionContents> f) : f_(std::move(f)) {
 
 Func::Func(const std::string &name) : f_(std::make_shared<FunctionContents>()) {
     f_->name = name;
-    f_->schedule.compute_level = LoopLevel::inlined();
-    f_->schedule.store_level = LoopLevel::inlined();
 }
 
 Func::Func(const Type &required_type, int required_dimensions, const std::string &name)
@@ -1170,9 +1168,11 @@ Expr buffer_field(const std::shared_ptr<ParameterContents> &p, const char *field
 Dimension ImageParam::dim(int i) const { return Dimension(p_, i); }
 
 std::string LoopLevel::to_string() const {
-    if (kind == Inlined) return "inline";
-    if (kind == Root) return "root";
-    return func + "." + var;
+    const LoopLevel &l = current();
+    if (l.kind == Undefined) return "undefined";
+    if (l.kind == Inlined) return "inline";
+    if (l.kind == Root) return "root";
+    return l.func + "." + l.var;
 }
 
 }  // namespace halo

@@ -1,5 +1,6 @@
 // The scheduling directives of Func and Stage. They only record what the user asked for,
 // after checking what can be checked locally; lowering applies them.
+#include <atomic>
 #include <algorithm>
 #include <map>
 #include <optional>
@@ -781,6 +782,7 @@ Func &Func::align_storage(const Var &dim, Expr alignment) {
 Func &Func::compute_root() {
     f_->changed();
     f_->schedule.compute_level = LoopLevel::root();
+    f_->schedule.compute_level_given = true;
     f_->schedule.explicitly_inlined = false;
     if (!f_->schedule.store_level_set) f_->schedule.store_level = LoopLevel::root();
     return *this;
@@ -789,33 +791,103 @@ Func &Func::compute_root() {
 Func &Func::compute_inline() {
     f_->changed();
     f_->schedule.compute_level = LoopLevel::inlined();
+    f_->schedule.compute_level_given = true;
     f_->schedule.store_level = LoopLevel::inlined();
     f_->schedule.store_level_set = false;
     f_->schedule.explicitly_inlined = true;
     return *this;
 }
 
-LoopLevel::LoopLevel(const Func &consumer, const VarOrRVar &v, int stage_index)
-    : kind(At), func(consumer.name()), var(v.name), stage(stage_index), consumer(consumer.function()) {
+LoopLevel::LoopLevel(const Func &consumer, const VarOrRVar &v, int stage_index) : LoopLevel() {
     user_assert(stage_index >= -1)
         << "LoopLevel(" << consumer.name() << ", " << v.name << ", " << stage_index
         << "): the stage index is 0 for the pure definition, k for update k - 1, or -1 for the stages "
         << "that use the producer";
+    kind = At;
+    func = consumer.name();
+    var = v.name;
+    stage = stage_index;
+    this->consumer = consumer.function();
+}
+
+LoopLevel LoopLevel::at(const std::string &name, const std::string &v, int stage_index) {
+    LoopLevel l;
+    l.kind = At;
+    l.func = name;
+    l.var = v;
+    l.stage = stage_index;
+    return l;
+}
+
+void LoopLevel::set(const LoopLevel &other) {
+    static std::atomic<uint64_t> stamps{0};
+    LoopLevel value = other.unshared();
+    if (!cell_) cell_ = std::make_shared<Cell>();
+    cell_->level = std::make_shared<const LoopLevel>(value);
+    cell_->stamp = ++stamps;
+}
+
+namespace {
+
+// "compute_at(g, x)" or "compute_at(LoopLevel::root())": how a level was given, for messages.
+std::string placement_directive(const char *directive, const LoopLevel &l) {
+    if (l.kind == LoopLevel::At) return std::string(directive) + "(" + l.func + ", " + l.var + ")";
+    return std::string(directive) + "(LoopLevel::" + (l.kind == LoopLevel::Root ? "root" : "inlined") + "())";
+}
+
+bool level_is_at(const LoopLevel &l, const FunctionContents &f) {
+    if (l.kind != LoopLevel::At) return false;
+    // (By identity where the level knows its Func: another Func may share this one's name.)
+    return l.consumer.expired() ? l.func == f.name : l.consumer.lock().get() == &f;
+}
+
+}  // namespace
+
+void lock_loop_levels(FunctionContents &f, const FunctionContents &original) {
+    FuncSchedule &s = f.schedule;
+    LoopLevel compute = s.compute_level.unshared();
+    user_assert(compute.kind != LoopLevel::Undefined)
+        << "Func '" << f.name << "' is computed at a LoopLevel that is still undefined: a LoopLevel() given "
+        << "to compute_at must be set() to a level before the pipeline is compiled (LoopLevel::inlined() "
+        << "is the level that inlines)";
+    user_assert(!level_is_at(compute, original))
+        << "Func '" << f.name << "': " << placement_directive("compute_at", compute)
+        << " places a Func inside its own loops; pick a consumer";
+    LoopLevel store = s.store_level_set ? s.store_level.unshared() : compute;
+    user_assert(store.kind != LoopLevel::Undefined)
+        << "Func '" << f.name << "' is stored at a LoopLevel that is still undefined: a LoopLevel() given "
+        << "to store_at must be set() to a level before the pipeline is compiled (LoopLevel::inlined() "
+        << "stores the Func where it is computed)";
+    user_assert(!level_is_at(store, original))
+        << "Func '" << f.name << "': " << placement_directive("store_at", store)
+        << " places a Func's storage inside its own loops; pick a consumer";
+    if (store.kind == LoopLevel::Inlined) {  // Halide's default: stored where it is computed
+        store = compute;
+        s.store_level_set = false;
+    }
+    s.explicitly_inlined = s.compute_level_given && compute.kind == LoopLevel::Inlined;
+    s.compute_level = compute;
+    s.store_level = store;
 }
 
 Func &Func::compute_at(const Func &consumer, const VarOrRVar &var) { return compute_at(LoopLevel(consumer, var)); }
 
 Func &Func::compute_at(const LoopLevel &level) {
-    if (level.is_inlined()) return compute_inline();
-    if (level.is_root()) return compute_root();
     f_->changed();
-    // (By identity where the level knows its Func: another Func may share this one's name.)
-    bool at_itself = level.consumer.expired() ? level.func == name() : level.consumer.lock() == f_;
-    user_assert(!at_itself) << "Func '" << name() << "': compute_at(" << name() << ", " << level.var
-                                      << ") places a Func inside its own loops; pick a consumer";
+    // The handle itself is kept (a later set() of it moves this Func): what it means is read
+    // when the pipeline is compiled (lock_loop_levels). A level known now is checked now.
+    user_assert(!level_is_at(level.current(), *f_))
+        << "Func '" << name() << "': " << placement_directive("compute_at", level.current())
+        << " places a Func inside its own loops; pick a consumer";
     f_->schedule.compute_level = level;
-    f_->schedule.explicitly_inlined = false;
-    if (!f_->schedule.store_level_set) f_->schedule.store_level = level;
+    f_->schedule.compute_level_given = true;
+    f_->schedule.explicitly_inlined = level.is_inlined();
+    if (level.is_inlined()) {
+        f_->schedule.store_level = level;  // as compute_inline(): stored where it is computed
+        f_->schedule.store_level_set = false;
+    } else if (!f_->schedule.store_level_set) {
+        f_->schedule.store_level = level;
+    }
     return *this;
 }
 
@@ -825,11 +897,7 @@ Func &Func::store_at(const Func &consumer, const VarOrRVar &var) { return store_
 
 Func &Func::store_at(const LoopLevel &level) {
     f_->changed();
-    if (level.is_inlined()) {  // Halide's default: stored where it is computed
-        f_->schedule.store_level = f_->schedule.compute_level;
-        f_->schedule.store_level_set = false;
-        return *this;
-    }
+    // Kept as given: a level that is inlined when compiled stores the Func where it is computed.
     f_->schedule.store_level = level;
     f_->schedule.store_level_set = true;
     return *this;

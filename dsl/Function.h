@@ -1,6 +1,7 @@
 // What a Func is inside: its pure definition, update definitions, and schedule.
 #pragma once
 
+#include <array>
 #include <map>
 #include <memory>
 #include <string>
@@ -156,6 +157,18 @@ struct FunctionContents {
     const Definition &stage(int i) const { return i == 0 ? pure : updates[i - 1]; }
     Definition &stage(int i) { return i == 0 ? pure : updates[i - 1]; }
     void changed() { version++; }
+    // What a compiled pipeline checks to be current: the version, and when the LoopLevel
+    // handles the Func is computed and stored at were last set() (which changes no version).
+    std::array<uint64_t, 3> schedule_stamp() const {
+        return {version, schedule.compute_level.set_stamp(), schedule.store_level.set_stamp()};
+    }
 };
+
+// Lowering's first step on its copy of f: the compute and store levels become what their
+// handles hold now (unshared, so that later set() calls reach only the user's Funcs), with the
+// defaults filled in (a store level not given, or inlined, is the compute level). An undefined
+// level, or one inside the Func's own loops (`original`, the user's Func f was copied from), is
+// refused naming the Func.
+void lock_loop_levels(FunctionContents &f, const FunctionContents &original);
 
 }  // namespace halo

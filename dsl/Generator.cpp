@@ -136,11 +136,7 @@ LoopLevel parse_loop_level(const std::string &text, const std::string &param) {
                 text.find_first_of(" \t") == std::string::npos)
         << "GeneratorParam '" << param << "' is a LoopLevel; '" << text
         << "' is not root, inlined or func.var (a Func's name and one of its loop variables)";
-    LoopLevel l;
-    l.kind = LoopLevel::At;
-    l.func = text.substr(0, dot);
-    l.var = text.substr(dot + 1);
-    return l;
+    return LoopLevel::at(text.substr(0, dot), text.substr(dot + 1));
 }
 
 }  // namespace internal

@@ -180,6 +180,11 @@ public:
                 << "GeneratorParam '" << name << "' accepts values in " << range_string() << "; " << +v
                 << " is out of range";
         }
+        if constexpr (std::is_same_v<T, LoopLevel>) {
+            // As Halide's: whatever was scheduled with this parameter's LoopLevel follows the
+            // new level, and the parameter then shares v's handle.
+            value_.set(v);
+        }
         value_ = v;
     }
     // "[min, max]" for numbers, "" otherwise.
@@ -218,7 +223,7 @@ public:
         } else if constexpr (std::is_same_v<T, std::string>) {
             value_ = text;
         } else if constexpr (std::is_same_v<T, LoopLevel>) {
-            value_ = internal::parse_loop_level(text, name);
+            set(internal::parse_loop_level(text, name));
         } else {
             user_error << "GeneratorParam '" << name << "' cannot be set from text";
         }

@@ -92,12 +92,18 @@ struct VarOrRVar;
 
 // A loop at which a Func is stored or computed, as Halide's LoopLevel: inlined(), root(), or
 // LoopLevel(consumer, var[, stage_index]) for the loop `var` of the consumer's stage
-// (f.compute_at(LoopLevel(g, x)) is f.compute_at(g, x)). Unlike Halide's, it is a value: a
-// Func scheduled with a LoopLevel keeps the level it was given (there is no set() that later
-// changes every Func scheduled with it); a default-constructed LoopLevel is inlined().
+// (f.compute_at(LoopLevel(g, x)) is f.compute_at(g, x)).
+//
+// As in Halide, a LoopLevel is a handle: copies share one cell, and set() writes a level into
+// it, so every Func scheduled with any copy follows. A default-constructed LoopLevel is
+// undefined until set() (a Func compiled at an undefined level is an error); a Generator can
+// thus hand its LoopLevels to code that schedules with them before their value is known.
+// The fields are the level as constructed; once set() is called on any copy, the cell's level
+// is the one that counts (current()). Lowering reads every Func's levels from their cells
+// when it copies the Funcs (lock_loop_levels), and works on unshared levels after that.
 struct LoopLevel {
-    enum Kind { Inlined, Root, At };
-    Kind kind = Inlined;
+    enum Kind { Undefined, Inlined, Root, At };
+    Kind kind = Undefined;
     std::string func;  // the consumer, for At
     std::string var;   // the consumer's loop variable, for At
     int stage = -1;    // the consumer's stage; -1 means its last stage that uses the producer
@@ -106,24 +112,55 @@ struct LoopLevel {
     // lowering numbers apart in its copies (lower/DistinctNames.h). For identity only.
     std::weak_ptr<FunctionContents> consumer;
 
-    LoopLevel() = default;
+    // Undefined until set(), as Halide's (LoopLevel::inlined() is the level that inlines).
+    LoopLevel() : cell_(std::make_shared<Cell>()) {}
     // The loop `var` of `consumer`'s stage `stage_index` (0: the pure definition, k: update
     // k - 1; -1: the stages that use the producer, as compute_at(consumer, var) chooses).
     LoopLevel(const Func &consumer, const VarOrRVar &var, int stage_index = -1);
-    static LoopLevel inlined() { return LoopLevel(); }
-    static LoopLevel root() {
-        LoopLevel l;
-        l.kind = Root;
+    static LoopLevel inlined() { return of_kind(Inlined); }
+    static LoopLevel root() { return of_kind(Root); }
+    // The level `name.var` given by names only (a Generator's LoopLevel parameter).
+    static LoopLevel at(const std::string &name, const std::string &var, int stage_index = -1);
+
+    // Makes this handle, and every copy of it, the level `other` is now.
+    void set(const LoopLevel &other);
+    // Halide's lock(): Halo reads a level when it compiles, and a later set() recompiles, so
+    // there is nothing to freeze; kept so that Halide code calling it compiles.
+    LoopLevel &lock() { return *this; }
+    // The level that counts: the last one set() on any copy, else this one's fields.
+    const LoopLevel &current() const { return cell_ && cell_->level ? *cell_->level : *this; }
+    // current(), as a level of its own that no set() reaches (what lowering works on).
+    LoopLevel unshared() const {
+        LoopLevel l = current();
+        l.cell_.reset();
         return l;
     }
-    bool is_inline() const { return kind == Inlined; }
-    bool is_inlined() const { return kind == Inlined; }
-    bool is_root() const { return kind == Root; }
-    int stage_index() const { return stage; }
+    // When set() last wrote this handle's cell (0: never), for compiled pipelines to notice.
+    uint64_t set_stamp() const { return cell_ ? cell_->stamp : 0; }
+
+    bool defined() const { return current().kind != Undefined; }
+    bool is_inline() const { return current().kind == Inlined; }
+    bool is_inlined() const { return is_inline(); }
+    bool is_root() const { return current().kind == Root; }
+    int stage_index() const { return current().stage; }
     bool operator==(const LoopLevel &o) const {
-        return kind == o.kind && func == o.func && var == o.var && stage == o.stage;
+        const LoopLevel &a = current(), &b = o.current();
+        return a.kind == b.kind && a.func == b.func && a.var == b.var && a.stage == b.stage;
     }
+    bool operator!=(const LoopLevel &o) const { return !(*this == o); }
     std::string to_string() const;
+
+private:
+    struct Cell {
+        std::shared_ptr<const LoopLevel> level;  // set()'s level (unshared), or null
+        uint64_t stamp = 0;
+    };
+    std::shared_ptr<Cell> cell_;
+    static LoopLevel of_kind(Kind k) {
+        LoopLevel l;
+        l.kind = k;
+        return l;
+    }
 };
 
 // The explicit bounds of a pure dimension, as in Halide: Func::bound gives min and extent,
@@ -156,9 +193,12 @@ struct StorageFold {
 };
 
 struct FuncSchedule {
-    LoopLevel compute_level, store_level;
+    LoopLevel compute_level = LoopLevel::inlined(), store_level = LoopLevel::inlined();
     bool store_level_set = false;  // store_at given explicitly
-    bool explicitly_inlined = false;  // compute_inline() was called
+    // compute_inline(), or compute_at of a level that is inlined when the Func is compiled
+    // (set when the levels are locked: the level may be set() after compute_at).
+    bool explicitly_inlined = false;
+    bool compute_level_given = false;  // compute_at, compute_root or compute_inline was called
     std::vector<Bound> bounds;  // at most one per Var
     // The Bound of var, added unconstrained if it has none yet.
     Bound &bound_of(const std::string &var) {

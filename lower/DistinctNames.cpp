@@ -169,6 +169,7 @@ FunctionCopies copy_with_distinct_names(const std::vector<std::shared_ptr<Functi
         auto copy = std::make_shared<FunctionContents>(*f);
         copy->pipeline.reset();  // the copies' IR must not own a compiled pipeline
         copy->name = copies.name_of.at(f.get());
+        lock_loop_levels(*copy, *f);
         if (!shared.empty()) {
             for (int s = 0; s < copy->stages(); s++) rename_in(copy->stage(s), rename, renamed);
             for (auto &b : copy->schedule.bounds) {

@@ -1,7 +1,8 @@
 // LoopLevel objects, as in Halide: f.compute_at(LoopLevel(g, x)) is f.compute_at(g, x),
 // LoopLevel::root() and ::inlined() are compute_root() and compute_inline(), a stage index names
 // one stage of the consumer (checked: it must exist and cover every use), and a generator takes
-// a GeneratorParam<LoopLevel> ("root", "inlined", "func.var").
+// a GeneratorParam<LoopLevel> ("root", "inlined", "func.var"). A LoopLevel is a handle: set()
+// on any copy moves every Func scheduled with it, until the pipeline is compiled and after.
 #include "TestUtil.h"
 
 using namespace halo;
@@ -196,4 +197,134 @@ TEST_CASE("a GeneratorParam<LoopLevel> naming a loop that does not exist is refu
     INFO(err);
     CHECK(halo_test::contains(err, "Func 'intermediate' is scheduled compute_at(output, z)"));
     CHECK(halo_test::contains(err, "has no loop 'z'"));
+}
+
+// Halide's correctness/deferred_loop_level: levels given to compute_at and store_at while still
+// undefined, set() afterwards. Each case must lower exactly as the same placement given directly.
+TEST_CASE("LoopLevels set() after compute_at and store_at place the Func as if given directly") {
+    Buffer<int> in = input();
+    for (int variant = 0; variant < 6; variant++) {
+        Chain a(in), b(in);
+        Var xo("xo"), yo("yo"), xi("xi"), yi("yi");
+        for (Chain *ch : {&a, &b}) ch->c.tile(ch->x, ch->y, xo, yo, xi, yi, 8, 4);
+        LoopLevel compute_at, store_at;  // undefined until set()
+        b.q.compute_at(compute_at).store_at(store_at);
+        switch (variant) {
+        case 0:  // both at a consumer loop
+            compute_at.set(LoopLevel(b.c, xo));
+            store_at.set(LoopLevel(b.c, xo));
+            a.q.compute_at(a.c, xo);
+            break;
+        case 1:  // both inlined
+            compute_at.set(LoopLevel::inlined());
+            store_at.set(LoopLevel::inlined());
+            break;
+        case 2:  // both at the root
+            compute_at.set(LoopLevel::root());
+            store_at.set(LoopLevel::root());
+            a.q.compute_root();
+            break;
+        case 3:  // stored at the root, computed per row of tiles
+            compute_at.set(LoopLevel(b.c, yo));
+            store_at.set(LoopLevel::root());
+            a.q.store_root().compute_at(a.c, yo);
+            break;
+        case 4:  // store_at inlined(): stored where computed
+            compute_at.set(LoopLevel(b.c, yo));
+            store_at.set(LoopLevel::inlined());
+            a.q.compute_at(a.c, yo);
+            break;
+        default:  // set twice, the second through a copy: the last set() counts
+            compute_at.set(LoopLevel::root());
+            store_at.set(LoopLevel::inlined());
+            LoopLevel copy = compute_at;
+            copy.set(LoopLevel(b.c, xo));
+            a.q.compute_at(a.c, xo);
+            break;
+        }
+        INFO("variant " << variant << "\n" << b.c.lowered_stmt());
+        CHECK(a.c.lowered_stmt() == b.c.lowered_stmt());
+        halo_test::check_against_reference(b.c, halo_test::int_buffer_at(21, 11, -7, -5));  // tiles do not divide
+    }
+}
+
+TEST_CASE("copies of a LoopLevel share what set() gives them, and a new LoopLevel is a new handle") {
+    Func g("g");
+    Var x("x");
+    g(x) = x;
+    LoopLevel a;
+    CHECK(!a.defined());
+    CHECK(a.to_string() == "undefined");
+    LoopLevel b = a;
+    b.set(LoopLevel(g, x));
+    CHECK(a.defined());
+    CHECK(a.to_string() == "g.x");
+    CHECK(a == LoopLevel(g, x));
+    a = LoopLevel::root();  // a is now another handle: b keeps its level
+    CHECK(a.is_root());
+    CHECK(b.to_string() == "g.x");
+    LoopLevel c = LoopLevel::inlined();
+    c.set(b);  // the value b has now, not b's handle
+    b.set(LoopLevel::root());
+    CHECK(c.is_inlined() == false);
+    CHECK(c.to_string() == "g.x");
+    CHECK(b.is_root());
+    CHECK(&c.lock() == &c);
+}
+
+TEST_CASE("a LoopLevel set() after the Func was compiled recompiles it at the new level") {
+    Buffer<int> in = input();
+    Chain a(in), b(in);
+    LoopLevel level = LoopLevel::root();
+    b.p.compute_at(level);
+    Buffer<int> dst = halo_test::int_buffer_at(13, 9, -4, 2);
+    halo_test::check_against_reference(b.c, dst);
+    a.p.compute_root();
+    CHECK(a.c.lowered_stmt() == b.c.lowered_stmt());
+    level.set(LoopLevel(b.c, b.y));
+    Chain d(in);
+    d.p.compute_at(d.c, d.y);
+    CHECK(d.c.lowered_stmt() == b.c.lowered_stmt());
+    halo_test::check_against_reference(b.c, dst);
+}
+
+TEST_CASE("a GeneratorParam<LoopLevel> set after build() moves the Func its schedule placed") {
+    Buffer<int> in(12, 5);
+    halo_test::fill_random(in, -50, 50, 7);
+    Leveled g;
+    Func out = g.build();
+    g.input.set(in);
+    CHECK(count(out.lowered_stmt(), "produce intermediate") == 1);
+    g.intermediate_level.set(LoopLevel::inlined());
+    CHECK(count(out.lowered_stmt(), "produce intermediate") == 0);
+    Buffer<int> dst(11, 5);
+    out.realize(dst);
+    bool all_match = true;
+    for (int y = 0; y < 5; y++)
+        for (int x = 0; x < 11; x++) all_match &= dst(x, y) == in(x, y) * 2 + 1 + in(x + 1, y) * 2 + 1;
+    CHECK(all_match);
+}
+
+TEST_CASE("a LoopLevel still undefined, or set() to a loop of the Func itself, is refused when compiled") {
+    Buffer<int> in = input();
+    {
+        Chain ch(in);
+        LoopLevel store;
+        ch.q.compute_root().store_at(store);
+        std::string err = halo_test::compile_error_of([&] { ch.c.lowered_stmt(); });
+        INFO(err);
+        CHECK(halo_test::contains(err, "Func 'q' is stored at a LoopLevel that is still undefined"));
+        CHECK(halo_test::contains(err, "set()"));
+        store.set(LoopLevel::root());
+        halo_test::check_against_reference(ch.c, halo_test::int_buffer_at(5, 5, 0, 0));
+    }
+    {
+        Chain ch(in);
+        LoopLevel level;
+        ch.q.compute_at(level);
+        level.set(LoopLevel(ch.q, ch.x));
+        std::string err = halo_test::compile_error_of([&] { ch.c.lowered_stmt(); });
+        INFO(err);
+        CHECK(halo_test::contains(err, "Func 'q': compute_at(q, x) places a Func inside its own loops"));
+    }
 }

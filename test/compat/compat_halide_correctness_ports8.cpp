@@ -7,10 +7,9 @@
 // func_expr_type_mismatch, func_tuple_update_types_mismatch: compat_typed_func.cpp) and
 // bound_storage (bad_bound_storage: compat_bound_storage.cpp).
 // Not ported (Halo has no such API): Target::CheckUnsafePromises (broken_promise), TailStrategy::RoundUpAndBlend
-// (round_up_and_blend_race), Target::StrictFloat (strict_float's target variants), LoopLevel::set
-// (correctness/deferred_loop_level), Buffer::make_scalar and range-for over Buffer::dim(d)
-// (for_each_element: written with Buffer(std::vector<int>{}) and explicit loops). Halo's
-// default LoopLevel is inlined() by design, so error/undefined_loop_level does not apply.
+// (round_up_and_blend_race), Target::StrictFloat (strict_float's target variants), Buffer::make_scalar and
+// range-for over Buffer::dim(d) (for_each_element: written with Buffer(std::vector<int>{}) and explicit
+// loops). LoopLevel::set (correctness/deferred_loop_level) is ported in test_loop_level.cpp.
 #include <doctest/doctest.h>
 
 #include <cmath>

@@ -116,10 +116,9 @@ TEST_CASE("rfactor_after_var_and_rvar_fusion: rfactor after fusing an RVar with 
     check_message(msg, {"'f'", "rfactor", "yrz"});
 }
 
-// Halide's LoopLevel is a handle that must be set() before lowering; Halo's is a value whose
-// default is inlined() (dsl/Schedule.h), so a default LoopLevel is a valid compute_at: f is
-// inlined. Accepted; the value is checked.
-TEST_CASE("undefined_loop_level: compute_at a default-constructed LoopLevel (accepted: inline)") {
+// A default-constructed LoopLevel is undefined until set(), as Halide's: compiling a Func
+// computed at it is refused, naming the Func and what to use instead.
+TEST_CASE("undefined_loop_level: compute_at a default-constructed LoopLevel is refused") {
     LoopLevel undefined;
     Var x("x");
     Func f("f"), g("g");
@@ -127,12 +126,12 @@ TEST_CASE("undefined_loop_level: compute_at a default-constructed LoopLevel (acc
     g(x) = f(x);
     f.compute_at(undefined);
     g.compute_root();
-    Buffer<int> out = g.realize({3});
-    for (int i = 0; i < 3; i++) CHECK(out(i) == i + 7);
+    std::string msg = compile_error_of([&] { g.realize({3}); });
+    check_message(msg, {"Func 'f'", "LoopLevel that is still undefined", "set()", "LoopLevel::inlined()"});
 }
 
-// Halide's LoopLevel::root() is inspected before being locked; Halo's is a value that always
-// knows what it is. Accepted.
+// Halide refuses to inspect a LoopLevel before lowering locks it; Halo's always tells what it
+// holds now (a later set() recompiles what used it). Accepted.
 TEST_CASE("inspect_loop_level: to_string of LoopLevel root (accepted)") {
     CHECK(LoopLevel::root().to_string() == "root");
 }
