@@ -182,31 +182,23 @@ std::set<std::string> parameter_names(const std::vector<std::shared_ptr<Function
 
 std::vector<std::shared_ptr<ParameterContents>> find_parameters(const Environment &env,
                                                                 const std::vector<std::string> &order) {
-    std::vector<std::shared_ptr<ParameterContents>> params;
-    auto add = [&](const std::shared_ptr<ParameterContents> &p) {
-        if (std::find(params.begin(), params.end(), p) == params.end()) {
-            for (auto &q : params) {
-                user_assert(q->name != p->name)
-                    << "Two different inputs are both named '" << p->name << "'; give them distinct names";
-            }
-            // A Func's buffer has the Func's name: an input of the same name would be the same
-            // buffer in the generated code (the Func once wrote into the caller's input). Other
-            // Funcs are renamed in lowering's copies (DistinctNames.h); an output keeps its name,
-            // which names the caller's buffer argument.
-            user_assert(!env.count(p->name))
-                << (p->is_buffer ? "The input buffer '" : "The Param '") << p->name
-                << "' has the same name as the pipeline's output Func '" << p->name
-                << "', and both name arguments of the compiled pipeline; give them distinct names";
-            params.push_back(p);
+    std::vector<std::shared_ptr<FunctionContents>> funcs;
+    for (auto &name : order) funcs.push_back(env.at(name));
+    std::vector<std::shared_ptr<ParameterContents>> params = parameters_read(funcs);
+    for (size_t i = 0; i < params.size(); i++) {
+        const ParameterContents &p = *params[i];
+        for (size_t j = 0; j < i; j++) {
+            user_assert(params[j]->name != p.name)
+                << "Two different inputs are both named '" << p.name << "'; give them distinct names";
         }
-    };
-    for (auto &name : order) {
-        CallCollector c;
-        for_each_expr(*env.at(name), [&](const Expr &e) { e.accept(&c); });
-        for (auto *call : c.calls) {
-            if (call->call_type == Call::Image) add(call->param);
-        }
-        for (auto *v : c.params) add(v->param);
+        // A Func's buffer has the Func's name: an input of the same name would be the same
+        // buffer in the generated code (the Func once wrote into the caller's input). Other
+        // Funcs are renamed in lowering's copies (DistinctNames.h); an output keeps its name,
+        // which names the caller's buffer argument.
+        user_assert(!env.count(p.name))
+            << (p.is_buffer ? "The input buffer '" : "The Param '") << p.name
+            << "' has the same name as the pipeline's output Func '" << p.name
+            << "', and both name arguments of the compiled pipeline; give them distinct names";
     }
     return params;
 }
