@@ -783,7 +783,6 @@ Func &Func::compute_root() {
     f_->changed();
     f_->schedule.compute_level = LoopLevel::root();
     f_->schedule.compute_level_given = true;
-    f_->schedule.explicitly_inlined = false;
     if (!f_->schedule.store_level_set) f_->schedule.store_level = LoopLevel::root();
     return *this;
 }
@@ -794,7 +793,6 @@ Func &Func::compute_inline() {
     f_->schedule.compute_level_given = true;
     f_->schedule.store_level = LoopLevel::inlined();
     f_->schedule.store_level_set = false;
-    f_->schedule.explicitly_inlined = true;
     return *this;
 }
 
@@ -841,23 +839,27 @@ bool level_is_at(const LoopLevel &l, const FunctionContents &f) {
     return l.consumer.expired() ? l.func == f.name : l.consumer.lock().get() == &f;
 }
 
+// A LoopLevel() never set() means nothing yet: compiling a Func placed at one is the user's
+// mistake, named with the directive that took the level.
+void refuse_undefined_level(const LoopLevel &l, const FunctionContents &f, const char *verb, const char *directive,
+                            const char *what_inlined_means) {
+    user_assert(l.kind != LoopLevel::Undefined)
+        << "Func '" << f.name << "' is " << verb << " at a LoopLevel that is still undefined: a LoopLevel() given "
+        << "to " << directive << " must be set() to a level before the pipeline is compiled (LoopLevel::inlined() "
+        << what_inlined_means << ")";
+}
+
 }  // namespace
 
 void lock_loop_levels(FunctionContents &f, const FunctionContents &original) {
     FuncSchedule &s = f.schedule;
     LoopLevel compute = s.compute_level.unshared();
-    user_assert(compute.kind != LoopLevel::Undefined)
-        << "Func '" << f.name << "' is computed at a LoopLevel that is still undefined: a LoopLevel() given "
-        << "to compute_at must be set() to a level before the pipeline is compiled (LoopLevel::inlined() "
-        << "is the level that inlines)";
+    refuse_undefined_level(compute, f, "computed", "compute_at", "is the level that inlines");
     user_assert(!level_is_at(compute, original))
         << "Func '" << f.name << "': " << placement_directive("compute_at", compute)
         << " places a Func inside its own loops; pick a consumer";
     LoopLevel store = s.store_level_set ? s.store_level.unshared() : compute;
-    user_assert(store.kind != LoopLevel::Undefined)
-        << "Func '" << f.name << "' is stored at a LoopLevel that is still undefined: a LoopLevel() given "
-        << "to store_at must be set() to a level before the pipeline is compiled (LoopLevel::inlined() "
-        << "stores the Func where it is computed)";
+    refuse_undefined_level(store, f, "stored", "store_at", "stores the Func where it is computed");
     user_assert(!level_is_at(store, original))
         << "Func '" << f.name << "': " << placement_directive("store_at", store)
         << " places a Func's storage inside its own loops; pick a consumer";
@@ -881,7 +883,6 @@ Func &Func::compute_at(const LoopLevel &level) {
         << " places a Func inside its own loops; pick a consumer";
     f_->schedule.compute_level = level;
     f_->schedule.compute_level_given = true;
-    f_->schedule.explicitly_inlined = level.is_inlined();
     if (level.is_inlined()) {
         f_->schedule.store_level = level;  // as compute_inline(): stored where it is computed
         f_->schedule.store_level_set = false;
