@@ -1172,7 +1172,7 @@ std::string LoopLevel::to_string() const {
     if (l.kind == Undefined) return "undefined";
     if (l.kind == Inlined) return "inline";
     if (l.kind == Root) return "root";
-    return l.func + "." + l.var;
+    return l.func_name + "." + l.var_name;
 }
 
 }  // namespace halo

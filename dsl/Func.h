@@ -27,11 +27,15 @@ enum StmtOutputFormat { Text, HTML };
 
 // A loop variable name in a schedule: a pure Var or an RVar.
 struct VarOrRVar {
-    VarOrRVar(const Var &v) : name(v.name()) {}
-    VarOrRVar(const RVar &r) : name(r.name()), is_rvar(true) {}
-    VarOrRVar(const RDom &r) : name(r[0].name()), is_rvar(true) {}
-    std::string name;
-    bool is_rvar = false;
+    VarOrRVar(const std::string &n, bool r) : var(n), rvar(n), is_rvar(r) {}
+    VarOrRVar(const Var &v) : var(v), rvar(v.name()), is_rvar(false) {}
+    VarOrRVar(const RVar &r) : var(r.name()), rvar(r), is_rvar(true) {}
+    VarOrRVar(const RDom &r) : VarOrRVar(r[0]) {}
+    const std::string &name() const { return is_rvar ? rvar.name() : var.name(); }
+    // As Halide's: both members carry the name; the one that counts is the one is_rvar says.
+    Var var;
+    RVar rvar;
+    bool is_rvar;
 };
 
 // One definition of a Func (pure or update), to schedule its loops.

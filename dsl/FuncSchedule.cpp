@@ -215,11 +215,11 @@ Stage &Stage::split(const VarOrRVar &old, const VarOrRVar &outer, const VarOrRVa
 Stage &Stage::split_as(const char *directive, const VarOrRVar &old, const VarOrRVar &outer, const VarOrRVar &inner,
                        Expr factor, TailStrategy tail) {
     f_->changed();
-    Dim &d = find_dim(old.name, directive);
+    Dim &d = find_dim(old.name(), directive);
     user_assert(factor.defined() && !factor.type().is_float())
-        << describe() << ": " << directive << "(" << old.name << ") needs an integer factor";
+        << describe() << ": " << directive << "(" << old.name() << ") needs an integer factor";
     if (tail == TailStrategy::PredicateLoads || tail == TailStrategy::PredicateStores) {
-        user_assert(!d.is_rvar) << describe() << ": " << directive << "(" << old.name << ") of an RVar with TailStrategy::"
+        user_assert(!d.is_rvar) << describe() << ": " << directive << "(" << old.name() << ") of an RVar with TailStrategy::"
                                 << (tail == TailStrategy::PredicateLoads ? "PredicateLoads" : "PredicateStores")
                                 << ", which would change the meaning of the reduction (as in Halide); use "
                                 << "GuardWithIf or Predicate";
@@ -228,15 +228,15 @@ Stage &Stage::split_as(const char *directive, const VarOrRVar &old, const VarOrR
     // loop, and PredicateLoads cannot split a loop that an earlier split made inner.
     for (const Split &s : def().schedule.splits) {
         bool predicated = s.requested_tail == TailStrategy::PredicateLoads || s.requested_tail == TailStrategy::PredicateStores;
-        user_assert(!(predicated && s.kind == Split::SplitVar && s.inner == old.name))
-            << describe() << ": " << directive << "(" << old.name << ") splits the inner loop of split(" << s.old_var << ", "
+        user_assert(!(predicated && s.kind == Split::SplitVar && s.inner == old.name()))
+            << describe() << ": " << directive << "(" << old.name() << ") splits the inner loop of split(" << s.old_var << ", "
             << s.outer << ", " << s.inner << ") with TailStrategy::"
             << (s.requested_tail == TailStrategy::PredicateLoads ? "PredicateLoads" : "PredicateStores")
             << ", which must stay the innermost split (as in Halide): use GuardWithIf for split(" << s.old_var
             << ", ...) and the predicated tail only on the last split";
     }
-    user_assert(tail != TailStrategy::PredicateLoads || !loops_inside_earlier_splits().count(old.name))
-        << describe() << ": " << directive << "(" << old.name << ") with TailStrategy::PredicateLoads: " << old.name
+    user_assert(tail != TailStrategy::PredicateLoads || !loops_inside_earlier_splits().count(old.name()))
+        << describe() << ": " << directive << "(" << old.name() << ") with TailStrategy::PredicateLoads: " << old.name()
         << " stems from the inner loop of an earlier split, which PredicateLoads may not split (as in Halide). "
         << "Use PredicateStores or GuardWithIf";
     const TailStrategy requested_tail = tail;
@@ -244,7 +244,7 @@ Stage &Stage::split_as(const char *directive, const VarOrRVar &old, const VarOrR
         tail = TailStrategy::GuardWithIf;  // the same values (see TailStrategy)
     }
     if (auto c = as_const_int(factor)) {
-        user_assert(*c > 0) << describe() << ": " << directive << "(" << old.name << ") by " << *c
+        user_assert(*c > 0) << describe() << ": " << directive << "(" << old.name() << ") by " << *c
                             << ": the factor must be a positive integer";
     }
     // A factor known only at run time may use scalar Params and buffer fields (an input's or
@@ -261,20 +261,20 @@ Stage &Stage::split_as(const char *directive, const VarOrRVar &old, const VarOrR
     factor.accept(&uses);
     if (std::string v = first_loop_variable(factor); !v.empty() && uses.bad.empty()) uses.bad = "the loop variable '" + v + "'";
     user_assert(uses.bad.empty())
-        << describe() << ": " << directive << "(" << old.name << ") by " << factor << ", which uses " << uses.bad
+        << describe() << ": " << directive << "(" << old.name() << ") by " << factor << ", which uses " << uses.bad
         << ". A split factor must be a constant or an expression of scalar Params (or input sizes)";
     factor = cast(Int(32), factor);
     auto &dims = def().schedule.dims;
     // A new name may be the split loop's own (split(x, x, xi)), never another existing loop's.
     for (auto &o : dims) {
         if (&o == &d) continue;
-        for (const std::string *n : {&outer.name, &inner.name}) {
-            user_assert(o.var != *n || *n == old.name)
-                << describe() << ": " << directive << "(" << old.name << ", " << outer.name << ", " << inner.name
+        for (const std::string *n : {&outer.name(), &inner.name()}) {
+            user_assert(o.var != *n || *n == old.name())
+                << describe() << ": " << directive << "(" << old.name() << ", " << outer.name() << ", " << inner.name()
                 << ") reuses the name of the existing loop '" << o.var << "'; pick new names";
         }
     }
-    user_assert(outer.name != inner.name) << describe() << ": " << directive << "(" << old.name
+    user_assert(outer.name() != inner.name()) << describe() << ": " << directive << "(" << old.name()
                                           << ") needs different names for the outer and inner loops";
     bool is_rvar = d.is_rvar;
     // Halide's Auto in a pure definition: ShiftInwards, except for a loop that stems from the
@@ -282,15 +282,15 @@ Stage &Stage::split_as(const char *directive, const VarOrRVar &old, const VarOrR
     // shift already keeps every point inside, so the new one rounds up (shifting again would
     // only ask more of the output and inputs at small sizes).
     if (tail == TailStrategy::Auto && index_ == 0 && !is_rvar &&
-        loops_from_shifted_outer_loops(def().schedule.splits, true).count(old.name)) {
+        loops_from_shifted_outer_loops(def().schedule.splits, true).count(old.name())) {
         tail = TailStrategy::RoundUp;
     }
-    check_update_tail(old.name, tail, is_rvar);
+    check_update_tail(old.name(), tail, is_rvar);
     Split s;
     s.kind = Split::SplitVar;
-    s.old_var = old.name;
-    s.outer = outer.name;
-    s.inner = inner.name;
+    s.old_var = old.name();
+    s.outer = outer.name();
+    s.inner = inner.name();
     s.factor = factor;
     s.tail = tail;
     s.requested_tail = requested_tail;
@@ -299,18 +299,18 @@ Stage &Stage::split_as(const char *directive, const VarOrRVar &old, const VarOrR
     size_t pos = &d - dims.data();
     ForType ft = d.for_type;
     Partition policy = d.partition;  // (both loops keep it, as in Halide)
-    dims[pos] = Dim{inner.name, ft, is_rvar, policy};
-    dims.insert(dims.begin() + pos + 1, Dim{outer.name, ForType::Serial, is_rvar, policy});
+    dims[pos] = Dim{inner.name(), ft, is_rvar, policy};
+    dims.insert(dims.begin() + pos + 1, Dim{outer.name(), ForType::Serial, is_rvar, policy});
     return *this;
 }
 
 Stage &Stage::fuse(const VarOrRVar &inner, const VarOrRVar &outer, const VarOrRVar &fused) {
     f_->changed();
-    Dim &di = find_dim(inner.name, "fuse");
-    Dim &dout = find_dim(outer.name, "fuse");
+    Dim &di = find_dim(inner.name(), "fuse");
+    Dim &dout = find_dim(outer.name(), "fuse");
     auto &dims = def().schedule.dims;
     size_t pi = &di - dims.data(), po = &dout - dims.data();
-    user_assert(pi != po) << describe() << ": fuse(" << inner.name << ", " << outer.name << ", " << fused.name
+    user_assert(pi != po) << describe() << ": fuse(" << inner.name() << ", " << outer.name() << ", " << fused.name()
                           << ") fuses a loop with itself; name two different loops, the inner one first";
     // As in Halide the loops need not be adjacent, nor in this order: the fused loop takes the
     // inner loop's place, the outer one moving next to it. Moving an RVar past another changes
@@ -322,9 +322,9 @@ Stage &Stage::fuse(const VarOrRVar &inner, const VarOrRVar &outer, const VarOrRV
         if (i == pi && dout.is_rvar) rv_after.push_back(dout.var);
     }
     user_assert(rv_before == rv_after || rvar_order_is_free(*f_, def()))
-        << describe() << ": fuse(" << inner.name << ", " << outer.name << ", " << fused.name
-        << ") would change the order of its RVars (the fused loop runs " << outer.name << " just outside "
-        << inner.name << "), which can change the result of the reduction (" << rvar_order_reason(f_->name)
+        << describe() << ": fuse(" << inner.name() << ", " << outer.name() << ", " << fused.name()
+        << ") would change the order of its RVars (the fused loop runs " << outer.name() << " just outside "
+        << inner.name() << "), which can change the result of the reduction (" << rvar_order_reason(f_->name)
         << "). Fuse loops in the order they run, or reorder the pure Vars around the RVars first";
     // As in Halide the fused loop keeps the inner loop's kind (vectorize(x).fuse(x, y, xy) is a
     // vectorized xy), checked again as a directive on the fused loop (over an RVar it must be
@@ -332,17 +332,17 @@ Stage &Stage::fuse(const VarOrRVar &inner, const VarOrRVar &outer, const VarOrRV
     ForType kind = di.for_type;
     const char *outer_kind = directive_name(dout.for_type);
     user_assert(dout.for_type == ForType::Serial || dout.for_type == kind)
-        << describe() << ": fuse(" << inner.name << ", " << outer.name << ", " << fused.name << "): the outer loop "
-        << outer.name << " is marked " << outer_kind << ", which the fused loop cannot keep; "
-        << "fuse first, then apply " << outer_kind << "(" << fused.name << ")";
+        << describe() << ": fuse(" << inner.name() << ", " << outer.name() << ", " << fused.name() << "): the outer loop "
+        << outer.name() << " is marked " << outer_kind << ", which the fused loop cannot keep; "
+        << "fuse first, then apply " << outer_kind << "(" << fused.name() << ")";
     Split s;
     s.kind = Split::FuseVars;
-    s.old_var = fused.name;
-    s.inner = inner.name;
-    s.outer = outer.name;
+    s.old_var = fused.name();
+    s.inner = inner.name();
+    s.outer = outer.name();
     def().schedule.splits.push_back(s);
     bool is_rvar = di.is_rvar || dout.is_rvar;
-    dims[pi] = Dim{fused.name, ForType::Serial, is_rvar};
+    dims[pi] = Dim{fused.name(), ForType::Serial, is_rvar};
     dims.erase(dims.begin() + po);
     if (kind != ForType::Serial) set_for_type(fused, kind, directive_name(kind));
     return *this;
@@ -350,21 +350,21 @@ Stage &Stage::fuse(const VarOrRVar &inner, const VarOrRVar &outer, const VarOrRV
 
 Stage &Stage::rename(const VarOrRVar &old_name, const VarOrRVar &new_name) {
     f_->changed();
-    Dim &d = find_dim(old_name.name, "rename");
-    if (new_name.name == old_name.name) return *this;
+    Dim &d = find_dim(old_name.name(), "rename");
+    if (new_name.name() == old_name.name()) return *this;
     for (const Dim &o : def().schedule.dims) {
-        user_assert(o.var != new_name.name) << describe() << ": rename(" << old_name.name << ", " << new_name.name
+        user_assert(o.var != new_name.name()) << describe() << ": rename(" << old_name.name() << ", " << new_name.name()
                                             << ") gives the loop the name of the existing loop '" << o.var
                                             << "'; pick a new name";
     }
     // (The loop stays a Var's or an RVar's loop whatever the new name is, as with split.)
     Split s;
     s.kind = Split::RenameVar;
-    s.old_var = old_name.name;
-    s.outer = new_name.name;
+    s.old_var = old_name.name();
+    s.outer = new_name.name();
     s.directive = "rename";
     def().schedule.splits.push_back(s);
-    d.var = new_name.name;
+    d.var = new_name.name();
     return *this;
 }
 
@@ -373,10 +373,10 @@ Stage &Stage::reorder(const std::vector<VarOrRVar> &vars) {
     auto &dims = def().schedule.dims;
     std::vector<size_t> positions;
     for (auto &v : vars) {
-        Dim &d = find_dim(v.name, "reorder");
+        Dim &d = find_dim(v.name(), "reorder");
         size_t p = &d - dims.data();
         user_assert(std::find(positions.begin(), positions.end(), p) == positions.end())
-            << describe() << ": reorder names loop '" << v.name << "' twice";
+            << describe() << ": reorder names loop '" << v.name() << "' twice";
         positions.push_back(p);
     }
     std::vector<Dim> chosen;
@@ -436,10 +436,10 @@ Stage &Stage::tile(const std::vector<VarOrRVar> &vars, const std::vector<VarOrRV
 
 void Stage::set_for_type(const VarOrRVar &v, ForType t, const char *directive) {
     f_->changed();
-    Dim &d = find_dim(v.name, directive);
+    Dim &d = find_dim(v.name(), directive);
     user_assert(!d.is_rvar || t == ForType::Serial || t == ForType::Unrolled || def().schedule.allow_race_conditions ||
-                def().schedule.atomic || rvar_loop_is_race_free(*f_, def(), v.name))
-        << describe() << ": " << directive << "(" << v.name << ") over an RVar: the iterations of "
+                def().schedule.atomic || rvar_loop_is_race_free(*f_, def(), v.name()))
+        << describe() << ": " << directive << "(" << v.name() << ") over an RVar: the iterations of "
         << "a reduction may touch the same points of " << f_->name << ", so they cannot run in "
         << directive << ". It is allowed where no iteration writes a point another one writes or reads: "
         << "the RVar (or an affine function of it, such as 2 * r + 1) an argument of the left side, and "
@@ -481,12 +481,12 @@ Stage &Stage::vectorize(const VarOrRVar &v) {
 }
 Stage &Stage::vectorize(const VarOrRVar &v, int width, TailStrategy tail) {
     user_assert(width > 0 && width <= 1024)
-        << describe() << ": vectorize(" << v.name << ", " << width << "): the vector width must be "
+        << describe() << ": vectorize(" << v.name() << ", " << width << "): the vector width must be "
         << "a positive integer, at most 1024";
-    find_dim(v.name, "vectorize");
+    find_dim(v.name(), "vectorize");
     // As in Halide, the outer loop keeps the name (compute_at(f, x) after vectorize(x, 8)
     // names it); the inner, vectorized one gets a new name: x_vi (x_vi2, ... if taken).
-    std::string inner = fresh_loop_name(v.name + "_vi");
+    std::string inner = fresh_loop_name(v.name() + "_vi");
     split_as("vectorize", v, v, VarOrRVar(Var(inner)), width, tail);
     if (v.is_rvar) find_dim(inner, "vectorize").is_rvar = true;
     return vectorize(VarOrRVar(Var(inner)));
@@ -497,10 +497,10 @@ Stage &Stage::unroll(const VarOrRVar &v) {
 }
 Stage &Stage::unroll(const VarOrRVar &v, int factor, TailStrategy tail) {
     user_assert(factor > 0 && factor <= max_unroll_copies)
-        << describe() << ": unroll(" << v.name << ", " << factor << "): the factor must be a "
+        << describe() << ": unroll(" << v.name() << ", " << factor << "): the factor must be a "
         << "positive integer, at most " << max_unroll_copies << " (each unrolled copy is code; use vectorize or a smaller factor)";
     // The outer loop keeps the name, as for vectorize.
-    std::string inner = fresh_loop_name(v.name + "_ui");
+    std::string inner = fresh_loop_name(v.name() + "_ui");
     split_as("unroll", v, v, VarOrRVar(Var(inner)), factor, tail);
     if (v.is_rvar) find_dim(inner, "unroll").is_rvar = true;
     return unroll(VarOrRVar(Var(inner)));
@@ -511,7 +511,7 @@ Stage &Stage::parallel(const VarOrRVar &v) {
 }
 Stage &Stage::parallel(const VarOrRVar &v, Expr task_size, TailStrategy tail) {
     // As in Halide: the outer, parallel loop keeps the name; each task runs the inner one.
-    std::string inner = fresh_loop_name(v.name + "_pi");
+    std::string inner = fresh_loop_name(v.name() + "_pi");
     split_as("parallel", v, v, VarOrRVar(Var(inner)), task_size, tail);
     if (v.is_rvar) find_dim(inner, "parallel").is_rvar = true;
     return parallel(v);
@@ -798,12 +798,13 @@ Func &Func::compute_inline() {
 
 LoopLevel::LoopLevel(const Func &consumer, const VarOrRVar &v, int stage_index) : LoopLevel() {
     user_assert(stage_index >= -1)
-        << "LoopLevel(" << consumer.name() << ", " << v.name << ", " << stage_index
+        << "LoopLevel(" << consumer.name() << ", " << v.name() << ", " << stage_index
         << "): the stage index is 0 for the pure definition, k for update k - 1, or -1 for the stages "
         << "that use the producer";
     kind = At;
-    func = consumer.name();
-    var = v.name;
+    func_name = consumer.name();
+    var_name = v.name();
+    var_is_rvar = v.is_rvar;
     stage = stage_index;
     this->consumer = consumer.function();
 }
@@ -811,10 +812,26 @@ LoopLevel::LoopLevel(const Func &consumer, const VarOrRVar &v, int stage_index) 
 LoopLevel LoopLevel::at(const std::string &name, const std::string &v, int stage_index) {
     LoopLevel l;
     l.kind = At;
-    l.func = name;
-    l.var = v;
+    l.func_name = name;
+    l.var_name = v;
     l.stage = stage_index;
     return l;
+}
+
+std::string LoopLevel::func() const {
+    const LoopLevel &l = current();
+    user_assert(l.kind == At) << "LoopLevel " << l.to_string()
+                              << ": func() names the consumer of a level inside a Func's loops; this level has none "
+                              << "(test is_root() and is_inlined() first)";
+    return l.func_name;
+}
+
+VarOrRVar LoopLevel::var() const {
+    const LoopLevel &l = current();
+    user_assert(l.kind == At) << "LoopLevel " << l.to_string()
+                              << ": var() names the loop of a level inside a Func's loops; this level has none "
+                              << "(test is_root() and is_inlined() first)";
+    return VarOrRVar(l.var_name, l.var_is_rvar);
 }
 
 void LoopLevel::set(const LoopLevel &other) {
@@ -829,14 +846,14 @@ namespace {
 
 // "compute_at(g, x)" or "compute_at(LoopLevel::root())": how a level was given, for messages.
 std::string placement_directive(const char *directive, const LoopLevel &l) {
-    if (l.kind == LoopLevel::At) return std::string(directive) + "(" + l.func + ", " + l.var + ")";
+    if (l.kind == LoopLevel::At) return std::string(directive) + "(" + l.func_name + ", " + l.var_name + ")";
     return std::string(directive) + "(LoopLevel::" + (l.kind == LoopLevel::Root ? "root" : "inlined") + "())";
 }
 
 bool level_is_at(const LoopLevel &l, const FunctionContents &f) {
     if (l.kind != LoopLevel::At) return false;
     // (By identity where the level knows its Func: another Func may share this one's name.)
-    return l.consumer.expired() ? l.func == f.name : l.consumer.lock().get() == &f;
+    return l.consumer.expired() ? l.func_name == f.name : l.consumer.lock().get() == &f;
 }
 
 // A LoopLevel() never set() means nothing yet: compiling a Func placed at one is the user's

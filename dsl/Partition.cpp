@@ -8,7 +8,7 @@ Stage &Stage::partition(const VarOrRVar &var, Partition policy) {
     const char *directive = policy == Partition::Never    ? "partition(..., Partition::Never)"
                             : policy == Partition::Always ? "partition(..., Partition::Always)"
                                                           : "partition(..., Partition::Auto)";
-    Dim &d = find_dim(var.name, directive);
+    Dim &d = find_dim(var.name(), directive);
     f_->changed();
     d.partition = policy;
     return *this;

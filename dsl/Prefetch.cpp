@@ -6,17 +6,17 @@ namespace halo {
 
 Stage &Stage::prefetch_buffer(const std::string &buffer, const std::shared_ptr<FunctionContents> &func,
                               const VarOrRVar &at, const VarOrRVar &from, Expr offset, PrefetchBoundStrategy strategy) {
-    std::string directive = "prefetch(" + buffer + ", " + at.name + ", " + from.name + ", ...)";
+    std::string directive = "prefetch(" + buffer + ", " + at.name() + ", " + from.name() + ", ...)";
     user_assert(offset.defined()) << describe() << ": " << directive << " with an undefined offset";
     user_assert(offset.type().is_int() || offset.type().is_uint())
-        << describe() << ": " << directive << " needs an integer offset (iterations of " << from.name
+        << describe() << ": " << directive << " needs an integer offset (iterations of " << from.name()
         << " ahead), not one of type " << offset.type();
     f_->changed();
     PrefetchDirective p;
     p.buffer = buffer;
     p.func = func;
-    p.at = at.name;
-    p.from = from.name;
+    p.at = at.name();
+    p.from = from.name();
     p.offset = cast(Int(32), offset);
     p.strategy = strategy;
     def().schedule.prefetches.push_back(p);

@@ -104,8 +104,9 @@ struct VarOrRVar;
 struct LoopLevel {
     enum Kind { Undefined, Inlined, Root, At };
     Kind kind = Undefined;
-    std::string func;  // the consumer, for At
-    std::string var;   // the consumer's loop variable, for At
+    std::string func_name;  // the consumer, for At
+    std::string var_name;   // the consumer's loop variable, for At
+    bool var_is_rvar = false;
     int stage = -1;    // the consumer's stage; -1 means its last stage that uses the producer
     // The consumer itself, when the level was made from the Func (not from a name, as a
     // Generator's LoopLevel parameter is): it tells apart two Funcs made with one name, which
@@ -138,6 +139,10 @@ struct LoopLevel {
     // When set() last wrote this handle's cell (0: never), for compiled pipelines to notice.
     uint64_t set_stamp() const { return cell_ ? cell_->stamp : 0; }
 
+    // As Halide's: the consumer's name and its loop, for a level inside a Func's loops (asking
+    // a root, inlined or undefined level is an error).
+    std::string func() const;
+    VarOrRVar var() const;
     bool defined() const { return current().kind != Undefined; }
     bool is_inline() const { return current().kind == Inlined; }
     bool is_inlined() const { return is_inline(); }
@@ -145,7 +150,7 @@ struct LoopLevel {
     int stage_index() const { return current().stage; }
     bool operator==(const LoopLevel &o) const {
         const LoopLevel &a = current(), &b = o.current();
-        return a.kind == b.kind && a.func == b.func && a.var == b.var && a.stage == b.stage;
+        return a.kind == b.kind && a.func_name == b.func_name && a.var_name == b.var_name && a.stage == b.stage;
     }
     bool operator!=(const LoopLevel &o) const { return !(*this == o); }
     std::string to_string() const;

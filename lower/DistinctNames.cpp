@@ -81,14 +81,14 @@ void check_rdom_bounds(const FunctionContents &f, const Definition &d, const Ren
 // must be one of the pipeline's: a level given by name alone cannot tell them apart).
 void rename_level(const FunctionContents &f, LoopLevel &level, const std::set<std::string> &shared,
                   const FunctionCopies &copies) {
-    if (level.kind != LoopLevel::At || !shared.count(level.func)) return;
+    if (level.kind != LoopLevel::At || !shared.count(level.func_name)) return;
     auto consumer = level.consumer.lock();
     const std::string *name = consumer ? copies.find_name(consumer.get()) : nullptr;
-    user_assert(name) << "Func '" << f.name << "' is scheduled at loop level " << level.func << "." << level.var
+    user_assert(name) << "Func '" << f.name << "' is scheduled at loop level " << level.func_name << "." << level.var_name
                       << " (given by name, or by a Func outside this pipeline), but two different Funcs in this "
-                      << "pipeline are named '" << level.func << "': give them distinct names, or schedule with "
+                      << "pipeline are named '" << level.func_name << "': give them distinct names, or schedule with "
                       << "compute_at/store_at of the Func itself";
-    level.func = *name;
+    level.func_name = *name;
 }
 
 // Of the Funcs sharing a name, the one that keeps it: an output, else the one made first.

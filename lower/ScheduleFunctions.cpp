@@ -720,7 +720,7 @@ std::string specialization_without_loop(const Environment &env, const FunctionCo
 // and, if any stage calls it, the named one must.
 void check_named_stage(const Environment &env, const FunctionContents &f, const FunctionContents &g,
                        const LoopLevel &l, const char *directive) {
-    std::string where = std::string(directive) + "(LoopLevel(" + g.name + ", " + l.var + ", " +
+    std::string where = std::string(directive) + "(LoopLevel(" + g.name + ", " + l.var_name + ", " +
                         std::to_string(l.stage) + "))";
     user_assert(l.stage < g.stages())
         << "Func '" << f.name << "' is scheduled " << where << ", but '" << g.name << "' has " << g.stages()
@@ -736,7 +736,7 @@ void check_named_stage(const Environment &env, const FunctionContents &f, const 
             << (named_calls ? "" : "that stage does not call '" + f.name + "' and ") << g.name << "'s "
             << stage_description(s) << (named_calls ? " also" : "") << " calls it, outside that stage's loops. "
             << "Use compute_at(" << g.name << ", "
-            << l.var << ") without a stage index (f is then computed in every stage that calls it), or a "
+            << l.var_name << ") without a stage index (f is then computed in every stage that calls it), or a "
             << "loop further out";
     }
 }
@@ -744,10 +744,10 @@ void check_named_stage(const Environment &env, const FunctionContents &f, const 
 // The For loop name of LoopLevel l: the consumer's last stage that has the loop and calls f.
 std::string resolve_loop(const Environment &env, const FunctionContents &f, const LoopLevel &l,
                          const char *directive) {
-    auto it = env.find(l.func);
+    auto it = env.find(l.func_name);
     user_assert(it != env.end())
-        << "Func '" << f.name << "' is scheduled " << directive << "(" << l.func << ", " << l.var
-        << "), but '" << l.func << "' is not part of this pipeline";
+        << "Func '" << f.name << "' is scheduled " << directive << "(" << l.func_name << ", " << l.var_name
+        << "), but '" << l.func_name << "' is not part of this pipeline";
     const FunctionContents &g = *it->second;
     // The stage to look in: the one named, else the last stage that uses f (looking through
     // inlined Funcs), else the last stage.
@@ -758,26 +758,26 @@ std::string resolve_loop(const Environment &env, const FunctionContents &f, cons
     if (stage < 0) stage = g.stages() - 1;
     const Definition &def = g.stage(stage);
     bool in_own_loops = std::any_of(def.schedule.dims.begin(), def.schedule.dims.end(),
-                                    [&](const Dim &d) { return d.var == l.var; });
+                                    [&](const Dim &d) { return d.var == l.var_name; });
     // With specialize_fail the stage's own schedule never runs: only its specializations'
     // loops count. Nor do its loops when only specializations use f (rfactored ones).
     bool own_schedule_runs = !(def.fails_unspecialized && !def.specializations.empty());
     bool only_specializations_use = !branch_reaches(env, g, def, f.name) && any_branch_reaches(env, g, def, f.name);
     if (in_own_loops || !own_schedule_runs || only_specializations_use) {
-        std::string missing = specialization_without_loop(env, g, def, l.var, f.name);
+        std::string missing = specialization_without_loop(env, g, def, l.var_name, f.name);
         user_assert(missing.empty())
-            << "Func '" << f.name << "' is scheduled " << directive << "(" << g.name << ", " << l.var
+            << "Func '" << f.name << "' is scheduled " << directive << "(" << g.name << ", " << l.var_name
             << "), but the specialization " << missing << " of " << g.name << "'s " << stage_description(stage)
-            << " has no loop '" << l.var << "', so '" << f.name << "' would not be computed when it runs. "
+            << " has no loop '" << l.var_name << "', so '" << f.name << "' would not be computed when it runs. "
             << "Use a loop that every specialization keeps (split with the outer loop keeping the name, "
             << "as split(x, x, xi, 8) does), or compute '" << f.name << "' further out";
-        return stage_prefix(g.name, stage) + l.var;
+        return stage_prefix(g.name, stage) + l.var_name;
     }
     std::string elsewhere, why;
     bool elsewhere_uses_f = false;  // (the stage looked in is then the last that uses f)
     for (int s = 0; s < g.stages(); s++) {
         for (auto &d : g.stage(s).schedule.dims) {
-            if (s == stage || d.var != l.var || !elsewhere.empty()) continue;
+            if (s == stage || d.var != l.var_name || !elsewhere.empty()) continue;
             elsewhere = stage_description(s);
             elsewhere_uses_f = stage_uses(env, g.stage(s), f.name);
             why = elsewhere_uses_f ? " only: give the " + stage_description(stage) + " that loop too (schedule it "
@@ -785,13 +785,13 @@ std::string resolve_loop(const Environment &env, const FunctionContents &f, cons
                                    : ", which does not use '" + f.name + "'";
         }
     }
-    user_error << "Func '" << f.name << "' is scheduled " << directive << "(" << g.name << ", " << l.var
+    user_error << "Func '" << f.name << "' is scheduled " << directive << "(" << g.name << ", " << l.var_name
                << "), but the stage of '" << g.name << "' that uses '" << f.name << "' (its "
                << stage_description(stage) << (elsewhere_uses_f ? ", the last stage that uses it" : "")
-               << ") has no loop '" << l.var << "'. That stage's loops, "
+               << ") has no loop '" << l.var_name << "'. That stage's loops, "
                << "outermost first, are: " << loop_names_of(g.stage(stage))
                << ". Pick one of those (after splits, use the new names)"
-               << (elsewhere.empty() ? "" : "; '" + l.var + "' is a loop of " + g.name + "'s " + elsewhere + why);
+               << (elsewhere.empty() ? "" : "; '" + l.var_name + "' is a loop of " + g.name + "'s " + elsewhere + why);
     return "";
 }
 
@@ -810,7 +810,7 @@ bool every_branch_has_loop(const Definition &d, const std::string &var) {
 
 std::vector<std::string> resolve_loops(const Environment &env, const FunctionContents &f, const LoopLevel &l,
                                        const char *directive) {
-    auto it = env.find(l.func);
+    auto it = env.find(l.func_name);
     if (l.stage >= 0 && it != env.end()) check_named_stage(env, f, *it->second, l, directive);
     if (l.stage < 0 && it != env.end()) {
         const FunctionContents &g = *it->second;
@@ -819,7 +819,7 @@ std::vector<std::string> resolve_loops(const Environment &env, const FunctionCon
         for (int s = 0; s < g.stages(); s++) {
             if (!stage_uses(env, g.stage(s), f.name)) continue;
             using_stages.push_back(s);
-            all_have_loop &= every_branch_has_loop(g.stage(s), l.var);
+            all_have_loop &= every_branch_has_loop(g.stage(s), l.var_name);
         }
         if (using_stages.size() > 1 && all_have_loop) {
             std::vector<std::string> loops;
@@ -881,8 +881,8 @@ void check_placement(const Stmt &s, const Environment &env, const std::vector<st
             // (The pipeline's other outputs need no consumer.)
             user_assert(stmt_calls(op->body, op->name) || std::count(other_outputs.begin(), other_outputs.end(), op->name))
                 << "Func '" << op->name << "' is scheduled compute_at("
-                << f.schedule.compute_level.func << ", " << f.schedule.compute_level.var
-                << "), but '" << f.schedule.compute_level.func << "' does not use '" << op->name
+                << f.schedule.compute_level.func_name << ", " << f.schedule.compute_level.var_name
+                << "), but '" << f.schedule.compute_level.func_name << "' does not use '" << op->name
                 << "' inside that loop. compute_at must name a Func that consumes it (directly or "
                 << "through inlined Funcs), at a loop that encloses the uses";
             consuming.insert(op->name);
@@ -896,7 +896,7 @@ void check_placement(const Stmt &s, const Environment &env, const std::vector<st
             bool placed = !f.schedule.compute_level.is_inline();
             std::string user = producing.empty() ? "?" : producing.back();
             const LoopLevel &l = f.schedule.compute_level;
-            std::string where = l.kind == LoopLevel::At ? "compute_at(" + l.func + ", " + l.var + ")"
+            std::string where = l.kind == LoopLevel::At ? "compute_at(" + l.func_name + ", " + l.var_name + ")"
                                                         : l.to_string();
             user_assert(!placed || consuming.count(op->name) || user == op->name)
                 << "Func '" << op->name << "' is scheduled " << where << ", but '" << user
@@ -944,7 +944,7 @@ bool producer_inside_vector_loops(const Environment &env, const FunctionContents
     }
     return any_call_through_inlined(env, direct_calls(f), output, [&](const FunctionContents &c) {
         const LoopLevel &l = c.schedule.compute_level;
-        return l.kind == LoopLevel::At && l.func == g.name && (l.stage == s || l.stage < 0) && inner_loops.count(l.var);
+        return l.kind == LoopLevel::At && l.func_name == g.name && (l.stage == s || l.stage < 0) && inner_loops.count(l.var_name);
     });
 }
 
@@ -973,8 +973,8 @@ void add_outermost_loop(Definition &def) {
 void add_outermost_loops(const Environment &env) {
     for (auto &[name, f] : env) {
         for (const LoopLevel *l : {&f->schedule.compute_level, &f->schedule.store_level}) {
-            if (l->kind != LoopLevel::At || l->var != kOutermost) continue;
-            auto g = env.find(l->func);
+            if (l->kind != LoopLevel::At || l->var_name != kOutermost) continue;
+            auto g = env.find(l->func_name);
             if (g == env.end()) continue;  // resolve_loop reports it
             for (int k = 0; k < g->second->stages(); k++) add_outermost_loop(g->second->stage(k));
         }
@@ -1030,7 +1030,7 @@ std::optional<LoopPath> own_loops(const FunctionContents &g, int s, const std::s
 std::optional<LoopPath> loops_around(const Environment &env, const FunctionContents &g, int depth = 0) {
     const LoopLevel &l = g.schedule.compute_level;
     if (l.is_root()) return LoopPath{};
-    auto it = env.find(l.func);
+    auto it = env.find(l.func_name);
     if (l.kind != LoopLevel::At || it == env.end() || depth > 100) return std::nullopt;
     const FunctionContents &h = *it->second;
     int stage = l.stage;
@@ -1044,7 +1044,7 @@ std::optional<LoopPath> loops_around(const Environment &env, const FunctionConte
     }
     if (stage >= h.stages() || !h.stage(stage).specializations.empty()) return std::nullopt;
     auto outer = loops_around(env, h, depth + 1);
-    auto own = own_loops(h, stage, &l.var);
+    auto own = own_loops(h, stage, &l.var_name);
     if (!outer || !own) return std::nullopt;
     outer->insert(outer->end(), own->begin(), own->end());
     return outer;
@@ -1081,8 +1081,8 @@ std::optional<LoopLevel> innermost_loop_around_uses(const Environment &env, cons
     if (common->empty()) return LoopLevel::root();
     LoopLevel l;
     l.kind = LoopLevel::At;
-    l.func = common->back().func;
-    l.var = common->back().var;
+    l.func_name = common->back().func;
+    l.var_name = common->back().var;
     l.stage = common->back().stage;
     return l;
 }
@@ -1124,8 +1124,8 @@ void resolve_default_placements(const Environment &env, const std::vector<std::s
                 const auto &dims = g.stage(s).schedule.dims;
                 LoopLevel l;
                 l.kind = LoopLevel::At;
-                l.func = g.name;
-                l.var = dims[0].var;
+                l.func_name = g.name;
+                l.var_name = dims[0].var;
                 l.stage = s;
                 // Computing inside a vectorized loop would need a vector of reductions: it
                 // goes just outside the vector loops, unless one of its producers is computed
@@ -1136,7 +1136,7 @@ void resolve_default_placements(const Environment &env, const std::vector<std::s
                     auto scalar = std::find_if(dims.begin(), dims.end(),
                                                [](const Dim &d) { return d.for_type != ForType::Vectorized; });
                     if (scalar != dims.end()) {
-                        l.var = scalar->var;
+                        l.var_name = scalar->var;
                     } else {
                         // Every loop of g is a vector loop: the reduction goes where g itself
                         // is computed, just before it (so it still sees the producers g sees
@@ -1157,13 +1157,13 @@ void resolve_default_placements(const Environment &env, const std::vector<std::s
                     add_innermost_place(g.stage(s), outside_vectors, uses);
                     l = LoopLevel();
                     l.kind = LoopLevel::At;
-                    l.func = g.name;
-                    l.var = kInnermost;
+                    l.func_name = g.name;
+                    l.var_name = kInnermost;
                     l.stage = s;
                 }
                 f.schedule.compute_level = l;
                 f.schedule.store_level = l;
-                if (l.kind == LoopLevel::At) vectorize_like_consumer(f, g.stage(s), l.var);
+                if (l.kind == LoopLevel::At) vectorize_like_consumer(f, g.stage(s), l.var_name);
             }
         }
         if (f.schedule.compute_level.is_inline()) {
@@ -1276,9 +1276,9 @@ Stmt schedule_functions(const Environment &env, const std::vector<std::string> &
             inj.used_through = used_through;
             s = inj.mutate_or_everywhere(s);
             user_assert(inj.found)
-                << "Func '" << f.name << "' is scheduled compute_at(" << sched.compute_level.func << ", "
-                << sched.compute_level.var << "), but that loop is not in the pipeline where '"
-                << f.name << "' is used. Is '" << sched.compute_level.func << "' itself inlined into "
+                << "Func '" << f.name << "' is scheduled compute_at(" << sched.compute_level.func_name << ", "
+                << sched.compute_level.var_name << "), but that loop is not in the pipeline where '"
+                << f.name << "' is used. Is '" << sched.compute_level.func_name << "' itself inlined into "
                 << "another Func? Then compute it somewhere (compute_root or compute_at) first";
             continue;
         }

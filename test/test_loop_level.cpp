@@ -328,3 +328,32 @@ TEST_CASE("a LoopLevel still undefined, or set() to a loop of the Func itself, i
         CHECK(halo_test::contains(err, "Func 'q': compute_at(q, x) places a Func inside its own loops"));
     }
 }
+
+TEST_CASE("func() and var() of a LoopLevel name its consumer and loop, as Halide's, and follow set()") {
+    Func g("g");
+    Var x("x");
+    RDom r(0, 4, "r");
+    g(x) = x;
+    g(x) += r;
+    LoopLevel at_x(g, x), at_r(g, r.x, 1);
+    CHECK(at_x.func() == "g");
+    CHECK(at_x.var().name() == "x");
+    CHECK_FALSE(at_x.var().is_rvar);
+    CHECK(at_r.var().name() == r.x.name());
+    CHECK(at_r.var().is_rvar);
+    CHECK(at_r.stage_index() == 1);
+    LoopLevel later, copy = later;
+    later.set(at_r);
+    CHECK(copy.func() == "g");
+    CHECK(copy.var().is_rvar);
+    // A VarOrRVar made from a name, as Halide's VarOrRVar(name, is_rvar).
+    VarOrRVar named("xo", false);
+    CHECK(named.name() == "xo");
+    CHECK(named.var.name() == "xo");
+    std::string msg = halo_test::compile_error_of([] { (void)LoopLevel::root().func(); });
+    CHECK(halo_test::contains(msg, "LoopLevel root: func() names the consumer of a level inside a Func's loops"));
+    msg = halo_test::compile_error_of([] { (void)LoopLevel::inlined().var(); });
+    CHECK(halo_test::contains(msg, "var() names the loop of a level inside a Func's loops; this level has none"));
+    msg = halo_test::compile_error_of([] { (void)LoopLevel().var(); });
+    CHECK(halo_test::contains(msg, "(test is_root() and is_inlined() first)"));
+}

@@ -75,7 +75,7 @@ struct MisuseCase {
             VarOrRVar v = loop(), o = loop(), i = loop();
             Expr k = factor();
             TailStrategy t = tail();
-            log << F << ".split(" << v.name << ", " << o.name << ", " << i.name << ", " << k << ", "
+            log << F << ".split(" << v.name() << ", " << o.name() << ", " << i.name() << ", " << k << ", "
                 << halo_fuzz::tail_name(t) << ")\n";
             with_stage([&](Stage s) { s.split(v, o, i, k, t); });
             break;
@@ -83,13 +83,13 @@ struct MisuseCase {
         case 1: {
             VarOrRVar u = loop(), v = loop();
             Expr k1 = factor(), k2 = factor();
-            log << F << ".tile(" << u.name << ", " << v.name << ", xo, yo, xi, yi, " << k1 << ", " << k2 << ")\n";
+            log << F << ".tile(" << u.name() << ", " << v.name() << ", xo, yo, xi, yi, " << k1 << ", " << k2 << ")\n";
             with_stage([&](Stage s) { s.tile(u, v, Var("xo"), Var("yo"), Var("xi"), Var("yi"), k1, k2); });
             break;
         }
         case 2: {
             VarOrRVar u = loop(), v = loop();
-            log << F << ".fuse(" << u.name << ", " << v.name << ", fused)\n";
+            log << F << ".fuse(" << u.name() << ", " << v.name() << ", fused)\n";
             with_stage([&](Stage s) { s.fuse(u, v, Var("fused")); });
             break;
         }
@@ -97,7 +97,7 @@ struct MisuseCase {
             std::vector<VarOrRVar> vs = {loop(), loop()};
             if (rand(2)) vs.push_back(loop());
             log << F << ".reorder(";
-            for (auto &v : vs) log << v.name << " ";
+            for (auto &v : vs) log << v.name() << " ";
             log << ")\n";
             with_stage([&](Stage s) { s.reorder(vs); });
             break;
@@ -105,20 +105,20 @@ struct MisuseCase {
         case 4: {
             VarOrRVar v = loop();
             int w = pick<int>({0, 1, 3, 4, 8, 16, 100});
-            log << F << ".vectorize(" << v.name << ", " << w << ")\n";
+            log << F << ".vectorize(" << v.name() << ", " << w << ")\n";
             with_stage([&](Stage s) { s.vectorize(v, w); });
             break;
         }
         case 5: {
             VarOrRVar v = loop();
             int k = pick<int>({-2, 0, 1, 2, 3, 5});
-            log << F << ".unroll(" << v.name << ", " << k << ")\n";
+            log << F << ".unroll(" << v.name() << ", " << k << ")\n";
             with_stage([&](Stage s) { s.unroll(v, k); });
             break;
         }
         case 6: {
             VarOrRVar v = loop();
-            log << F << ".parallel(" << v.name << ")\n";
+            log << F << ".parallel(" << v.name() << ")\n";
             with_stage([&](Stage s) { s.parallel(v); });
             break;
         }
@@ -126,14 +126,14 @@ struct MisuseCase {
         case 8: {
             Func g = funcs[size_t(rand(4))];
             VarOrRVar v = loop();
-            log << f.name() << ".compute_at(" << g.name() << ", " << v.name << ")\n";
+            log << f.name() << ".compute_at(" << g.name() << ", " << v.name() << ")\n";
             f.compute_at(g, v);
             break;
         }
         case 9: {
             Func g = funcs[size_t(rand(4))];
             VarOrRVar v = loop();
-            log << f.name() << ".store_at(" << g.name() << ", " << v.name << ")\n";
+            log << f.name() << ".store_at(" << g.name() << ", " << v.name() << ")\n";
             f.store_at(g, v);
             break;
         }
@@ -175,7 +175,7 @@ struct MisuseCase {
         case 16: {
             int w = pick<int>({2, 4, 8});
             VarOrRVar v = loop();
-            log << F << ".specialize(p == 1).vectorize(" << v.name << ", " << w << ")\n";
+            log << F << ".specialize(p == 1).vectorize(" << v.name() << ", " << w << ")\n";
             with_stage([&](Stage s) { s.specialize(p == 1).vectorize(v, w); });
             break;
         }

@@ -269,10 +269,7 @@ TEST_CASE("a loop level given by name alone that two Funcs share is a clear erro
     g1(x) = p(x) + 1;
     g2(x) = x * 2;
     out(x) = g1(x) + g2(x);
-    LoopLevel by_name;  // as a Generator's LoopLevel parameter "g.x" gives
-    by_name.kind = LoopLevel::At;
-    by_name.func = "g";
-    by_name.var = "x";
+    LoopLevel by_name = LoopLevel::at("g", "x");  // as a Generator's LoopLevel parameter "g.x" gives
     p.compute_at(by_name);
     std::string msg = compile_error_of([&] { out.realize({4}); });
     CHECK(contains(msg, "Func 'p' is scheduled at loop level g.x (given by name, or by a Func outside this pipeline)"));
