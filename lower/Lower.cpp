@@ -13,6 +13,7 @@
 #include "DistinctNames.h"
 #include "Environment.h"
 #include "FuncValueBounds.h"
+#include "HoistInvariantIfs.h"
 #include "HoistStoreGuards.h"
 #include "InlineFunctions.h"
 #include "InputChecks.h"
@@ -198,6 +199,7 @@ LoweredPipeline lower_on_this_stack(const std::vector<std::shared_ptr<FunctionCo
     s = step("simplify", simplify(s));
     // (After simplify: it folds the checks of inner loops' bounds that stand beside a guard.)
     s = step("hoist_store_guards", hoist_store_guards(s));
+    s = step("hoist_invariant_ifs", hoist_invariant_ifs(s));
     s = step("define_tuple_output_fields", define_tuple_output_fields(s, output_funcs));
     s = step("prefetch_sliding_inputs", prefetch_sliding_inputs(s, sliding));
     std::vector<OutputBufferShape> output_buffers;

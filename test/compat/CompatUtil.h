@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <sstream>
 #include <string>
@@ -78,6 +79,27 @@ int mismatches(const halo::Buffer<T> &out, const std::function<T(const std::vect
     });
     if (bad) MESSAGE(first << " (" << bad << " mismatches)");
     return bad;
+}
+
+// Whether a lowered statement (Func::lowered_stmt()) has an "if" inside a loop: walks the lines
+// by indentation, an "if" line indented deeper than an open loop's line being inside it.
+inline bool has_if_inside_loop(const std::string &stmt) {
+    std::vector<size_t> open_fors;
+    size_t start = 0;
+    while (start < stmt.size()) {
+        size_t end = stmt.find('\n', start);
+        if (end == std::string::npos) end = stmt.size();
+        std::string line = stmt.substr(start, end - start);
+        start = end + 1;
+        size_t indent = line.find_first_not_of(' ');
+        if (indent == std::string::npos) continue;
+        while (!open_fors.empty() && indent <= open_fors.back()) open_fors.pop_back();
+        for (const char *loop : {"for (", "parallel (", "vectorized (", "unrolled ("}) {
+            if (line.compare(indent, std::strlen(loop), loop) == 0) open_fors.push_back(indent);
+        }
+        if (line.compare(indent, 3, "if ") == 0 && !open_fors.empty()) return true;
+    }
+    return false;
 }
 
 }  // namespace halo_compat
