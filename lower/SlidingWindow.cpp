@@ -1,6 +1,7 @@
 #include "SlidingWindow.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -686,15 +687,27 @@ private:
     // computes points below them, outside the Func's buffer, which covers only what the
     // iterations from the first on compute (seed 8201242 of the typed differential test wrote
     // before it). (A Func computed beside f in the loop slides, or not, on its own.)
+    // (Every schedule a stage may run with counts: its own and its specializations', nested;
+    // seed 9930605 of the differential test wrote before a buffer through a ShiftInwards split
+    // made only in a specialization.)
     bool produces_func_computing_outside(const Stmt &s) const {
         for (const FunctionContents *g : funcs_computed_inside(s)) {
             for (int i = 0; i < g->stages(); i++) {
-                for (const Split &sp : g->stage(i).schedule.splits) {
-                    if (sp.kind == Split::SplitVar && tail_of(sp, i) != TailStrategy::GuardWithIf) return true;
-                }
+                bool computes_outside = false;
+                for_each_schedule(g->stage(i), [&](const StageSchedule &schedule) {
+                    for (const Split &sp : schedule.splits) {
+                        if (sp.kind == Split::SplitVar && tail_of(sp, i) != TailStrategy::GuardWithIf) computes_outside = true;
+                    }
+                });
+                if (computes_outside) return true;
             }
         }
         return false;
+    }
+    // Calls fn with the schedule of d and of each of its specializations, nested.
+    static void for_each_schedule(const Definition &d, const std::function<void(const StageSchedule &)> &fn) {
+        fn(d.schedule);
+        for (const Specialization &sp : d.specializations) for_each_schedule(*sp.definition, fn);
     }
 
     // The name of a Func computed inside f's produce in s whose split of a fused loop shifts
@@ -704,17 +717,21 @@ private:
     std::string produces_func_shifting_fused_loop(const Stmt &s) const {
         for (const FunctionContents *g : funcs_computed_inside(s)) {
             for (int i = 0; i < g->stages(); i++) {
-                std::set<std::string> fused;
-                for (const Split &sp : g->stage(i).schedule.splits) {
-                    if (sp.kind == Split::FuseVars) {
-                        fused.insert(sp.old_var);
-                    } else if (sp.kind == Split::RenameVar && fused.count(sp.old_var)) {
-                        fused.insert(sp.outer);
-                    } else if (sp.kind == Split::SplitVar && fused.count(sp.old_var)) {
-                        if (tail_of(sp, i) == TailStrategy::ShiftInwards) return g->name;
-                        fused.insert({sp.outer, sp.inner});
+                bool shifts = false;
+                for_each_schedule(g->stage(i), [&](const StageSchedule &schedule) {
+                    std::set<std::string> fused;
+                    for (const Split &sp : schedule.splits) {
+                        if (sp.kind == Split::FuseVars) {
+                            fused.insert(sp.old_var);
+                        } else if (sp.kind == Split::RenameVar && fused.count(sp.old_var)) {
+                            fused.insert(sp.outer);
+                        } else if (sp.kind == Split::SplitVar && fused.count(sp.old_var)) {
+                            if (tail_of(sp, i) == TailStrategy::ShiftInwards) shifts = true;
+                            fused.insert({sp.outer, sp.inner});
+                        }
                     }
-                }
+                });
+                if (shifts) return g->name;
             }
         }
         return "";

@@ -421,3 +421,35 @@ TEST_CASE("warm-up: not when a Func computed in the sliding Func's region has a 
     reference_realize(t3, want_any);
     CHECK(halo_test::compare(out, want).empty());
 }
+
+// Seed 9930605 of the differential test wrote before a buffer: the same shape, with the
+// ShiftInwards split of the Func computed in the sliding Func's region made only in a
+// specialization (the check looked at the general schedule alone). s1 slides along s3's x and
+// warms up; p, computed per row of s1, splits x by 5 and its outer loop by 3 where `fast`
+// holds. A warm-up column of s1 needs 4 columns of p, and the shifted split computed 5, one
+// below p's buffer. No warm-up there now either, and p is never computed below what s3 needs.
+TEST_CASE("warm-up: not when a Func computed in the sliding Func's region shifts inwards in a specialization") {
+    Var x("x"), y("y"), xo("xo"), xi("xi"), xoo("xoo"), xoi("xoi");
+    Func p("p"), s1("s1"), s3("s3");
+    Param<bool> fast("fast");
+    p(x, y) = note_x(x, x * 7 + y);
+    s1(x, y) = p(x - 1, y) * 2 + p(x + 2, y + 1);
+    s3(x, y) = s1(x - 1, y) * 2 + s1(x + 2, y + 1);
+    s1.compute_at(s3, x).store_root();
+    p.compute_at(s1, y).store_root();
+    p.specialize(fast).split(x, xo, xi, 5, TailStrategy::ShiftInwards).split(xo, xoo, xoi, 3);
+    for (bool f : {true, false}) {
+        CAPTURE(f);
+        fast.set(f);
+        Buffer<int> out(15, 12);
+        out.set_min({-2, 2});
+        lowest_x = std::numeric_limits<int>::max();
+        s3.realize(out);
+        CHECK(lowest_x.load() == -4);
+        Buffer<int> want(15, 12);
+        want.set_min({-2, 2});
+        Buffer<> want_any = want;
+        reference_realize(s3, want_any);
+        CHECK(halo_test::compare(out, want).empty());
+    }
+}

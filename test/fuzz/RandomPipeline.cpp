@@ -151,6 +151,13 @@ void RandomPipeline::add_param_select(PipelineStage &st, int a, int b) {
         st.implying_condition_holds = value > c + d;
         cond_text = k.name() + " > " + std::to_string(c) + " (" + k.name() + " = " + std::to_string(value) + ")";
     }
+    // Sometimes the other arm is undef(): the stage stores nothing unless the condition holds,
+    // and lowering tests the condition once, outside its loops (lower/HoistInvariantIfs.h).
+    if (side_rand(3) == 0) {
+        f(x, y) = select(st.param_condition, read(a, x - 1, y) * 2 + read(a, x + 2, y + 1), undef<int>());
+        log_ << F << "(x, y) = select(" << cond_text << ", " << A << "(x-1, y) * 2 + " << A << "(x+2, y+1), undef)\n";
+        return;
+    }
     f(x, y) = select(st.param_condition, read(a, x - 1, y) * 2 + read(a, x + 2, y + 1), read(b, x, y + 3) - 3);
     log_ << F << "(x, y) = select(" << cond_text << ", " << A << "(x-1, y) * 2 + " << A << "(x+2, y+1), " << B
          << "(x, y+3) - 3)\n";
