@@ -818,19 +818,23 @@ LoopLevel LoopLevel::at(const std::string &name, const std::string &v, int stage
     return l;
 }
 
-std::string LoopLevel::func() const {
-    const LoopLevel &l = current();
-    user_assert(l.kind == At) << "LoopLevel " << l.to_string()
-                              << ": func() names the consumer of a level inside a Func's loops; this level has none "
-                              << "(test is_root() and is_inlined() first)";
-    return l.func_name;
+namespace {
+
+// The level a LoopLevel is now, which must be inside a Func's loops for `accessor` to answer.
+const LoopLevel &level_inside_loops(const LoopLevel &level, const char *accessor) {
+    const LoopLevel &l = level.current();
+    user_assert(l.kind == LoopLevel::At) << "LoopLevel " << l.to_string() << ": " << accessor
+                                         << " of a level inside a Func's loops; this level has none "
+                                         << "(test is_root() and is_inlined() first)";
+    return l;
 }
 
+}  // namespace
+
+std::string LoopLevel::func() const { return level_inside_loops(*this, "func() names the consumer").func_name; }
+
 VarOrRVar LoopLevel::var() const {
-    const LoopLevel &l = current();
-    user_assert(l.kind == At) << "LoopLevel " << l.to_string()
-                              << ": var() names the loop of a level inside a Func's loops; this level has none "
-                              << "(test is_root() and is_inlined() first)";
+    const LoopLevel &l = level_inside_loops(*this, "var() names the loop");
     return VarOrRVar(l.var_name, l.var_is_rvar);
 }
 
